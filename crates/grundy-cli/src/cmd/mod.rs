@@ -1,0 +1,3 @@
+//! One module per command group of the specification.
+
+pub mod nimber;

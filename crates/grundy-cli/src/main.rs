@@ -1,0 +1,52 @@
+//! `grundy`: the command line of the grundy toolkit.
+//!
+//! A thin layer: arguments are parsed (clap), the library computes, and this crate formats the
+//! answer as text or JSON. Errors are values rendered once, in [`main`], with the exit status of
+//! the specification: 0 success, 2 bad input or usage, 3 a stated resource limit, 1 otherwise.
+
+mod cmd;
+mod error;
+mod output;
+
+use clap::{Parser, Subcommand};
+use error::CliError;
+
+/// Impartial combinatorial games: Grundy values, nimbers, game graphs, patterns and proofs.
+#[derive(Parser, Debug)]
+#[command(name = "grundy", version, about, long_about = None)]
+#[command(
+    after_help = "Examples:\n  grundy nimber mul 8 9\n  echo '1\\n2 3' | grundy nimber product"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Nimber arithmetic: the field of nimbers (sum = xor, nim product, inverse, roots, logs).
+    #[command(subcommand)]
+    Nimber(cmd::nimber::NimberCommand),
+}
+
+fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Nimber(c) => cmd::nimber::run(c),
+    }
+}
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help/version with status 0 and usage errors with status 2.
+            let _ = e.print();
+            std::process::exit(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let status = match run(cli) {
+        Ok(()) => 0,
+        Err(e) => e.report(),
+    };
+    std::process::exit(status);
+}

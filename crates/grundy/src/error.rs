@@ -1,0 +1,146 @@
+//! Errors as values: what went wrong, where, and what was expected.
+//!
+//! Three kinds of failure reach a user, and the command line maps each to its exit status:
+//! bad input ([`Error::Parse`], [`Error::Invalid`]: status 2), a stated resource limit
+//! ([`Error::Limit`]: status 3), and everything else ([`Error::Internal`]: status 1).
+
+use std::fmt;
+
+/// A result whose error is this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Where in the input a parse error sits: an argument, a line, a column (all 1-based).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Location {
+    /// The name of the argument or file being read, if known (e.g. `GAME`, `graph.txt`).
+    pub source: Option<String>,
+    /// 1-based line number, for multi-line inputs.
+    pub line: Option<usize>,
+    /// 1-based column (in characters), if known.
+    pub column: Option<usize>,
+}
+
+/// Input that does not follow its notation: names the place and what was expected there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// Where the problem is.
+    pub at: Location,
+    /// What is wrong, phrased as "expected X, found Y" where possible.
+    pub message: String,
+}
+
+impl ParseError {
+    /// An error at a column of a one-line input.
+    pub fn at_column(column: usize, message: impl Into<String>) -> Self {
+        ParseError {
+            at: Location {
+                column: Some(column),
+                ..Location::default()
+            },
+            message: message.into(),
+        }
+    }
+
+    /// An error at a line (and optionally a column) of a multi-line input.
+    pub fn at_line(line: usize, column: Option<usize>, message: impl Into<String>) -> Self {
+        ParseError {
+            at: Location {
+                line: Some(line),
+                column,
+                ..Location::default()
+            },
+            message: message.into(),
+        }
+    }
+
+    /// An error with no position (the whole input is at fault).
+    pub fn whole(message: impl Into<String>) -> Self {
+        ParseError {
+            at: Location::default(),
+            message: message.into(),
+        }
+    }
+
+    /// Names the argument or file this error was found in.
+    pub fn in_source(mut self, source: impl Into<String>) -> Self {
+        self.at.source = Some(source.into());
+        self
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut wrote = false;
+        if let Some(s) = &self.at.source {
+            write!(f, "{s}")?;
+            wrote = true;
+        }
+        if let Some(l) = self.at.line {
+            write!(f, "{}line {l}", if wrote { ", " } else { "" })?;
+            wrote = true;
+        }
+        if let Some(c) = self.at.column {
+            write!(f, "{}column {c}", if wrote { ", " } else { "" })?;
+            wrote = true;
+        }
+        if wrote {
+            write!(f, ": ")?;
+        }
+        write!(f, "{}", self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A stated resource limit was reached: which one, and how to raise it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LimitError {
+    /// What ran out, with the numbers (e.g. "the graph needs 31 GiB, above the 12 GiB limit").
+    pub what: String,
+    /// How the user can raise the limit or avoid it (e.g. "pass --memory 32G").
+    pub how_to_raise: String,
+}
+
+impl fmt::Display for LimitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "limit reached: {}", self.what)?;
+        if !self.how_to_raise.is_empty() {
+            write!(f, " ({})", self.how_to_raise)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LimitError {}
+
+/// Every failure the library reports.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// Input that does not follow its notation.
+    #[error("{0}")]
+    Parse(#[from] ParseError),
+    /// Input that parses but means nothing (division by zero, an infinite game, ...).
+    #[error("{0}")]
+    Invalid(String),
+    /// A stated resource limit was reached.
+    #[error("{0}")]
+    Limit(#[from] LimitError),
+    /// A failure that is not the input's fault.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl Error {
+    /// Shorthand for [`Error::Invalid`].
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Error::Invalid(message.into())
+    }
+
+    /// Shorthand for [`Error::Limit`].
+    pub fn limit(what: impl Into<String>, how_to_raise: impl Into<String>) -> Self {
+        Error::Limit(LimitError {
+            what: what.into(),
+            how_to_raise: how_to_raise.into(),
+        })
+    }
+}

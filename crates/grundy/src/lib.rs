@@ -1,0 +1,30 @@
+//! # grundy — impartial combinatorial games
+//!
+//! The mathematics and the engines behind the `grundy` command line, usable on their own.
+//!
+//! An impartial game is a directed graph of positions; a move follows an arc. Under normal play
+//! the player who cannot move loses. The Sprague-Grundy theorem assigns every position of an
+//! acyclic game a natural number, its Grundy value `g(v) = mex { g(w) : v → w }`, such that a sum
+//! of games has the xor ("nim-sum") of its components' values and a position is lost for the
+//! player to move exactly when its value is 0.
+//!
+//! The crate is organised by the mathematics it holds:
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`nimber`] | the field of nimbers: 64-bit, 128-bit and any-size elements, batch kernels, logarithms, roots |
+//! | [`game`] | what a game is: the implicit-game trait and explicit graphs |
+//! | [`notation`] | parsing of the notations of the command line (numbers, games, ordinals, graph files) |
+//! | [`error`] | the error values shared by all parsers and engines |
+//!
+//! The library never prints; errors are values carrying the line, column or argument at fault,
+//! rendered once by the caller.
+
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod game;
+pub mod nimber;
+pub mod notation;
+
+pub use error::{Error, LimitError, ParseError, Result};
