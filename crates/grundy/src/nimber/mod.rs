@@ -5,3 +5,7 @@
 //! numbers below `2^(2^k)` form a subfield of order `2^(2^k)` for every `k`; these "Fermat 2-powers"
 //! `F_k = 2^(2^k)` satisfy `F_k ⊗ F_k = F_k ⊕ F_k/2` (that is, `3/2·F_k` in ordinary arithmetic), and
 //! a product of distinct Fermat 2-powers is their ordinary product.
+
+pub mod field;
+
+pub use field::NimberField;
