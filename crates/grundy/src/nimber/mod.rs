@@ -7,5 +7,6 @@
 //! a product of distinct Fermat 2-powers is their ordinary product.
 
 pub mod field;
+pub mod reference;
 
 pub use field::NimberField;
