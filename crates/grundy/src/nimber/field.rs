@@ -31,4 +31,31 @@ pub trait NimberField: Clone + Eq + Debug {
     }
     /// The least `k` with `self < 2^(2^k)`; 0 for 0 and 1.
     fn level(&self) -> u32;
+
+    /// The nimber `2^i` (an ordinary power of two), if this type holds it. The default knows
+    /// `i < 64` through [`NimberField::from_u64`]; types holding larger nimbers override it (the
+    /// field algorithms need `2^(2^k)` and `2^(2^k - 1)` to leave or enter the field `F_k`).
+    fn power_of_two(i: u32) -> Option<Self> {
+        (i < 64).then(|| Self::from_u64(1u64 << i))
+    }
+
+    /// The nim-inverse, `None` for 0. The default is Fermat's `a^(2^(2^k) - 2)` in the field
+    /// `F_k` of the element ([`super::algebra::inv_by_fermat`]); types may specialise it.
+    fn nim_inv(&self) -> Option<Self> {
+        super::algebra::inv_by_fermat(self)
+    }
+
+    /// The nim-square root (unique: squaring is a bijection in characteristic 2). The default is
+    /// the inverse Frobenius `a^(2^(2^k - 1))` in `F_k` ([`super::algebra::sqrt_by_frobenius`]).
+    fn nim_sqrt(&self) -> Self {
+        super::algebra::sqrt_by_frobenius(self)
+    }
+
+    /// A root `x` of `x² ⊕ x = self` in the field `F_k` of the element (`k = level()`), or `None`
+    /// when there is none in `F_k` (exactly when the trace of `self` over `GF(2)` is 1); the other
+    /// root is `x ⊕ 1`. The default is the trace formula
+    /// ([`super::algebra::artin_schreier_by_trace_formula`]); types may specialise it.
+    fn nim_artin_schreier(&self) -> Option<Self> {
+        super::algebra::artin_schreier_by_trace_formula(self)
+    }
 }

@@ -6,7 +6,10 @@
 //! `F_k = 2^(2^k)` satisfy `F_k ⊗ F_k = F_k ⊕ F_k/2` (that is, `3/2·F_k` in ordinary arithmetic), and
 //! a product of distinct Fermat 2-powers is their ordinary product.
 
+pub mod algebra;
+pub mod big;
 pub mod field;
 pub mod reference;
 
+pub use big::NimBig;
 pub use field::NimberField;

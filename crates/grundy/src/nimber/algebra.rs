@@ -1,0 +1,530 @@
+//! The field algorithms, written once over [`NimberField`] so that they serve the 64-bit,
+//! 128-bit and any-size nimber types alike: powers, the Frobenius map and its inverse (square
+//! roots), inverses, the trace, quadratic equations, multiplicative orders, primitive elements,
+//! subfields and discrete logarithms.
+//!
+//! # The tower of fields
+//! The nimbers below `2^(2^k)` form the field `F_k` of `2^(2^k)` elements, and `F_k ⊂ F_(k+1)` is
+//! literally the inclusion of the smaller integers among the larger ones: embedding a nimber in
+//! a larger field changes nothing in its representation, so there is no embedding function to
+//! call, only the test [`in_subfield`] (and its Galois-theoretic form
+//! [`in_subfield_by_frobenius`]: `x ∈ F_j` exactly when `x^(2^(2^j)) = x`). With
+//! `T = 2^(2^(k-1))`, `F_k = F_(k-1)[T]` and `T² = T ⊕ h` where `h = T/2 = 2^(2^(k-1) - 1)`.
+//!
+//! Every algorithm works in the field of the largest level among its inputs, and the answer does
+//! not depend on which larger field one imagines the inputs in — except the trace, which is
+//! relative to a field ([`trace_in`]), and the roots of `x² ⊕ x = a`, which may lie one level up.
+//!
+//! # The multiplicative group
+//! `F_k*` is cyclic of order `2^(2^k) - 1 = F0·F1·…·F(k-1)`, the product of the Fermat numbers
+//! `Fi = 2^(2^i) + 1`, which are pairwise coprime. Their factorisations are known for `i ≤ 11`;
+//! this module holds those of `F0 … F7` (`F5 = 641·6700417`, `F6 = 274177·67280421310721`,
+//! `F7 = 59649589127497217·5704689200685129054721`), so orders and primitivity are computed in
+//! the fields up to `F_8` (256-bit nimbers) and discrete logarithms — which need a baby-step
+//! giant-step search in the largest prime factor — up to `F_7` (128-bit nimbers: the largest
+//! prime there is 67280421310721, about `8.2·10^6` squared). Beyond, these functions return
+//! [`Error::Limit`]. The tests check each factor's primality (trial division, or Miller-Rabin
+//! with the bases proven sufficient below `3.3·10^24`) and that their product is `2^(2^k) - 1`.
+
+use super::field::NimberField;
+use crate::error::{Error, Result};
+use num_bigint::BigUint;
+use num_traits::{One, ToPrimitive, Zero};
+use std::hash::{Hash, Hasher};
+
+/// The largest level `k` whose group order `2^(2^k) - 1` is factored here: [`order`] and
+/// [`is_primitive`] work in the fields up to `F_8` (nimbers below `2^256`).
+pub const MAX_ORDER_LEVEL: u32 = 8;
+
+/// The largest level `k` in which [`log`] works: `F_7`, the nimbers below `2^128`.
+pub const MAX_LOG_LEVEL: u32 = 7;
+
+/// The prime factors of the Fermat numbers `F_i = 2^(2^i) + 1` for `i = 0..=7` (each squarefree).
+const FERMAT_FACTORS: [&[u128]; 8] = [
+    &[3],
+    &[5],
+    &[17],
+    &[257],
+    &[65537],
+    &[641, 6_700_417],
+    &[274_177, 67_280_421_310_721],
+    &[59_649_589_127_497_217, 5_704_689_200_685_129_054_721],
+];
+
+/// The prime factors of `2^(2^level) - 1 = F_0·F_1·…·F_(level-1)`, the order of the
+/// multiplicative group of `F_level`, ascending. The group order is squarefree, so each prime
+/// divides it once. `Error::Limit` beyond [`MAX_ORDER_LEVEL`].
+pub fn group_order_factors(level: u32) -> Result<Vec<u128>> {
+    if level > MAX_ORDER_LEVEL {
+        return Err(beyond_factored(level, MAX_ORDER_LEVEL));
+    }
+    let mut primes: Vec<u128> = FERMAT_FACTORS[..level as usize]
+        .iter()
+        .flat_map(|f| f.iter().copied())
+        .collect();
+    primes.sort_unstable();
+    Ok(primes)
+}
+
+/// `2^(2^level) - 1`, the order of `F_level*`.
+pub fn group_order(level: u32) -> BigUint {
+    (BigUint::one() << (1u64 << level)) - 1u32
+}
+
+fn beyond_factored(level: u32, max: u32) -> Error {
+    Error::limit(
+        format!(
+            "the field of 2^(2^{level}) nimbers is beyond the largest supported one, \
+             2^(2^{max}) (nimbers below 2^{})",
+            1u64 << max
+        ),
+        "this needs the factorisation of the Fermat numbers up to F".to_string()
+            + &(level - 1).to_string()
+            + " and a discrete-log search in their largest prime factors; no option raises it",
+    )
+}
+
+/// The level of the smallest field holding all of `xs` (0 when empty).
+pub fn common_level<T: NimberField>(xs: &[&T]) -> u32 {
+    xs.iter().map(|x| x.level()).max().unwrap_or(0)
+}
+
+/// `a^e` by square-and-multiply from the top bit of `e` (`a^0 = 1`, also for `a = 0`).
+pub fn pow_u128<T: NimberField>(a: &T, e: u128) -> T {
+    let mut r = T::one();
+    for i in (0..128 - e.leading_zeros()).rev() {
+        r = r.nim_square();
+        if (e >> i) & 1 == 1 {
+            r = r.nim_mul(a);
+        }
+    }
+    r
+}
+
+/// `a^e` for an exponent of any size, by square-and-multiply (`a^0 = 1`, also for `a = 0`).
+/// The exponent is reduced modulo the group order `2^(2^k) - 1` of `a`'s field first when that
+/// saves work (`a ≠ 0`, so `a^(2^(2^k)-1) = 1`).
+pub fn pow<T: NimberField>(a: &T, e: &BigUint) -> T {
+    let k = a.level();
+    let reduced;
+    let e = if !a.is_zero() && k < 32 && e.bits() > (1u64 << k) {
+        reduced = e % group_order(k);
+        if reduced.is_zero() {
+            return T::one();
+        }
+        &reduced
+    } else {
+        e
+    };
+    if let Some(small) = e.to_u128() {
+        return pow_u128(a, small);
+    }
+    let mut r = T::one();
+    for i in (0..e.bits()).rev() {
+        r = r.nim_square();
+        if e.bit(i) {
+            r = r.nim_mul(a);
+        }
+    }
+    r
+}
+
+/// The Frobenius automorphism `x ↦ x²` (additive: `(a ⊕ b)² = a² ⊕ b²`).
+pub fn frobenius<T: NimberField>(a: &T) -> T {
+    a.nim_square()
+}
+
+/// The `j`-th power of the Frobenius map, `a^(2^j)`. On `F_k` the Frobenius map has order `2^k`
+/// (`a^(2^(2^k)) = a`), so `j` is first reduced modulo `2^k`, `k = a.level()`.
+pub fn frobenius_pow<T: NimberField>(a: &T, j: u128) -> T {
+    let k = a.level();
+    let j = if k < 128 { j % (1u128 << k) } else { j };
+    square_times(a, j)
+}
+
+fn square_times<T: NimberField>(a: &T, times: u128) -> T {
+    let mut r = a.clone();
+    for _ in 0..times {
+        r = r.nim_square();
+    }
+    r
+}
+
+/// The nim-inverse, `None` for 0 (the type's own method: fast types specialise it).
+pub fn inv<T: NimberField>(a: &T) -> Option<T> {
+    a.nim_inv()
+}
+
+/// The nim-inverse by Fermat's little theorem in `F_k` (`k = a.level()`):
+/// `a^(-1) = a^(2^(2^k) - 2) = (a^(2^(n-1) - 1))²` with `n = 2^k`. The power `f(m) = a^(2^m - 1)`
+/// is built by the Itoh-Tsujii chain `f(2m) = f(m)^(2^m)·f(m)`, `f(m+1) = f(m)²·a`, walking the
+/// binary digits of `n - 1 = 11…1`: about `n` squarings and `2k` products. `None` for 0.
+pub fn inv_by_fermat<T: NimberField>(a: &T) -> Option<T> {
+    if a.is_zero() {
+        return None;
+    }
+    let k = a.level();
+    let mut f = a.clone();
+    let mut m: u128 = 1;
+    for _ in 1..k {
+        f = square_times(&f, m).nim_mul(&f);
+        m *= 2;
+        f = f.nim_square().nim_mul(a);
+        m += 1;
+    }
+    // Now f = a^(2^m - 1) with m = 2^k - 1 (for k = 0, a = 1 and the answer is 1 = a²).
+    Some(f.nim_square())
+}
+
+/// The nim-square root (the type's own method). Every nimber has exactly one.
+pub fn sqrt<T: NimberField>(a: &T) -> T {
+    a.nim_sqrt()
+}
+
+/// The square root as the inverse Frobenius map on `F_k` (`k = a.level()`): since
+/// `a^(2^(2^k)) = a`, the square root is `a^(2^(2^k - 1))`, that is `2^k - 1` squarings.
+pub fn sqrt_by_frobenius<T: NimberField>(a: &T) -> T {
+    square_times(a, (1u128 << a.level()) - 1)
+}
+
+/// The absolute trace of `a` over `GF(2)` in the field `F_level`:
+/// `Tr(a) = a ⊕ a² ⊕ a^4 ⊕ … ⊕ a^(2^(2^level - 1))`, the sum of its `2^level` Frobenius
+/// conjugates, which is 0 or 1. `None` when `a ∉ F_level`. Straight from the definition:
+/// `2^level` squarings (fine up to level 20 or so; `NimBig::trace` has a closed form).
+pub fn trace_in<T: NimberField>(a: &T, level: u32) -> Option<bool> {
+    if a.level() > level || level >= 64 {
+        return None;
+    }
+    let mut sum = T::zero();
+    let mut c = a.clone();
+    for _ in 0..(1u64 << level) {
+        sum = sum.nim_add(&c);
+        c = c.nim_square();
+    }
+    Some(sum == T::one())
+}
+
+/// The trace of `a` over `GF(2)` in its own field `F_k`, `k = a.level()` (see [`trace_in`]). In
+/// any strictly larger field the trace of `a` is 0 (each conjugate is counted an even number of
+/// times).
+pub fn trace<T: NimberField>(a: &T) -> bool {
+    trace_in(a, a.level()).unwrap_or(false)
+}
+
+/// A root of `x² ⊕ x = a` in `F_k` (`k = a.level()`) by the trace formula, or `None` when the
+/// trace of `a` in `F_k` is 1 (then there is none in `F_k`: `Tr(x² ⊕ x) = Tr(x)² ⊕ Tr(x) = 0`).
+///
+/// With `n = 2^k` and any `δ` of trace 1 — here `δ = 2^(2^k - 1)`, the top bit of `F_k`, which has
+/// trace 1 because `T = 2^(2^k)` solves `T² ⊕ T = δ` outside `F_k` — the element
+/// `x = Σ_{i=0}^{n-2} a^(2^i) · Σ_{j=i+1}^{n-1} δ^(2^j)` satisfies
+/// `x² ⊕ x = a·Tr(δ) ⊕ δ·Tr(a) = a` when `Tr(a) = 0` (the sums telescope). `O(n)` products.
+pub fn artin_schreier_by_trace_formula<T: NimberField>(a: &T) -> Option<T> {
+    if trace(a) {
+        return None;
+    }
+    let k = a.level();
+    let n = 1usize << k;
+    if n == 1 {
+        return Some(T::zero()); // a = 0 in GF(2): x = 0
+    }
+    let delta = T::power_of_two((n - 1) as u32)?;
+    let mut a_pows = Vec::with_capacity(n);
+    let mut c = a.clone();
+    for _ in 0..n {
+        a_pows.push(c.clone());
+        c = c.nim_square();
+    }
+    let mut d_pows = Vec::with_capacity(n);
+    let mut d = delta;
+    for _ in 0..n {
+        d_pows.push(d.clone());
+        d = d.nim_square();
+    }
+    // suffix = Σ_{j=i+1}^{n-1} δ^(2^j), for i from n-2 down to 0.
+    let mut x = T::zero();
+    let mut suffix = T::zero();
+    for i in (0..n - 1).rev() {
+        suffix = suffix.nim_add(&d_pows[i + 1]);
+        x = x.nim_add(&a_pows[i].nim_mul(&suffix));
+    }
+    Some(x)
+}
+
+/// Both roots `[x, x ⊕ 1]` of `x² ⊕ x = a` in the nimbers (the quadratic closure of `GF(2)`: the
+/// roots always exist). With `k = a.level()`: when `Tr(a) = 0` in `F_k` they lie in `F_k`;
+/// otherwise in `F_(k+1)`, where with `T = 2^(2^k)`, `T² ⊕ T = δ = T/2`, and `x = y ⊕ T` for a
+/// root `y ∈ F_k` of `y² ⊕ y = a ⊕ δ` (whose trace is `1 ⊕ 1 = 0`).
+///
+/// `Error::Limit` if the roots lie beyond the type (`F_(k+1)` above `T::MAX_LEVEL`).
+pub fn solve_x2_plus_x<T: NimberField>(a: &T) -> Result<[T; 2]> {
+    let root = match a.nim_artin_schreier() {
+        Some(x) => x,
+        None => {
+            let k = a.level();
+            if !trace(a) {
+                return Err(Error::Internal(format!(
+                    "no root of x²+x = a found in F_{k} although the trace is 0 (the type lacks \
+                     NimberField::power_of_two)"
+                )));
+            }
+            if k >= T::MAX_LEVEL || k >= 31 {
+                return Err(Error::limit(
+                    format!(
+                        "the roots of x²+x = a lie in the field of 2^(2^{}) nimbers, beyond this \
+                         type",
+                        k + 1
+                    ),
+                    "use the any-size nimber type NimBig",
+                ));
+            }
+            let missing = || Error::Internal("the type lacks NimberField::power_of_two".into());
+            let delta = T::power_of_two((1u32 << k) - 1).ok_or_else(missing)?;
+            let t = T::power_of_two(1u32 << k).ok_or_else(missing)?;
+            let y = a.nim_add(&delta).nim_artin_schreier().ok_or_else(missing)?;
+            y.nim_add(&t)
+        }
+    };
+    let other = root.nim_add(&T::one());
+    Ok([root, other])
+}
+
+/// All roots of `x² ⊕ b·x ⊕ c = 0` in the nimbers, as a list of distinct values (unordered).
+///
+/// - `b = 0`: `x² = c` has the single (double) root `√c`, listed once.
+/// - `b ≠ 0`: substituting `x = b·y` gives `b²(y² ⊕ y) = c`, so `y² ⊕ y = c/b²`, whose two roots
+///   `y, y ⊕ 1` ([`solve_x2_plus_x`]) give `x = b·y` and `b·y ⊕ b`. These lie in the field of
+///   `b` and `c` or one level above.
+pub fn solve_quadratic<T: NimberField>(b: &T, c: &T) -> Result<Vec<T>> {
+    if b.is_zero() {
+        return Ok(vec![c.nim_sqrt()]);
+    }
+    let b2 = b.nim_square();
+    let inv_b2 = b2
+        .nim_inv()
+        .ok_or_else(|| Error::Internal("a nonzero square without inverse".into()))?;
+    let [y0, y1] = solve_x2_plus_x(&c.nim_mul(&inv_b2))?;
+    Ok(vec![b.nim_mul(&y0), b.nim_mul(&y1)])
+}
+
+/// The multiplicative order of `a ≠ 0`: the least `n ≥ 1` with `a^n = 1`. It divides the group
+/// order `N = 2^(2^k) - 1` of `a`'s field (and of every larger one). `N` is squarefree, so
+/// starting from `N` and dividing out each prime `p` for which `a^(N'/p) = 1` leaves exactly the
+/// primes of the order. `Error::Invalid` for 0, `Error::Limit` beyond [`MAX_ORDER_LEVEL`].
+pub fn order<T: NimberField>(a: &T) -> Result<BigUint> {
+    if a.is_zero() {
+        return Err(Error::invalid("0 has no multiplicative order"));
+    }
+    let k = a.level();
+    let primes = group_order_factors(k)?;
+    let mut n = group_order(k);
+    for p in primes {
+        let candidate = &n / BigUint::from(p);
+        if pow(a, &candidate) == T::one() {
+            n = candidate;
+        }
+    }
+    Ok(n)
+}
+
+/// Whether `a` generates the multiplicative group of `F_level` (order `2^(2^level) - 1`); false
+/// when `a ∉ F_level` or `a = 0`. `Error::Limit` beyond [`MAX_ORDER_LEVEL`].
+pub fn is_primitive_in<T: NimberField>(a: &T, level: u32) -> Result<bool> {
+    if level > MAX_ORDER_LEVEL {
+        return Err(beyond_factored(level, MAX_ORDER_LEVEL));
+    }
+    if a.is_zero() || a.level() > level {
+        return Ok(false);
+    }
+    Ok(order(a)? == group_order(level))
+}
+
+/// Whether `a` generates the multiplicative group of its own field `F_k`, `k = a.level()` (the
+/// smallest field holding it). Note that 1 generates `F_0* = {1}`.
+pub fn is_primitive<T: NimberField>(a: &T) -> Result<bool> {
+    is_primitive_in(a, a.level())
+}
+
+/// Whether `a ∈ F_k`, the subfield of the `2^(2^k)` nimbers below `2^(2^k)`: the embedding
+/// `F_k ⊂ F_(k+1)` is the inclusion of integers, so this is `a < 2^(2^k)`.
+pub fn in_subfield<T: NimberField>(a: &T, k: u32) -> bool {
+    a.level() <= k
+}
+
+/// Membership in `F_k` by Galois theory: `F_k` is the fixed field of the `2^k`-th power of the
+/// Frobenius map, `{x : x^(2^(2^k)) = x}`. Computes the power (reduced as in [`frobenius_pow`];
+/// every representable nimber lies in `F_127`, hence the answer true for `k ≥ 127`).
+pub fn in_subfield_by_frobenius<T: NimberField>(a: &T, k: u32) -> bool {
+    if k >= 127 {
+        return true;
+    }
+    frobenius_pow(a, 1u128 << k) == *a
+}
+
+/// A fast hasher for the baby-step table (the elements of a cyclic group, hashed to 64 bits).
+struct Fold(u64);
+
+impl Hasher for Fold {
+    fn finish(&self) -> u64 {
+        let mut z = self.0;
+        z ^= z >> 33;
+        z = z.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        z ^= z >> 33;
+        z = z.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        z ^ (z >> 33)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut buf = [0u8; 8];
+            buf[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(buf));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+fn fingerprint<T: Hash>(x: &T) -> u64 {
+    let mut h = Fold(0);
+    x.hash(&mut h);
+    h.finish()
+}
+
+/// The largest baby-step table: `2^22` entries of 8 bytes (32 MiB).
+const MAX_BABY_STEPS: u64 = 1 << 22;
+/// Index bits kept beside each fingerprint in the table.
+const INDEX_BITS: u32 = 22;
+
+/// The `x ∈ [0, p)` with `g^x = y`, where `g` has prime order `p`; `None` if `y ∉ ⟨g⟩`.
+///
+/// Small `p`: exhaustive walk. Large `p`: baby-step giant-step with `m = min(⌈√p⌉, 2^22)`:
+/// tabulate `g^j` for `j < m`, then walk `y·g^(-m·i)` for `i = 0, 1, …` until it is some `g^j`,
+/// giving `x = i·m + j`. The table holds 42-bit fingerprints beside the index, sorted and
+/// bucketed by their top bits; a fingerprint match is confirmed by recomputing `g^j`.
+pub fn log_prime_order<T: NimberField + Hash>(g: &T, y: &T, p: u64) -> Option<u64> {
+    if p <= 1 << 16 {
+        let mut cur = T::one();
+        for x in 0..p {
+            if cur == *y {
+                return Some(x);
+            }
+            cur = cur.nim_mul(g);
+        }
+        return None;
+    }
+    let m = ((p as f64).sqrt().ceil() as u64).clamp(1, MAX_BABY_STEPS);
+    let mut table: Vec<u64> = Vec::with_capacity(m as usize);
+    let mut cur = T::one();
+    for j in 0..m {
+        table.push((fingerprint(&cur) & !((1 << INDEX_BITS) - 1)) | j);
+        cur = cur.nim_mul(g);
+    }
+    table.sort_unstable();
+    let bucket_bits = 64 - (m.leading_zeros() + 2).min(63);
+    let buckets = 1usize << bucket_bits;
+    let bucket_of = |fp: u64| (fp >> (64 - bucket_bits)) as usize;
+    let mut starts = vec![0u32; buckets + 1];
+    for &e in &table {
+        starts[bucket_of(e) + 1] += 1;
+    }
+    for i in 0..buckets {
+        starts[i + 1] += starts[i];
+    }
+    // g^(-m) = (g^m)^(-1) = cur^(-1); cur is nonzero since g is.
+    let giant = cur.nim_inv()?;
+    let mut walk = y.clone();
+    for i in 0..p.div_ceil(m) {
+        let fp = fingerprint(&walk) >> INDEX_BITS;
+        let b = bucket_of(fp << INDEX_BITS);
+        for &e in &table[starts[b] as usize..starts[b + 1] as usize] {
+            if e >> INDEX_BITS == fp {
+                let j = e & ((1 << INDEX_BITS) - 1);
+                if pow_u128(g, j as u128) == walk {
+                    return Some((i * m + j) % p);
+                }
+            }
+        }
+        walk = walk.nim_mul(&giant);
+    }
+    None
+}
+
+/// `b^e mod m` for `m < 2^63`.
+fn mod_pow(mut b: u128, mut e: u128, m: u128) -> u128 {
+    let mut r = 1 % m;
+    b %= m;
+    while e > 0 {
+        if e & 1 == 1 {
+            r = r * b % m;
+        }
+        b = b * b % m;
+        e >>= 1;
+    }
+    r
+}
+
+/// The multiplicative order of `a ≠ 0` of level at most 7, as an integer below `2^128`.
+fn order_u128<T: NimberField>(a: &T, primes: &[u128]) -> u128 {
+    let mut n = u128::MAX >> (128 - (1u32 << a.level()));
+    for &p in primes {
+        if pow_u128(a, n / p) == T::one() {
+            n /= p;
+        }
+    }
+    n
+}
+
+/// The discrete logarithm: the smallest `x ≥ 0` with `a^x = b`, or `None` when `b` is not a
+/// power of `a`. (With `0^0 = 1`: `log(0, 1) = 0`, `log(0, 0) = 1`.) The answer does not depend
+/// on the field the powers are taken in, so the computation happens in the smallest one holding
+/// `a` and `b`, of level `k ≤` [`MAX_LOG_LEVEL`] (`Error::Limit` beyond).
+///
+/// Pohlig-Hellman: let `n = ord(a)`, squarefree, dividing `2^(2^k) - 1`. The group `F_k*` is
+/// cyclic, so `⟨a⟩` is its unique subgroup of order `n` and `b ∈ ⟨a⟩ ⟺ b^n = 1`. For each prime
+/// `p | n`, `x ≡ x_p (mod p)` where `(a^(n/p))^(x_p) = b^(n/p)` is a logarithm in the subgroup
+/// of order `p` ([`log_prime_order`]); the Chinese remainder theorem gives `x mod n`, the least
+/// solution. The answer is checked by computing `a^x`.
+pub fn log<T: NimberField + Hash>(a: &T, b: &T) -> Result<Option<BigUint>> {
+    let k = a.level().max(b.level());
+    if k > MAX_LOG_LEVEL {
+        return Err(beyond_factored(k, MAX_LOG_LEVEL));
+    }
+    if a.is_zero() {
+        return Ok(if *b == T::one() {
+            Some(BigUint::zero())
+        } else if b.is_zero() {
+            Some(BigUint::one())
+        } else {
+            None
+        });
+    }
+    if b.is_zero() {
+        return Ok(None);
+    }
+    let primes = group_order_factors(a.level())?;
+    let n = order_u128(a, &primes);
+    if pow_u128(b, n) != T::one() {
+        return Ok(None);
+    }
+    // CRT accumulation: x ≡ r (mod modulus).
+    let mut x = BigUint::zero();
+    let mut modulus = BigUint::one();
+    for &p in primes.iter().filter(|&&p| n % p == 0) {
+        let e = n / p;
+        let Some(xp) = log_prime_order(&pow_u128(a, e), &pow_u128(b, e), p as u64) else {
+            return Ok(None);
+        };
+        // Solve x + modulus·t ≡ xp (mod p): t = (xp - x)·modulus^(-1) mod p.
+        let xm = (&x % p).to_u128().unwrap_or(0);
+        let mm = (&modulus % p).to_u128().unwrap_or(0);
+        let t = (xp as u128 + p - xm) % p * mod_pow(mm, p - 2, p) % p;
+        x += &modulus * BigUint::from(t);
+        modulus *= BigUint::from(p);
+    }
+    if pow(a, &x) != *b {
+        return Err(Error::Internal(format!(
+            "discrete logarithm check failed: a^{x} != b"
+        )));
+    }
+    Ok(Some(x))
+}
