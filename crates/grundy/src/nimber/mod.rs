@@ -7,9 +7,16 @@
 //! a product of distinct Fermat 2-powers is their ordinary product.
 
 pub mod algebra;
+pub mod batch;
 pub mod big;
 pub mod field;
+mod fixed;
+pub mod kernel;
+pub mod n128;
+pub mod n64;
 pub mod reference;
 
 pub use big::NimBig;
 pub use field::NimberField;
+pub use n128::Nim128;
+pub use n64::Nim64;

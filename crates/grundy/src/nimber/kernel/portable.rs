@@ -1,0 +1,175 @@
+//! The portable nim product: logarithm tables over the 2^16 subfield, Karatsuba above it.
+//!
+//! The nimbers below `2^16` form the field `F_4`, whose multiplicative group is cyclic of order
+//! `65535`. With a generator `g`, `a ⊗ b = g^(log a + log b)` for non-zero `a, b`, one addition
+//! and three table lookups. Larger nimbers are split in halves over a Fermat 2-power `T`, where
+//! `T ⊗ T = T ⊕ h` with `h = T/2`; for `a = ah·T ⊕ al`, `b = bh·T ⊕ bl` (halves below `T`):
+//!
+//! ```text
+//! a ⊗ b = (ah⊗bh ⊕ ah⊗bl ⊕ al⊗bh)·T ⊕ (al⊗bl ⊕ (ah⊗bh)⊗h)
+//!       = ((ah⊕al)⊗(bh⊕bl) ⊕ al⊗bl)·T ⊕ (al⊗bl ⊕ (ah⊗bh)⊗h)
+//! ```
+//!
+//! three half-size products (Karatsuba) and one product by the constant `h`. This path needs no
+//! special instruction and serves every CPU; it also bootstraps the basis change of
+//! [`super::basis`].
+
+use std::sync::OnceLock;
+
+/// The order of the multiplicative group of `F_4` (the nimbers below `2^16`).
+const ORDER16: usize = 65535;
+
+/// Logarithm and exponential tables of `F_4` for a generator found at run time.
+pub struct LogExp16 {
+    /// `log[a]` for `a != 0`: the `e < 65535` with `g^e = a`.
+    log: Box<[u32]>,
+    /// `exp[e] = g^e` for `e < 2·65535` (so that a sum of two logarithms needs no reduction).
+    exp: Box<[u16]>,
+    /// `log(2^15)`, the half of the Fermat 2-power `2^16`.
+    log_half: u32,
+}
+
+/// The `F_4` product from the bit-level recursion of [`crate::nimber::reference`] style, used only
+/// to build the linear map `x ↦ g ⊗ x` from the 16 images of the bits.
+fn slow_mul16(a: u64, b: u64) -> u64 {
+    crate::nimber::reference::mul_u64(a, b)
+}
+
+impl LogExp16 {
+    /// Finds a generator of `F_4^*` and tabulates its powers.
+    ///
+    /// `x ↦ g ⊗ x` is linear over GF(2), so it is fixed by the images `g ⊗ 2^j` of the 16 bits
+    /// (16 slow products); the powers `g^0, g^1, ...` then cost a few xors each. `g` generates the
+    /// group exactly when the powers first return to 1 after 65535 steps; the candidates `2, 3,
+    /// ...` are tried in turn.
+    fn build() -> Self {
+        let mut exp = vec![0u16; 2 * ORDER16].into_boxed_slice();
+        for g in 2u64.. {
+            let images: Vec<u16> = (0..16).map(|j| slow_mul16(g, 1 << j) as u16).collect();
+            let times_g = |x: u16| -> u16 {
+                let mut y = 0;
+                for (j, &im) in images.iter().enumerate() {
+                    if x >> j & 1 == 1 {
+                        y ^= im;
+                    }
+                }
+                y
+            };
+            let mut x = 1u16;
+            let mut period = 0;
+            loop {
+                exp[period] = x;
+                x = times_g(x);
+                period += 1;
+                if x == 1 || period == ORDER16 {
+                    break;
+                }
+            }
+            if x == 1 && period == ORDER16 {
+                break;
+            }
+        }
+        let mut log = vec![0u32; 1 << 16].into_boxed_slice();
+        for e in 0..ORDER16 {
+            exp[e + ORDER16] = exp[e];
+            log[exp[e] as usize] = e as u32;
+        }
+        let log_half = log[1 << 15];
+        LogExp16 { log, exp, log_half }
+    }
+
+    /// The tables, built on first use.
+    pub fn get() -> &'static LogExp16 {
+        static TABLES: OnceLock<LogExp16> = OnceLock::new();
+        TABLES.get_or_init(LogExp16::build)
+    }
+
+    /// `a ⊗ b` for `a, b < 2^16`: `g^(log a + log b)`.
+    #[inline]
+    pub fn mul16(&self, a: u32, b: u32) -> u32 {
+        if a == 0 || b == 0 {
+            return 0;
+        }
+        self.exp[(self.log[a as usize] + self.log[b as usize]) as usize] as u32
+    }
+
+    /// `a ⊗ 2^15` for `a < 2^16`.
+    #[inline]
+    fn mul16_half(&self, a: u32) -> u32 {
+        if a == 0 {
+            return 0;
+        }
+        self.exp[(self.log[a as usize] + self.log_half) as usize] as u32
+    }
+
+    /// `a ⊗ 2^15 ⊗ 2^15` for `a < 2^16`.
+    #[inline]
+    fn mul16_half2(&self, a: u32) -> u32 {
+        if a == 0 {
+            return 0;
+        }
+        let e = (self.log[a as usize] + 2 * self.log_half) as usize;
+        self.exp[if e >= 2 * ORDER16 { e - ORDER16 } else { e }] as u32
+    }
+
+    /// `a ⊗ b` for `a, b < 2^32`: Karatsuba over `T = 2^16`, `h = 2^15`.
+    #[inline]
+    pub fn mul32(&self, a: u32, b: u32) -> u32 {
+        let (ah, al, bh, bl) = (a >> 16, a & 0xffff, b >> 16, b & 0xffff);
+        let low = self.mul16(al, bl);
+        let high = self.mul16(ah, bh);
+        let mid = self.mul16(ah ^ al, bh ^ bl);
+        ((mid ^ low) << 16) | (low ^ self.mul16_half(high))
+    }
+
+    /// `a ⊗ 2^31` for `a < 2^32`. `2^31 = T ⊗ h` (`T = 2^16`, `h = 2^15`: distinct Fermat 2-power
+    /// parts multiply ordinarily), and with `a = ah·T ⊕ al`,
+    /// `a ⊗ T ⊗ h = h⊗(ah⊗(T ⊕ h) ⊕ al·T) = (h⊗(ah ⊕ al))·T ⊕ h⊗h⊗ah`.
+    #[inline]
+    fn mul32_half(&self, a: u32) -> u32 {
+        let (ah, al) = (a >> 16, a & 0xffff);
+        (self.mul16_half(ah ^ al) << 16) | self.mul16_half2(ah)
+    }
+
+    /// `a ⊗ b` for `a, b < 2^64`: Karatsuba over `T = 2^32`, `h = 2^31`.
+    #[inline]
+    pub fn mul64(&self, a: u64, b: u64) -> u64 {
+        let (ah, al) = ((a >> 32) as u32, a as u32);
+        let (bh, bl) = ((b >> 32) as u32, b as u32);
+        let low = self.mul32(al, bl);
+        let high = self.mul32(ah, bh);
+        let mid = self.mul32(ah ^ al, bh ^ bl);
+        (((mid ^ low) as u64) << 32) | (low ^ self.mul32_half(high)) as u64
+    }
+
+    /// `a ⊗ 2^63` for `a < 2^64`: as [`Self::mul32_half`] one level up, `2^63 = 2^32 ⊗ 2^31`,
+    /// `a ⊗ 2^63 = (H⊗(ah ⊕ al))·2^32 ⊕ H⊗H⊗ah` with `H = 2^31`.
+    #[inline]
+    pub fn mul64_half(&self, a: u64) -> u64 {
+        let (ah, al) = ((a >> 32) as u32, a as u32);
+        let hi = self.mul32_half(ah ^ al);
+        let lo = self.mul32_half(self.mul32_half(ah));
+        ((hi as u64) << 32) | lo as u64
+    }
+
+    /// `a ⊗ b` for `a, b < 2^128`: Karatsuba over `T = 2^64`, `h = 2^63`.
+    #[inline]
+    pub fn mul128(&self, a: u128, b: u128) -> u128 {
+        let (ah, al) = ((a >> 64) as u64, a as u64);
+        let (bh, bl) = ((b >> 64) as u64, b as u64);
+        let low = self.mul64(al, bl);
+        let high = self.mul64(ah, bh);
+        let mid = self.mul64(ah ^ al, bh ^ bl);
+        (((mid ^ low) as u128) << 64) | (low ^ self.mul64_half(high)) as u128
+    }
+}
+
+/// `a ⊗ b` below `2^64` by logarithm tables and Karatsuba (any CPU).
+pub fn mul64(a: u64, b: u64) -> u64 {
+    LogExp16::get().mul64(a, b)
+}
+
+/// `a ⊗ b` below `2^128` by logarithm tables and Karatsuba (any CPU).
+pub fn mul128(a: u128, b: u128) -> u128 {
+    LogExp16::get().mul128(a, b)
+}
