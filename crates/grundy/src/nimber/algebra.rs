@@ -280,7 +280,9 @@ pub fn solve_x2_plus_x<T: NimberField>(a: &T) -> Result<[T; 2]> {
             let missing = || Error::Internal("the type lacks NimberField::power_of_two".into());
             let delta = T::power_of_two((1u32 << k) - 1).ok_or_else(missing)?;
             let t = T::power_of_two(1u32 << k).ok_or_else(missing)?;
-            let y = a.nim_add(&delta).nim_artin_schreier().ok_or_else(missing)?;
+            // a ⊕ δ may lie in a smaller field whose roots are one level up: recurse (its
+            // level is below k whenever its own trace is 1, as its trace in F_k is 0).
+            let [y, _] = solve_x2_plus_x(&a.nim_add(&delta))?;
             y.nim_add(&t)
         }
     };
@@ -390,17 +392,16 @@ fn fingerprint<T: Hash>(x: &T) -> u64 {
     h.finish()
 }
 
-/// The largest baby-step table: `2^22` entries of 8 bytes (32 MiB).
+/// The largest number of baby steps: `2^22` (a table of `2^23` four-byte slots, 32 MiB).
 const MAX_BABY_STEPS: u64 = 1 << 22;
-/// Index bits kept beside each fingerprint in the table.
-const INDEX_BITS: u32 = 22;
 
 /// The `x ∈ [0, p)` with `g^x = y`, where `g` has prime order `p`; `None` if `y ∉ ⟨g⟩`.
 ///
 /// Small `p`: exhaustive walk. Large `p`: baby-step giant-step with `m = min(⌈√p⌉, 2^22)`:
 /// tabulate `g^j` for `j < m`, then walk `y·g^(-m·i)` for `i = 0, 1, …` until it is some `g^j`,
-/// giving `x = i·m + j`. The table holds 42-bit fingerprints beside the index, sorted and
-/// bucketed by their top bits; a fingerprint match is confirmed by recomputing `g^j`.
+/// giving `x = i·m + j`. The table is open addressing over a 64-bit fingerprint of the element:
+/// the slot comes from its top bits, and the slot stores `j + 1` (0 = empty) beside 9 more bits
+/// of the fingerprint; a match is confirmed by recomputing `g^j`, so collisions cost time only.
 pub fn log_prime_order<T: NimberField + Hash>(g: &T, y: &T, p: u64) -> Option<u64> {
     if p <= 1 << 16 {
         let mut cur = T::one();
@@ -413,36 +414,36 @@ pub fn log_prime_order<T: NimberField + Hash>(g: &T, y: &T, p: u64) -> Option<u6
         return None;
     }
     let m = ((p as f64).sqrt().ceil() as u64).clamp(1, MAX_BABY_STEPS);
-    let mut table: Vec<u64> = Vec::with_capacity(m as usize);
+    // 2^slot_bits >= 2m slots (load at most 1/2).
+    let slot_bits = 64 - m.leading_zeros() + 1;
+    let mask = (1usize << slot_bits) - 1;
+    let slot_of = |fp: u64| (fp >> (64 - slot_bits)) as usize;
+    let check_of = |fp: u64| ((fp & 0x1ff) as u32) << 23;
+    let mut table = vec![0u32; 1 << slot_bits];
     let mut cur = T::one();
     for j in 0..m {
-        table.push((fingerprint(&cur) & !((1 << INDEX_BITS) - 1)) | j);
+        let fp = fingerprint(&cur);
+        let mut s = slot_of(fp);
+        while table[s] != 0 {
+            s = (s + 1) & mask;
+        }
+        table[s] = check_of(fp) | (j as u32 + 1);
         cur = cur.nim_mul(g);
-    }
-    table.sort_unstable();
-    let bucket_bits = 64 - (m.leading_zeros() + 2).min(63);
-    let buckets = 1usize << bucket_bits;
-    let bucket_of = |fp: u64| (fp >> (64 - bucket_bits)) as usize;
-    let mut starts = vec![0u32; buckets + 1];
-    for &e in &table {
-        starts[bucket_of(e) + 1] += 1;
-    }
-    for i in 0..buckets {
-        starts[i + 1] += starts[i];
     }
     // g^(-m) = (g^m)^(-1) = cur^(-1); cur is nonzero since g is.
     let giant = cur.nim_inv()?;
     let mut walk = y.clone();
     for i in 0..p.div_ceil(m) {
-        let fp = fingerprint(&walk) >> INDEX_BITS;
-        let b = bucket_of(fp << INDEX_BITS);
-        for &e in &table[starts[b] as usize..starts[b + 1] as usize] {
-            if e >> INDEX_BITS == fp {
-                let j = e & ((1 << INDEX_BITS) - 1);
+        let fp = fingerprint(&walk);
+        let (mut s, check) = (slot_of(fp), check_of(fp));
+        while table[s] != 0 {
+            if table[s] & !((1 << 23) - 1) == check {
+                let j = (table[s] & ((1 << 23) - 1)) as u64 - 1;
                 if pow_u128(g, j as u128) == walk {
                     return Some((i * m + j) % p);
                 }
             }
+            s = (s + 1) & mask;
         }
         walk = walk.nim_mul(&giant);
     }
@@ -527,4 +528,311 @@ pub fn log<T: NimberField + Hash>(a: &T, b: &T) -> Result<Option<BigUint>> {
         )));
     }
     Ok(Some(x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nimber::reference::{mul_mex_table, mul_u64};
+    use crate::nimber::{Nim128, Nim64, NimBig};
+    use proptest::prelude::*;
+
+    fn nb(x: u64) -> NimBig {
+        NimBig::from(x)
+    }
+
+    /// The mex-definition product below 256.
+    fn mex(a: u64, b: u64) -> u64 {
+        mul_mex_table()[a as usize][b as usize] as u64
+    }
+
+    /// The order of `a < 256` by walking its powers with the mex table.
+    fn brute_order_f3(a: u64) -> u64 {
+        let (mut x, mut n) = (a, 1);
+        while x != 1 {
+            x = mex(x, a);
+            n += 1;
+        }
+        n
+    }
+
+    #[test]
+    fn inverse_and_sqrt_exhaustively_in_f3() {
+        for a in 0..256u64 {
+            let x = nb(a);
+            let s = sqrt_by_frobenius(&x).to_u64().unwrap();
+            assert_eq!(mex(s, s), a, "sqrt {a}");
+            assert_eq!(sqrt(&x), nb(s));
+            if a == 0 {
+                assert_eq!(inv_by_fermat(&x), None);
+                continue;
+            }
+            let i = inv_by_fermat(&x).unwrap().to_u64().unwrap();
+            assert_eq!(mex(a, i), 1, "inverse {a}");
+            assert_eq!(inv(&x), Some(nb(i)));
+        }
+    }
+
+    #[test]
+    fn order_and_primitivity_exhaustively_in_f3() {
+        let mut generators = 0;
+        for a in 1..256u64 {
+            let o = brute_order_f3(a);
+            assert_eq!(order(&nb(a)).unwrap(), BigUint::from(o), "order {a}");
+            assert_eq!(order(&Nim64::from_u64(a)).unwrap(), BigUint::from(o));
+            let own = 1u64 << (1 << nb(a).level());
+            assert_eq!(is_primitive(&nb(a)).unwrap(), o == own - 1, "{a}");
+            if is_primitive_in(&nb(a), 3).unwrap() {
+                generators += 1;
+            }
+        }
+        // φ(255) = φ(3)·φ(5)·φ(17) = 2·4·16.
+        assert_eq!(generators, 128);
+        assert!(order(&nb(0)).is_err());
+        assert!(!is_primitive_in(&nb(300), 3).unwrap());
+        assert!(is_primitive(&nb(1)).unwrap());
+    }
+
+    #[test]
+    fn order_in_f4_against_walking_the_powers() {
+        for a in (1..65536u64).step_by(997) {
+            let x = nb(a);
+            let mut p = x.clone();
+            let mut n = 1u64;
+            while p != NimBig::one() {
+                p = &p * &x;
+                n += 1;
+            }
+            assert_eq!(order(&x).unwrap(), BigUint::from(n), "order {a}");
+        }
+    }
+
+    #[test]
+    fn log_exhaustively_in_f3() {
+        for a in 0..256u64 {
+            // The first exponent reaching each value, walking 0..=order (0^0 = 1).
+            let mut first = [None; 256];
+            let (mut p, mut e) = (1u64, 0u64);
+            while first[p as usize].is_none() {
+                first[p as usize] = Some(e);
+                p = mex(p, a);
+                e += 1;
+            }
+            for b in 0..256u64 {
+                let got = log(&Nim64::from_u64(a), &Nim64::from_u64(b)).unwrap();
+                assert_eq!(got, first[b as usize].map(BigUint::from), "log_{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn log_in_f4_against_walking_the_powers() {
+        for a in (2..65536u64).step_by(4099) {
+            let x = Nim64::from_u64(a);
+            let mut first = vec![None; 65536];
+            let (mut p, mut e) = (Nim64::from_u64(1), 0u64);
+            while first[p.0 as usize].is_none() {
+                first[p.0 as usize] = Some(e);
+                p = p.nim_mul(&x);
+                e += 1;
+            }
+            for b in (0..65536u64).step_by(31) {
+                let got = log(&x, &Nim64::from_u64(b)).unwrap();
+                assert_eq!(got, first[b as usize].map(BigUint::from), "log_{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn log_round_trips_in_f6_and_f7() {
+        let mut r = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            r
+        };
+        for _ in 0..6 {
+            let a = Nim64::from_u64(next() | 2);
+            let e = next() as u128;
+            let b = pow_u128(&a, e);
+            let n = order(&a).unwrap().to_u128().unwrap();
+            assert_eq!(log(&a, &b).unwrap(), Some(BigUint::from(e % n)));
+        }
+        // F_7: elements with the prime 67280421310721 in their order (baby-step giant-step).
+        for _ in 0..1 {
+            let a = Nim128((next() as u128) << 64 | next() as u128);
+            let n = order(&a).unwrap().to_u128().unwrap();
+            let e = ((next() as u128) << 64 | next() as u128) % n;
+            let b = pow_u128(&a, e);
+            assert_eq!(log(&a, &b).unwrap(), Some(BigUint::from(e)));
+        }
+        // b outside ⟨a⟩: a in F_6 (order dividing 2^64-1), b with b^(2^64-1) ≠ 1.
+        let a = Nim128(5);
+        let b = Nim128(1 << 100);
+        assert_eq!(log(&a, &b).unwrap(), None);
+        // 0 as a base, and 0 as the target.
+        assert_eq!(log(&nb(0), &nb(1)).unwrap(), Some(BigUint::zero()));
+        assert_eq!(log(&nb(0), &nb(0)).unwrap(), Some(BigUint::one()));
+        assert_eq!(log(&nb(0), &nb(7)).unwrap(), None);
+        assert_eq!(log(&nb(7), &nb(0)).unwrap(), None);
+        assert!(matches!(
+            log(&NimBig::pow2(200), &nb(3)),
+            Err(Error::Limit(_))
+        ));
+    }
+
+    #[test]
+    fn quadratics_exhaustively_in_f3_with_roots_found_by_search_in_f4() {
+        // All x in F_4 by the value of x² ⊕ x (roots of x² ⊕ x = a for a in F_3 lie in F_4).
+        let mut roots_of: Vec<Vec<u64>> = vec![Vec::new(); 65536];
+        for x in 0..65536u64 {
+            let v = mul_u64(x, x) ^ x;
+            roots_of[v as usize].push(x);
+        }
+        for a in 0..256u64 {
+            let mut got: Vec<u64> = solve_x2_plus_x(&nb(a))
+                .unwrap()
+                .iter()
+                .map(|x| x.to_u64().unwrap())
+                .collect();
+            got.sort();
+            assert_eq!(got, roots_of[a as usize], "x²+x = {a}");
+            let in_own_field = got.iter().all(|&x| nb(x).level() <= nb(a).level());
+            assert_eq!(in_own_field, !trace(&nb(a)), "{a}");
+        }
+        // x² ⊕ b x ⊕ c for b, c in F_2 against a search over F_3 (where the roots lie).
+        for b in 0..16u64 {
+            for c in 0..16u64 {
+                let want: Vec<u64> = (0..256u64)
+                    .filter(|&x| mex(x, x) ^ mex(b, x) ^ c == 0)
+                    .collect();
+                let got: Vec<u64> = NimBig::solve_quadratic(&nb(b), &nb(c))
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.to_u64().unwrap())
+                    .collect();
+                assert_eq!(got, want, "x² + {b}x + {c}");
+            }
+        }
+    }
+
+    #[test]
+    fn trace_in_larger_fields_is_zero() {
+        for a in 0..16u64 {
+            assert_eq!(trace_in(&nb(a), 3), Some(false));
+            assert_eq!(trace_in(&nb(a), 2).unwrap(), nb(a).bit(3));
+        }
+        assert_eq!(trace_in(&nb(300), 3), None);
+    }
+
+    #[test]
+    fn subfields_by_size_and_by_frobenius() {
+        for a in [0u64, 1, 2, 3, 4, 15, 16, 255, 256, 65535, 65536, 1 << 40] {
+            for k in 0..8 {
+                assert_eq!(in_subfield(&nb(a), k), in_subfield_by_frobenius(&nb(a), k));
+                assert_eq!(
+                    in_subfield(&nb(a), k),
+                    (a as u128) < 1u128.wrapping_shl(1 << k) || k >= 7
+                );
+            }
+        }
+        let big = NimBig::pow2(300);
+        assert!(!in_subfield_by_frobenius(&big, 8));
+        assert!(in_subfield_by_frobenius(&big, 9));
+    }
+
+    #[test]
+    fn the_factored_group_orders() {
+        for level in 0..=MAX_ORDER_LEVEL {
+            let primes = group_order_factors(level).unwrap();
+            let product = primes
+                .iter()
+                .fold(BigUint::one(), |acc, &p| acc * BigUint::from(p));
+            assert_eq!(product, group_order(level), "level {level}");
+            for &p in &primes {
+                assert!(is_prime(p), "{p}");
+            }
+        }
+        assert!(matches!(group_order_factors(9), Err(Error::Limit(_))));
+    }
+
+    /// Trial division below 2^47, else Miller-Rabin with the primes up to 41 as bases, which
+    /// is a proof below 3.3·10^24 (Sorenson and Webster).
+    fn is_prime(p: u128) -> bool {
+        if p < 1 << 47 {
+            return p >= 2 && (2..).take_while(|d| d * d <= p).all(|d| p % d != 0);
+        }
+        assert!(p < 3_317_044_064_679_887_385_961_981);
+        let n = BigUint::from(p);
+        let n1 = &n - 1u32;
+        let s = n1.trailing_zeros().unwrap();
+        let d = &n1 >> s;
+        [2u32, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41]
+            .iter()
+            .all(|&a| {
+                let mut x = BigUint::from(a).modpow(&d, &n);
+                if x.is_one() || x == n1 {
+                    return true;
+                }
+                for _ in 1..s {
+                    x = &x * &x % &n;
+                    if x == n1 {
+                        return true;
+                    }
+                }
+                false
+            })
+    }
+
+    #[test]
+    fn pow_reduces_large_exponents() {
+        let a = nb(0x1234_5678_9abc_def1);
+        let e = (BigUint::one() << 200u32) + 5u32;
+        let r = e.clone() % group_order(6);
+        assert_eq!(pow(&a, &e), pow(&a, &r));
+        assert_eq!(pow(&nb(0), &BigUint::zero()), NimBig::one());
+        assert_eq!(pow(&nb(0), &e), NimBig::zero());
+        assert_eq!(frobenius_pow(&a, 64), a);
+        assert_eq!(frobenius_pow(&a, 3), a.square().square().square());
+        assert_eq!(frobenius(&a), a.square());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn generic_algorithms_agree_with_nimbig_specialisations(a: u128, b: u128) {
+            let (x, y) = (NimBig::from(a), NimBig::from(b));
+            prop_assert_eq!(sqrt_by_frobenius(&x), x.sqrt());
+            prop_assert_eq!(inv_by_fermat(&x), x.inv());
+            let roots = NimBig::solve_quadratic(&x, &y).unwrap();
+            for r in &roots {
+                prop_assert!((&(&r.square() + &(&x * r)) + &y).is_zero());
+            }
+            prop_assert_eq!(roots.len(), if a == 0 { 1 } else { 2 });
+            // Fixed-width types through the same generic code.
+            let (p, q) = (Nim128(a), Nim128(b));
+            prop_assert_eq!(inv_by_fermat(&p).map(|v| v.nim_mul(&p)), (a != 0).then(Nim128::one));
+            prop_assert_eq!(sqrt(&p).nim_square(), p);
+            if let Ok(r) = solve_quadratic(&p, &q) {
+                for z in r {
+                    prop_assert!(z.nim_square().nim_add(&p.nim_mul(&z)).nim_add(&q).is_zero());
+                }
+            }
+        }
+
+        #[test]
+        fn order_divides_and_is_least(a in 1u64..) {
+            let x = Nim64::from_u64(a);
+            let n = order(&x).unwrap();
+            prop_assert!(pow(&x, &n) == Nim64::one());
+            for p in group_order_factors(x.level()).unwrap() {
+                let p = BigUint::from(p);
+                if (&n % &p).is_zero() {
+                    prop_assert!(pow(&x, &(&n / &p)) != Nim64::one());
+                }
+            }
+        }
+    }
 }
