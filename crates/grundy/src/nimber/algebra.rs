@@ -72,15 +72,20 @@ pub fn group_order(level: u32) -> BigUint {
 }
 
 fn beyond_factored(level: u32, max: u32) -> Error {
+    let why = if max == MAX_ORDER_LEVEL {
+        "orders need the prime factors of 2^(2^k)-1, held here up to k = 8; the next Fermat \
+         number, F8 = 2^256+1, has a 62-digit prime factor"
+    } else {
+        "logarithms search the subgroup of the largest prime factor of the group order, \
+         67280421310721 up to 2^128; beyond, it is 5704689200685129054721, out of reach"
+    };
     Error::limit(
         format!(
-            "the field of 2^(2^{level}) nimbers is beyond the largest supported one, \
-             2^(2^{max}) (nimbers below 2^{})",
+            "the field of 2^(2^{level}) nimbers is beyond the largest supported one, of the \
+             nimbers below 2^{}",
             1u64 << max
         ),
-        "this needs the factorisation of the Fermat numbers up to F".to_string()
-            + &(level - 1).to_string()
-            + " and a discrete-log search in their largest prime factors; no option raises it",
+        format!("{why}; no option raises this limit"),
     )
 }
 
@@ -761,7 +766,10 @@ mod tests {
     /// is a proof below 3.3·10^24 (Sorenson and Webster).
     fn is_prime(p: u128) -> bool {
         if p < 1 << 47 {
-            return p >= 2 && (2..).take_while(|d| d * d <= p).all(|d| p % d != 0);
+            return p >= 2
+                && (2..)
+                    .take_while(|d| d * d <= p)
+                    .all(|d| !p.is_multiple_of(d));
         }
         assert!(p < 3_317_044_064_679_887_385_961_981);
         let n = BigUint::from(p);

@@ -167,10 +167,8 @@ fn mul_half_rec(x: &[u64], out: &mut [u64], scratch: &mut [u64]) {
     mul_half_rec(xl, out_lo, scratch); // v = h'·xl
     let (w, rest) = scratch.split_at_mut(h);
     mul_half_rec(out_hi, w, rest); // w = h'·u
-    for i in 0..h {
-        out_hi[i] ^= out_lo[i];
-        out_lo[i] = w[i];
-    }
+    xor_into(out_hi, out_lo);
+    out_lo.copy_from_slice(w);
 }
 
 /// `out = x²` for a slice of power-of-two length `n`; `scratch.len() ≥ n`.
