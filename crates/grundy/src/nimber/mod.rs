@@ -14,6 +14,7 @@ mod fixed;
 pub mod kernel;
 pub mod n128;
 pub mod n64;
+pub mod product_io;
 pub mod reference;
 
 pub use big::NimBig;

@@ -74,6 +74,12 @@ pub fn mul_u128(a: u128, b: u128) -> u128 {
     mul_level(a, b, 7)
 }
 
+/// The nim-product of two nimbers below `2^16`, from the Fermat 2-power recursion (about 600
+/// elementary steps).
+pub fn mul_u16(a: u16, b: u16) -> u16 {
+    mul_level(a as u128, b as u128, 4) as u16
+}
+
 /// The nim-product of two nimbers below `2^64`, from the Fermat 2-power recursion (slow: about
 /// 16 000 elementary steps).
 pub fn mul_u64(a: u64, b: u64) -> u64 {

@@ -14,6 +14,7 @@
 //! special instruction and serves every CPU; it also bootstraps the basis change of
 //! [`super::basis`].
 
+use crate::nimber::reference;
 use std::sync::OnceLock;
 
 /// The order of the multiplicative group of `F_4` (the nimbers below `2^16`).
@@ -29,23 +30,18 @@ pub struct LogExp16 {
     log_half: u32,
 }
 
-/// The `F_4` product from the bit-level recursion of [`crate::nimber::reference`] style, used only
-/// to build the linear map `x ↦ g ⊗ x` from the 16 images of the bits.
-fn slow_mul16(a: u64, b: u64) -> u64 {
-    crate::nimber::reference::mul_u64(a, b)
-}
-
 impl LogExp16 {
     /// Finds a generator of `F_4^*` and tabulates its powers.
     ///
     /// `x ↦ g ⊗ x` is linear over GF(2), so it is fixed by the images `g ⊗ 2^j` of the 16 bits
     /// (16 slow products); the powers `g^0, g^1, ...` then cost a few xors each. `g` generates the
-    /// group exactly when the powers first return to 1 after 65535 steps; the candidates `2, 3,
-    /// ...` are tried in turn.
+    /// group exactly when the powers first return to 1 after 65535 steps. The nimbers below 256
+    /// form the subfield `F_3`, whose elements have orders dividing 255, so the candidates are
+    /// `256, 257, ...` in turn.
     fn build() -> Self {
         let mut exp = vec![0u16; 2 * ORDER16].into_boxed_slice();
-        for g in 2u64.. {
-            let images: Vec<u16> = (0..16).map(|j| slow_mul16(g, 1 << j) as u16).collect();
+        for g in 256u16.. {
+            let images: Vec<u16> = (0..16).map(|j| reference::mul_u16(g, 1 << j)).collect();
             let times_g = |x: u16| -> u16 {
                 let mut y = 0;
                 for (j, &im) in images.iter().enumerate() {
