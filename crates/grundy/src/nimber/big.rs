@@ -30,6 +30,7 @@
 
 use super::algebra;
 use super::field::NimberField;
+use super::kernel::frobenius::{sqrt64, square64};
 use crate::error::{Error, ParseError, Result};
 use num_bigint::BigUint;
 use std::cmp::Ordering;
@@ -67,7 +68,8 @@ fn mul_base(a: &[u64], b: &[u64], out: &mut [u64]) {
 /// The one-word nimber `2^63`, the `h` of `F_7 = F_6[2^64]`.
 const H_WORD: u64 = 1 << 63;
 
-/// The inverse of a nonzero word by Fermat in `F_6` (see [`algebra::inv_by_fermat`]).
+/// The inverse of a nonzero word by Fermat in `F_6` (see [`algebra::inv_by_fermat`]), with
+/// the squarings by the kernel's Frobenius tables.
 fn winv(a: u64) -> u64 {
     // f = a^(2^m - 1), Itoh-Tsujii chain up to m = 63, then square.
     let mut f = a;
@@ -75,24 +77,21 @@ fn winv(a: u64) -> u64 {
     for _ in 1..6 {
         let mut g = f;
         for _ in 0..m {
-            g = wmul(g, g);
+            g = square64(g);
         }
         f = wmul(g, f);
         m *= 2;
-        f = wmul(wmul(f, f), a);
+        f = wmul(square64(f), a);
         m += 1;
     }
     debug_assert_eq!(m, 63);
-    wmul(f, f)
+    square64(f)
 }
 
-/// The square root of a word: the inverse Frobenius `a^(2^63)` in `F_6`.
+/// The square root of a word (the inverse Frobenius `a^(2^63)` in `F_6`), by the kernel's
+/// tables.
 fn wsqrt(a: u64) -> u64 {
-    let mut r = a;
-    for _ in 0..63 {
-        r = wmul(r, r);
-    }
-    r
+    sqrt64(a)
 }
 
 /// A root of `x² ⊕ x = a` for `a` of the given level `≤ 6`, by the halving recursion of the
@@ -174,8 +173,8 @@ fn mul_half_rec(x: &[u64], out: &mut [u64], scratch: &mut [u64]) {
 /// `out = x²` for a slice of power-of-two length `n`; `scratch.len() ≥ n`.
 fn square_rec(x: &[u64], out: &mut [u64], scratch: &mut [u64]) {
     let n = x.len();
-    if n <= 2 {
-        mul_base(x, x, out);
+    if n == 1 {
+        out[0] = square64(x[0]);
         return;
     }
     let h = n / 2;
