@@ -81,9 +81,9 @@ mod tests {
     #[test]
     fn nim_mul_matches_the_definition_and_known_values() {
         let t = reference::nim_mul_table(20);
-        for a in 0..20 {
-            for b in 0..20 {
-                assert_eq!(nim_mul(a as u64, b as u64), t[a][b], "{a} ⊗ {b}");
+        for (a, row) in t.iter().enumerate() {
+            for (b, &ab) in row.iter().enumerate() {
+                assert_eq!(nim_mul(a as u64, b as u64), ab, "{a} ⊗ {b}");
             }
         }
         // F ⊗ F = 3F/2 for Fermat 2-powers; 2^63 ⊗ 2^63 and known 64-bit products.
