@@ -5,7 +5,7 @@
 //! predecessors (positions from which `v` is reached in one move) are the same slice of the
 //! reverse arrays. Vertex ids, offsets and targets are `u32`, so a graph costs
 //! `8·|E| + 8·(|V|+1)` bytes: 4 bytes an arc and 4 bytes a vertex in each direction. This caps a
-//! graph at `2^32 - 2` vertices and `2^32 - 1` arcs (about 4·10^9), far beyond what fits in this
+//! graph at `2^31 - 2` vertices and `2^32 - 1` arcs (about 4·10^9), far beyond what fits in this
 //! machine's memory at the rates above; larger inputs are refused with [`Error::Limit`].
 //!
 //! Arcs may repeat (a multigraph) and may be self-loops; every solver counts an arc with its
@@ -18,8 +18,9 @@ use crate::solve::{report, Progress};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// The largest number of vertices a [`Graph`] holds (`u32::MAX` is kept free as a marker).
-pub const MAX_VERTICES: u64 = u32::MAX as u64 - 1;
+/// The largest number of vertices a [`Graph`] holds: below 2^31, so that solvers can keep a
+/// flag bit beside a vertex count or remoteness in one 32-bit word.
+pub const MAX_VERTICES: u64 = (1 << 31) - 2;
 /// The largest number of arcs a [`Graph`] holds.
 pub const MAX_ARCS: u64 = u32::MAX as u64;
 
@@ -30,6 +31,20 @@ pub struct Graph {
     out_targets: Vec<u32>,
     in_offsets: Vec<u32>,
     in_sources: Vec<u32>,
+}
+
+/// Asks the processor to bring the cache line holding `p` closer (a hint: no effect on
+/// results, never a fault, whatever the address).
+#[inline(always)]
+pub fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: PREFETCHT0 is a hint that never faults, whatever the address; SSE is part of the
+    // x86-64 baseline.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// Fails with [`Error::Limit`] unless a graph of this size fits the `u32` representation.
@@ -136,6 +151,15 @@ impl Graph {
     pub fn predecessors(&self, v: u32) -> &[u32] {
         let v = v as usize;
         &self.in_sources[self.in_offsets[v] as usize..self.in_offsets[v + 1] as usize]
+    }
+
+    /// Hints the processor to fetch the adjacency offsets and the first predecessors of `v`
+    /// (for solvers that know which vertex they will visit a few steps ahead).
+    #[inline]
+    pub fn prefetch_predecessors(&self, v: u32) {
+        prefetch(self.in_offsets.as_ptr().wrapping_add(v as usize));
+        let start = self.in_offsets[v as usize] as usize;
+        prefetch(self.in_sources.as_ptr().wrapping_add(start));
     }
 
     /// The number of arcs leaving `v`.
