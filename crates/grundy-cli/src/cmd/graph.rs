@@ -131,7 +131,12 @@ fn solve(input: &Input) -> Result<Solved, CliError> {
     };
     let bytes = if input.file == "-" {
         let mut b = Vec::new();
-        std::io::stdin().read_to_end(&mut b)?;
+        std::io::stdin()
+            .take(limit.saturating_add(1))
+            .read_to_end(&mut b)?;
+        if b.len() as u64 > limit {
+            return Err(limit_error("holding the input", b.len() as u64, limit));
+        }
         b
     } else {
         let unreadable =

@@ -213,11 +213,11 @@ impl<'a> Reader<'a> {
                         ));
                     }
                     targets.push(self.id(token)?);
+                    if targets.len() & 0xFFFF == 0 {
+                        self.check_memory(self.bytes(targets.capacity(), 4))?;
+                    }
                 }
                 at += token.len() + 1;
-            }
-            if targets.len() & 0xFFFF == 0 {
-                self.check_memory(self.bytes(targets.capacity(), 4))?;
             }
         }
         drop(listed_on);

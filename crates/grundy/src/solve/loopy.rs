@@ -432,6 +432,39 @@ mod tests {
         }
 
         #[test]
+        fn labelling_matches_the_sweeps_on_larger_graphs_with_large_values(
+            n in 50usize..300,
+            seed in any::<u64>(),
+        ) {
+            // Mostly downward arcs (long acyclic stretches, large values) plus a few upward
+            // arcs and self-loops (cycles).
+            let mut x = seed | 1;
+            let mut next = move || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            };
+            let mut arcs = Vec::new();
+            for u in 1..n as u32 {
+                for _ in 0..(next() % 8) {
+                    arcs.push((u, (next() % u as u64) as u32));
+                }
+                if next() % 10 == 0 {
+                    arcs.push((u, (next() % n as u64) as u32));
+                }
+            }
+            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let (v, c) = solve_with_counters(&g);
+            prop_assert_eq!(reference::check_definition(&g, &v, &c), Ok(()));
+            prop_assert_eq!(&v, &reference::sweeps(&g));
+            let fast = crate::solve::outcome::solve(&g, crate::solve::Play::Normal, None);
+            for u in 0..n as u32 {
+                prop_assert_eq!(v.outcome(&g, u), fast.outcome(u));
+            }
+        }
+
+        #[test]
         fn labelling_matches_outcomes_of_sums_with_nim((n, arcs) in random_graph(9, 22)) {
             let g = Graph::from_arcs(n, &arcs).unwrap();
             let v = solve(&g, None);

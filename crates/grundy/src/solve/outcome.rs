@@ -370,6 +370,18 @@ mod tests {
         assert_eq!((o.outcome(0), o.remoteness(0)), (Outcome::P, Some(4)));
     }
 
+    #[test]
+    fn progress_reports_the_vertices_labelled() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let g = Graph::from_arcs(4, &[(0, 1), (1, 2), (3, 3)]).unwrap();
+        let last = AtomicU64::new(0);
+        let report = |d: u64| last.store(d, Ordering::Relaxed);
+        solve(&g, Play::Normal, Some(&report));
+        assert_eq!(last.load(Ordering::Relaxed), 3);
+        crate::solve::loopy::solve(&g, Some(&report));
+        assert_eq!(last.load(Ordering::Relaxed), 4);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
         #[test]
