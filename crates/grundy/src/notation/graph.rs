@@ -17,6 +17,7 @@
 use crate::error::{Error, ParseError, Result};
 use crate::game::graph::{check_size, Graph};
 use crate::game::hash::FxHashMap;
+use std::collections::hash_map::Entry;
 
 /// Which of the two graph file formats to read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -55,6 +56,12 @@ impl Names {
 
     fn push(&mut self, name: &str) {
         self.text.push_str(name);
+        self.ends.push(self.text.len());
+    }
+
+    fn push_display(&mut self, value: u64) {
+        use std::fmt::Write;
+        let _ = write!(self.text, "{value}");
         self.ends.push(self.text.len());
     }
 
@@ -114,6 +121,78 @@ fn describe(c: Option<char>) -> String {
     }
 }
 
+/// The fast path of the arc-list reader: a line of exactly two plain decimal numbers separated
+/// (and optionally surrounded) by spaces or tabs. Anything else (comments, blank lines, hex,
+/// errors) returns `None` and goes to [`slow_arc_line`], which also reports the errors.
+fn decimal_pair(line: &[u8]) -> Option<[u64; 2]> {
+    let mut p = 0;
+    let mut out = [0u64; 2];
+    for value in out.iter_mut() {
+        while p < line.len() && (line[p] == b' ' || line[p] == b'\t') {
+            p += 1;
+        }
+        let start = p;
+        let mut v: u64 = 0;
+        while p < line.len() && line[p].is_ascii_digit() {
+            v = v.checked_mul(10)?.checked_add((line[p] - b'0') as u64)?;
+            p += 1;
+        }
+        // Reject "" and "0x..." (a digit run followed by a letter) alike.
+        if p == start || (p < line.len() && line[p] != b' ' && line[p] != b'\t') {
+            return None;
+        }
+        *value = v;
+    }
+    while p < line.len() && (line[p] == b' ' || line[p] == b'\t') {
+        p += 1;
+    }
+    (p == line.len()).then_some(out)
+}
+
+/// The general arc-list line reader: `None` for blank and comment lines, the pair `U V`
+/// (decimal or `0x` hexadecimal), or the error at its column.
+fn slow_arc_line(line: &str, n: usize) -> Result<Option<[u64; 2]>> {
+    let err =
+        |at: usize, msg: String| Error::Parse(ParseError::at_line(n, Some(column(line, at)), msg));
+    let body = line.trim_start();
+    if body.is_empty() || body.starts_with('#') {
+        return Ok(None);
+    }
+    let mut values = [0u64; 2];
+    let mut at = 0;
+    let mut found = 0;
+    for token in line.split([' ', '\t']) {
+        if !token.is_empty() {
+            if found == 2 {
+                return Err(err(
+                    at,
+                    format!("expected the end of the line after 'U V', found '{token}'"),
+                ));
+            }
+            values[found] = crate::notation::number::parse_u64(token).map_err(|e| {
+                let inner = e.at.column.unwrap_or(1);
+                Error::Parse(ParseError::at_line(
+                    n,
+                    Some(column(line, at) + inner - 1),
+                    format!(
+                        "expected a vertex id (a natural number below 2^64): {}",
+                        e.message
+                    ),
+                ))
+            })?;
+            found += 1;
+        }
+        at += token.len() + 1;
+    }
+    if found < 2 {
+        return Err(err(
+            line.len(),
+            "expected two vertex ids 'U V' on the line".into(),
+        ));
+    }
+    Ok(Some(values))
+}
+
 struct Reader<'a> {
     ids: FxHashMap<&'a str, u32>,
     names: Names,
@@ -141,14 +220,16 @@ impl<'a> Reader<'a> {
     }
 
     fn id(&mut self, name: &'a str) -> Result<u32> {
-        if let Some(&id) = self.ids.get(name) {
-            return Ok(id);
+        let next = self.ids.len() as u32;
+        match self.ids.entry(name) {
+            Entry::Occupied(o) => Ok(*o.get()),
+            Entry::Vacant(slot) => {
+                check_size(next as u64 + 1, 0)?;
+                slot.insert(next);
+                self.names.push(name);
+                Ok(next)
+            }
         }
-        let id = self.ids.len() as u32;
-        check_size(id as u64 + 1, 0)?;
-        self.ids.insert(name, id);
-        self.names.push(name);
-        Ok(id)
     }
 
     fn adjacency(mut self, text: &'a str) -> Result<ParsedGraph> {
@@ -254,56 +335,26 @@ impl<'a> Reader<'a> {
         let mut from: Vec<u32> = Vec::new();
         let mut to: Vec<u32> = Vec::new();
         for (i, raw) in text.split('\n').enumerate() {
-            let n = i + 1;
             let line = raw.strip_suffix('\r').unwrap_or(raw);
-            let err = |at: usize, msg: String| {
-                Error::Parse(ParseError::at_line(n, Some(column(line, at)), msg))
+            let values = match decimal_pair(line.as_bytes()) {
+                Some(pair) => pair,
+                None => match slow_arc_line(line, i + 1)? {
+                    Some(pair) => pair,
+                    None => continue,
+                },
             };
-            let body = line.trim_start();
-            if body.is_empty() || body.starts_with('#') {
-                continue;
-            }
             let mut ends = [0u32; 2];
-            let mut at = 0;
-            let mut found = 0;
-            for token in line.split([' ', '\t']) {
-                if !token.is_empty() {
-                    if found == 2 {
-                        return Err(err(
-                            at,
-                            format!("expected the end of the line after 'U V', found '{token}'"),
-                        ));
+            for (end, value) in ends.iter_mut().zip(values) {
+                let next = by_value.len() as u32;
+                *end = match by_value.entry(value) {
+                    Entry::Occupied(o) => *o.get(),
+                    Entry::Vacant(slot) => {
+                        check_size(next as u64 + 1, 0)?;
+                        slot.insert(next);
+                        self.names.push_display(value);
+                        next
                     }
-                    let value = crate::notation::number::parse_u64(token).map_err(|e| {
-                        let inner = e.at.column.unwrap_or(1);
-                        Error::Parse(ParseError::at_line(
-                            n,
-                            Some(column(line, at) + inner - 1),
-                            format!(
-                                "expected a vertex id (a natural number below 2^64): {}",
-                                e.message
-                            ),
-                        ))
-                    })?;
-                    ends[found] = match by_value.get(&value) {
-                        Some(&id) => id,
-                        None => {
-                            let id = by_value.len() as u32;
-                            check_size(id as u64 + 1, 0)?;
-                            by_value.insert(value, id);
-                            self.names.push(&value.to_string());
-                            id
-                        }
-                    };
-                    found += 1;
-                }
-                at += token.len() + 1;
-            }
-            if found < 2 {
-                return Err(err(
-                    line.len(),
-                    "expected two vertex ids 'U V' on the line".into(),
-                ));
+                };
             }
             from.push(ends[0]);
             to.push(ends[1]);
@@ -419,6 +470,13 @@ mod tests {
         assert_eq!(c, Some(3));
         assert!(m.contains("64"), "{m}");
         assert!(error_at(parse_arcs("-1 2")).2.contains("vertex id"));
+        // The fast path and the general one agree on spacing, leading zeros and hex.
+        let p = parse_arcs("\t1\t2 \n 007 1\n1 0x7\n2 18446744073709551615\n").unwrap();
+        let names: Vec<&str> = (0..p.names.len() as u32).map(|v| p.names.get(v)).collect();
+        assert_eq!(names, ["1", "2", "7", "18446744073709551615"]);
+        assert_eq!(p.graph.options(0), &[1, 2]);
+        assert_eq!(p.graph.options(2), &[0]);
+        assert_eq!(error_at(parse_arcs("1 2x")).1, Some(4));
     }
 
     #[test]

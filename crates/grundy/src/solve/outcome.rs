@@ -232,7 +232,7 @@ pub mod reference {
 
     /// The textbook queue method (the naive baseline of the benchmark): adjacency as a
     /// vector of vectors of predecessors, a `VecDeque`, and separate outcome and remoteness
-    /// arrays. Same algorithm as [`solve`](super::solve), plain data structures.
+    /// arrays. Same algorithm as [`solve`], plain data structures.
     pub fn textbook_queue(
         n: usize,
         arcs: &[(u32, u32)],
