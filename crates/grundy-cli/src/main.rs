@@ -27,11 +27,15 @@ enum Command {
     /// Nimber arithmetic: the field of nimbers (sum = xor, nim product, inverse, roots, logs).
     #[command(subcommand)]
     Nimber(cmd::nimber::NimberCommand),
+    /// Game graphs from files: outcomes, remoteness, generalized Sprague-Grundy values, DOT.
+    #[command(subcommand)]
+    Graph(cmd::graph::GraphCommand),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Nimber(c) => cmd::nimber::run(c),
+        Command::Graph(c) => cmd::graph::run(c),
     }
 }
 

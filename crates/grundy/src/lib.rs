@@ -13,7 +13,8 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`nimber`] | the field of nimbers: 64-bit, 128-bit and any-size elements, batch kernels, logarithms, roots |
-//! | [`game`] | what a game is: the implicit-game trait and explicit graphs |
+//! | [`game`] | what a game is: the implicit-game trait, explicit graphs, sums and products |
+//! | [`solve`] | engines: Grundy values, outcomes and remoteness, the generalized Sprague-Grundy function of games with cycles, sums, misère Nim |
 //! | [`notation`] | parsing of the notations of the command line (numbers, games, ordinals, graph files) |
 //! | [`error`] | the error values shared by all parsers and engines |
 //!
@@ -26,5 +27,6 @@ pub mod error;
 pub mod game;
 pub mod nimber;
 pub mod notation;
+pub mod solve;
 
 pub use error::{Error, LimitError, ParseError, Result};

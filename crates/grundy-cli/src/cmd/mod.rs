@@ -1,4 +1,5 @@
 //! One module per command group of the specification.
 
+pub mod graph;
 pub mod nimber;
 pub mod nimber_product;

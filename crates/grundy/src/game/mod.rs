@@ -9,6 +9,12 @@
 //! * an explicit graph, read from a file or built by exploring an implicit game;
 //! * sums and products of games.
 
+pub mod examples;
+pub mod graph;
+pub mod hash;
+pub mod product;
+pub mod sum;
+
 use std::hash::Hash;
 
 /// An impartial game given implicitly by its move generator.

@@ -1,0 +1,316 @@
+//! `grundy graph ...`: game graphs read from files, solved with outcomes, remoteness and
+//! generalized Sprague-Grundy values, or drawn as Graphviz DOT.
+
+use crate::error::CliError;
+use crate::output::{progress, stdout};
+use clap::{Args, Subcommand};
+use grundy::game::graph::Graph;
+use grundy::notation::graph::{parse_graph, GraphFormat, ParsedGraph};
+use grundy::solve::loopy::{self, LoopyValues};
+use grundy::solve::outcome::{self, Outcomes};
+use grundy::solve::{Outcome, Play};
+use grundy::Error;
+use std::io::{Read, Write};
+
+/// Game-graph subcommands.
+#[derive(Subcommand, Debug)]
+pub enum GraphCommand {
+    /// Solve every vertex: outcome (P, N or D), remoteness and generalized Sprague-Grundy value.
+    ///
+    /// One line a vertex, in order of first appearance: `V OUTCOME REMOTENESS VALUE`.
+    #[command(
+        after_help = "Example:\n  printf 'a: b\\nb: c\\nc: a d\\nd: e\\n' | grundy graph solve -\n\
+        prints\n  a D - inf{}\n  b D - inf{}\n  c D - inf{1}\n  d N 1 1\n  e P 0 0"
+    )]
+    Solve {
+        #[command(flatten)]
+        input: Input,
+        /// Print one JSON document instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the graph in Graphviz DOT, vertices coloured by outcome (P red, N blue, D grey).
+    #[command(after_help = "Example:\n  grundy graph dot game.txt | dot -Tsvg > game.svg")]
+    Dot {
+        #[command(flatten)]
+        input: Input,
+    },
+}
+
+/// The input options shared by the graph subcommands.
+#[derive(Args, Debug)]
+pub struct Input {
+    /// The graph file (`-` for standard input): lines `V: W1 W2 ...`, or `U V` arcs with --edges.
+    file: String,
+    /// Misère play: the player who cannot move wins (values are then not computed).
+    #[arg(long)]
+    misere: bool,
+    /// Read one arc `U V` a line, with integer vertex ids.
+    #[arg(long)]
+    edges: bool,
+    /// Memory limit for reading and solving, e.g. 512M, 16G (default: half the machine's RAM).
+    #[arg(long, value_name = "SIZE")]
+    memory: Option<String>,
+}
+
+/// Runs a graph subcommand.
+pub fn run(command: GraphCommand) -> Result<(), CliError> {
+    match command {
+        GraphCommand::Solve { input, json } => {
+            let solved = solve(&input)?;
+            if json {
+                write_json(&solved)
+            } else {
+                write_text(&solved)
+            }
+        }
+        GraphCommand::Dot { input } => {
+            let solved = solve(&input)?;
+            write_dot(&solved)
+        }
+    }
+}
+
+/// A parsed and solved graph.
+struct Solved {
+    parsed: ParsedGraph,
+    outcomes: Outcomes,
+    values: Option<LoopyValues>,
+}
+
+/// Parses `SIZE` (`123`, `64K`, `512M`, `16G`, `1T`; binary units) into bytes.
+fn parse_size(s: &str) -> Result<u64, CliError> {
+    let bad = || {
+        CliError::usage(format!(
+            "--memory: expected a size like 512M or 16G, found '{s}'"
+        ))
+    };
+    let (digits, unit) = match s.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => s.split_at(i),
+        None => (s, ""),
+    };
+    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(bad()),
+    };
+    let n: u64 = digits.parse().map_err(|_| bad())?;
+    n.checked_mul(1 << shift).ok_or_else(bad)
+}
+
+/// Half the machine's memory (from /proc/meminfo), or 8 GiB if it cannot be read.
+fn default_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024 / 2)
+        })
+        .unwrap_or(8 << 30)
+}
+
+fn limit_error(what: &str, needed: u64, limit: u64) -> CliError {
+    CliError::Lib(Error::limit(
+        format!(
+            "{what} needs {} MiB, above the {} MiB memory limit",
+            needed >> 20,
+            limit >> 20
+        ),
+        "raise it with --memory (e.g. --memory 16G)",
+    ))
+}
+
+fn solve(input: &Input) -> Result<Solved, CliError> {
+    let limit = match &input.memory {
+        Some(s) => parse_size(s)?,
+        None => default_memory(),
+    };
+    let bytes = if input.file == "-" {
+        let mut b = Vec::new();
+        std::io::stdin()
+            .take(limit.saturating_add(1))
+            .read_to_end(&mut b)?;
+        if b.len() as u64 > limit {
+            return Err(limit_error("holding the input", b.len() as u64, limit));
+        }
+        b
+    } else {
+        let unreadable =
+            |e: std::io::Error| CliError::usage(format!("FILE: cannot read '{}': {e}", input.file));
+        let size = std::fs::metadata(&input.file).map_err(unreadable)?.len();
+        if size > limit {
+            return Err(limit_error("holding the file", size, limit));
+        }
+        std::fs::read(&input.file).map_err(unreadable)?
+    };
+    let format = if input.edges {
+        GraphFormat::Arcs
+    } else {
+        GraphFormat::Adjacency
+    };
+    let file_bytes = bytes.len() as u64;
+    let parsed =
+        parse_graph(&bytes, format, limit.saturating_sub(file_bytes)).map_err(|e| match e {
+            Error::Parse(p) => Error::Parse(p.in_source(source_name(&input.file))),
+            other => other,
+        })?;
+    drop(bytes);
+    let graph: &Graph = &parsed.graph;
+    let n = graph.vertex_count() as u64;
+    let play = if input.misere {
+        Play::Misere
+    } else {
+        Play::Normal
+    };
+    let solver_bytes = outcome::bytes_needed(n)
+        + if play == Play::Normal {
+            loopy::bytes_needed(n)
+        } else {
+            0
+        };
+    let needed = graph.memory_bytes() + solver_bytes + 16 * n;
+    if needed > limit {
+        return Err(limit_error("solving the graph", needed, limit));
+    }
+    let bar = progress(n, "outcomes");
+    let report = |done: u64| bar.set_position(done);
+    let outcomes = outcome::solve(graph, play, Some(&report));
+    bar.finish_and_clear();
+    let values = if play == Play::Normal {
+        let bar = progress(n, "values");
+        let report = |done: u64| bar.set_position(done);
+        let v = loopy::solve(graph, Some(&report));
+        bar.finish_and_clear();
+        Some(v)
+    } else {
+        None
+    };
+    Ok(Solved {
+        parsed,
+        outcomes,
+        values,
+    })
+}
+
+fn source_name(file: &str) -> String {
+    if file == "-" {
+        "<stdin>".into()
+    } else {
+        file.into()
+    }
+}
+
+fn write_text(s: &Solved) -> Result<(), CliError> {
+    let mut out = stdout();
+    let g = &s.parsed.graph;
+    for v in 0..g.vertex_count() as u32 {
+        write!(out, "{} {} ", s.parsed.names.get(v), s.outcomes.outcome(v))?;
+        match s.outcomes.remoteness(v) {
+            Some(r) => write!(out, "{r} ")?,
+            None => write!(out, "- ")?,
+        }
+        match &s.values {
+            Some(vals) => writeln!(out, "{}", vals.value(g, v))?,
+            None => writeln!(out, "-")?,
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn write_json(s: &Solved) -> Result<(), CliError> {
+    // Streamed: one document, written vertex by vertex so that huge graphs need no copy.
+    let mut out = stdout();
+    let g = &s.parsed.graph;
+    write!(out, "{{\"vertices\":[")?;
+    for v in 0..g.vertex_count() as u32 {
+        if v > 0 {
+            write!(out, ",")?;
+        }
+        let name = serde_json::to_string(s.parsed.names.get(v)).map_err(std::io::Error::from)?;
+        write!(
+            out,
+            "{{\"name\":{name},\"outcome\":\"{}\",",
+            s.outcomes.outcome(v)
+        )?;
+        match s.outcomes.remoteness(v) {
+            Some(r) => write!(out, "\"remoteness\":{r},")?,
+            None => write!(out, "\"remoteness\":null,")?,
+        }
+        match s.values.as_ref().map(|vals| vals.value(g, v)) {
+            Some(grundy::solve::loopy::Gamma::Finite(a)) => {
+                write!(out, "\"value\":{a},\"infinite_options\":null}}")?
+            }
+            Some(grundy::solve::loopy::Gamma::Infinite(k)) => {
+                let k: Vec<String> = k.iter().map(u64::to_string).collect();
+                write!(
+                    out,
+                    "\"value\":null,\"infinite_options\":[{}]}}",
+                    k.join(",")
+                )?
+            }
+            None => write!(out, "\"value\":null,\"infinite_options\":null}}")?,
+        }
+    }
+    writeln!(out, "]}}")?;
+    out.flush()?;
+    Ok(())
+}
+
+fn write_dot(s: &Solved) -> Result<(), CliError> {
+    let mut out = stdout();
+    let g = &s.parsed.graph;
+    let names = &s.parsed.names;
+    writeln!(out, "digraph game {{")?;
+    writeln!(out, "  node [style=filled, fontcolor=white];")?;
+    for v in 0..g.vertex_count() as u32 {
+        let o = s.outcomes.outcome(v);
+        let colour = match o {
+            Outcome::P => "red",
+            Outcome::N => "blue",
+            Outcome::D => "grey",
+        };
+        let remoteness = s
+            .outcomes
+            .remoteness(v)
+            .map_or("-".to_string(), |r| r.to_string());
+        let value = s
+            .values
+            .as_ref()
+            .map_or("-".to_string(), |vals| vals.value(g, v).to_string());
+        writeln!(
+            out,
+            "  \"{}\" [fillcolor={colour}, label=\"{}\\n{o} {remoteness} {value}\"];",
+            names.get(v),
+            names.get(v)
+        )?;
+    }
+    for v in 0..g.vertex_count() as u32 {
+        for &w in g.options(v) {
+            writeln!(out, "  \"{}\" -> \"{}\";", names.get(v), names.get(w))?;
+        }
+    }
+    writeln!(out, "}}")?;
+    out.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("512M").unwrap(), 512 << 20);
+        assert_eq!(parse_size("16G").unwrap(), 16 << 30);
+        assert_eq!(parse_size("16GiB").unwrap(), 16 << 30);
+        assert_eq!(parse_size("100").unwrap(), 100);
+        assert!(parse_size("12X").is_err());
+        assert!(parse_size("G").is_err());
+        assert!(parse_size("99999999999T").is_err());
+    }
+}

@@ -1,0 +1,492 @@
+//! Graph files (the specification's "Game graphs" formats).
+//!
+//! * **Adjacency** ([`GraphFormat::Adjacency`], the default): UTF-8 text; each line that is not
+//!   blank and does not start with `#` is `V: W1 W2 ...`, vertex `V` and its options. A vertex
+//!   named only as an option, or listed with no options, has no moves. Names are runs of
+//!   letters, digits, `_`, `.`, `-`. A vertex may be listed once. Cycles and self-loops are
+//!   allowed; an option repeated on a line is one move listed twice (it changes nothing).
+//! * **Arc list** ([`GraphFormat::Arcs`], `--edges`): one arc `U V` a line, `U` and `V` natural
+//!   numbers below 2^64 (decimal or `0x` hexadecimal); a vertex's name is its number in decimal.
+//!   Blank lines and `#` comments are skipped here too.
+//!
+//! Vertices are numbered in order of first appearance (a line's vertex before its options).
+//! Every error names the line and column (in characters, 1-based) and what was expected. Memory
+//! is checked as the file is read: beyond the stated limit, [`Error::Limit`] is returned before
+//! the allocation that would cross it.
+
+use crate::error::{Error, ParseError, Result};
+use crate::game::graph::{check_size, Graph};
+use crate::game::hash::FxHashMap;
+use std::collections::hash_map::Entry;
+
+/// Which of the two graph file formats to read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GraphFormat {
+    /// `V: W1 W2 ...` lines with named vertices.
+    #[default]
+    Adjacency,
+    /// `U V` lines with integer vertex ids.
+    Arcs,
+}
+
+/// The names of a graph's vertices, stored in one buffer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Names {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Names {
+    /// The name of vertex `v`.
+    pub fn get(&self, v: u32) -> &str {
+        let v = v as usize;
+        let start = if v == 0 { 0 } else { self.ends[v - 1] };
+        &self.text[start..self.ends[v]]
+    }
+
+    /// The number of names.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// True if there are no names.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    fn push(&mut self, name: &str) {
+        self.text.push_str(name);
+        self.ends.push(self.text.len());
+    }
+
+    fn push_display(&mut self, value: u64) {
+        use std::fmt::Write;
+        let _ = write!(self.text, "{value}");
+        self.ends.push(self.text.len());
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.text.capacity() + 8 * self.ends.capacity()) as u64
+    }
+}
+
+/// A graph read from a file, with its vertices' names.
+#[derive(Clone, Debug)]
+pub struct ParsedGraph {
+    /// The graph; vertex ids follow the order of first appearance.
+    pub graph: Graph,
+    /// The name of each vertex.
+    pub names: Names,
+}
+
+/// Reads a graph file. `memory_limit` bounds the bytes allocated while reading and for the
+/// resulting graph ([`Error::Limit`] beyond it); errors in the text are [`Error::Parse`] with the
+/// line and column.
+pub fn parse_graph(input: &[u8], format: GraphFormat, memory_limit: u64) -> Result<ParsedGraph> {
+    let text = std::str::from_utf8(input).map_err(|e| {
+        let good = &input[..e.valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let column = std::str::from_utf8(&good[start..]).map_or(1, |s| s.chars().count() + 1);
+        Error::Parse(ParseError::at_line(
+            line,
+            Some(column),
+            "invalid UTF-8: graph files are UTF-8 text",
+        ))
+    })?;
+    let reader = Reader {
+        ids: FxHashMap::default(),
+        names: Names::default(),
+        limit: memory_limit,
+    };
+    match format {
+        GraphFormat::Adjacency => reader.adjacency(text),
+        GraphFormat::Arcs => reader.arcs(text),
+    }
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '.' || c == '-'
+}
+
+/// The 1-based character column of byte offset `at` in `line`.
+fn column(line: &str, at: usize) -> usize {
+    line[..at].chars().count() + 1
+}
+
+fn describe(c: Option<char>) -> String {
+    match c {
+        None => "end of line".into(),
+        Some(c) => format!("'{c}'"),
+    }
+}
+
+/// The fast path of the arc-list reader: a line of exactly two plain decimal numbers separated
+/// (and optionally surrounded) by spaces or tabs. Anything else (comments, blank lines, hex,
+/// errors) returns `None` and goes to [`slow_arc_line`], which also reports the errors.
+fn decimal_pair(line: &[u8]) -> Option<[u64; 2]> {
+    let mut p = 0;
+    let mut out = [0u64; 2];
+    for value in out.iter_mut() {
+        while p < line.len() && (line[p] == b' ' || line[p] == b'\t') {
+            p += 1;
+        }
+        let start = p;
+        let mut v: u64 = 0;
+        while p < line.len() && line[p].is_ascii_digit() {
+            v = v.checked_mul(10)?.checked_add((line[p] - b'0') as u64)?;
+            p += 1;
+        }
+        // Reject "" and "0x..." (a digit run followed by a letter) alike.
+        if p == start || (p < line.len() && line[p] != b' ' && line[p] != b'\t') {
+            return None;
+        }
+        *value = v;
+    }
+    while p < line.len() && (line[p] == b' ' || line[p] == b'\t') {
+        p += 1;
+    }
+    (p == line.len()).then_some(out)
+}
+
+/// The general arc-list line reader: `None` for blank and comment lines, the pair `U V`
+/// (decimal or `0x` hexadecimal), or the error at its column.
+fn slow_arc_line(line: &str, n: usize) -> Result<Option<[u64; 2]>> {
+    let err =
+        |at: usize, msg: String| Error::Parse(ParseError::at_line(n, Some(column(line, at)), msg));
+    let body = line.trim_start();
+    if body.is_empty() || body.starts_with('#') {
+        return Ok(None);
+    }
+    let mut values = [0u64; 2];
+    let mut at = 0;
+    let mut found = 0;
+    for token in line.split([' ', '\t']) {
+        if !token.is_empty() {
+            if found == 2 {
+                return Err(err(
+                    at,
+                    format!("expected the end of the line after 'U V', found '{token}'"),
+                ));
+            }
+            values[found] = crate::notation::number::parse_u64(token).map_err(|e| {
+                let inner = e.at.column.unwrap_or(1);
+                Error::Parse(ParseError::at_line(
+                    n,
+                    Some(column(line, at) + inner - 1),
+                    format!(
+                        "expected a vertex id (a natural number below 2^64): {}",
+                        e.message
+                    ),
+                ))
+            })?;
+            found += 1;
+        }
+        at += token.len() + 1;
+    }
+    if found < 2 {
+        return Err(err(
+            line.len(),
+            "expected two vertex ids 'U V' on the line".into(),
+        ));
+    }
+    Ok(Some(values))
+}
+
+struct Reader<'a> {
+    ids: FxHashMap<&'a str, u32>,
+    names: Names,
+    limit: u64,
+}
+
+impl<'a> Reader<'a> {
+    /// Bytes held so far (map entries: key, value and control byte, rounded up).
+    fn bytes(&self, arcs: usize, extra_per_arc: u64) -> u64 {
+        self.ids.capacity() as u64 * 32 + self.names.bytes() + arcs as u64 * extra_per_arc
+    }
+
+    fn check_memory(&self, needed: u64) -> Result<()> {
+        if needed > self.limit {
+            return Err(Error::limit(
+                format!(
+                    "reading the graph needs more than {} MiB, above the {} MiB memory limit",
+                    needed >> 20,
+                    self.limit >> 20
+                ),
+                "raise it with --memory (e.g. --memory 16G)",
+            ));
+        }
+        Ok(())
+    }
+
+    fn id(&mut self, name: &'a str) -> Result<u32> {
+        let next = self.ids.len() as u32;
+        match self.ids.entry(name) {
+            Entry::Occupied(o) => Ok(*o.get()),
+            Entry::Vacant(slot) => {
+                check_size(next as u64 + 1, 0)?;
+                slot.insert(next);
+                self.names.push(name);
+                Ok(next)
+            }
+        }
+    }
+
+    fn adjacency(mut self, text: &'a str) -> Result<ParsedGraph> {
+        // Each vertex has at most one line: remember (vertex, first arc, line number).
+        let mut lines: Vec<(u32, usize)> = Vec::new();
+        let mut listed_on: FxHashMap<u32, usize> = FxHashMap::default();
+        let mut targets: Vec<u32> = Vec::new();
+        for (i, raw) in text.split('\n').enumerate() {
+            let n = i + 1;
+            let line = raw.strip_suffix('\r').unwrap_or(raw);
+            let err = |at: usize, msg: String| {
+                Error::Parse(ParseError::at_line(n, Some(column(line, at)), msg))
+            };
+            let body = line.trim_start();
+            if body.is_empty() || body.starts_with('#') {
+                continue;
+            }
+            let start = line.len() - body.len();
+            let name_len = body
+                .char_indices()
+                .find(|&(_, c)| !is_name_char(c))
+                .map_or(body.len(), |(j, _)| j);
+            if name_len == 0 {
+                return Err(err(
+                    start,
+                    format!(
+                        "expected a vertex name (letters, digits, _, ., -), found {}",
+                        describe(body.chars().next())
+                    ),
+                ));
+            }
+            let name = &body[..name_len];
+            let rest = &body[name_len..];
+            let after = rest.trim_start_matches([' ', '\t']);
+            let colon_at = start + name_len + (rest.len() - after.len());
+            if !after.starts_with(':') {
+                return Err(err(
+                    colon_at,
+                    format!(
+                        "expected ':' after the vertex name '{name}', found {}",
+                        describe(after.chars().next())
+                    ),
+                ));
+            }
+            let v = self.id(name)?;
+            if let Some(first) = listed_on.insert(v, n) {
+                return Err(err(
+                    start,
+                    format!("vertex '{name}' is listed twice (first on line {first})"),
+                ));
+            }
+            lines.push((v, targets.len()));
+            let mut at = colon_at + 1;
+            for token in line[at..].split([' ', '\t']) {
+                if !token.is_empty() {
+                    if let Some((j, c)) = token.char_indices().find(|&(_, c)| !is_name_char(c)) {
+                        return Err(err(
+                            at + j,
+                            format!(
+                                "expected a vertex name (letters, digits, _, ., -), found '{c}'"
+                            ),
+                        ));
+                    }
+                    targets.push(self.id(token)?);
+                    if targets.len() & 0xFFFF == 0 {
+                        self.check_memory(self.bytes(targets.capacity(), 4))?;
+                    }
+                }
+                at += token.len() + 1;
+            }
+        }
+        drop(listed_on);
+        let n = self.ids.len();
+        let e = targets.len();
+        check_size(n as u64, e as u64)?;
+        self.check_memory(self.bytes(e, 8) + Graph::bytes_needed(n as u64, e as u64))?;
+        let mut degree = vec![0u32; n + 1];
+        for (k, &(v, first)) in lines.iter().enumerate() {
+            let end = lines.get(k + 1).map_or(e, |l| l.1);
+            degree[v as usize + 1] = (end - first) as u32;
+        }
+        for i in 0..n {
+            degree[i + 1] += degree[i];
+        }
+        let offsets = degree;
+        let mut csr = vec![0u32; e];
+        for (k, &(v, first)) in lines.iter().enumerate() {
+            let end = lines.get(k + 1).map_or(e, |l| l.1);
+            let o = offsets[v as usize] as usize;
+            csr[o..o + end - first].copy_from_slice(&targets[first..end]);
+        }
+        drop(targets);
+        drop(self.ids);
+        let graph = Graph::from_csr(offsets, csr)?;
+        Ok(ParsedGraph {
+            graph,
+            names: self.names,
+        })
+    }
+
+    fn arcs(mut self, text: &'a str) -> Result<ParsedGraph> {
+        let mut by_value: FxHashMap<u64, u32> = FxHashMap::default();
+        let mut from: Vec<u32> = Vec::new();
+        let mut to: Vec<u32> = Vec::new();
+        for (i, raw) in text.split('\n').enumerate() {
+            let line = raw.strip_suffix('\r').unwrap_or(raw);
+            let values = match decimal_pair(line.as_bytes()) {
+                Some(pair) => pair,
+                None => match slow_arc_line(line, i + 1)? {
+                    Some(pair) => pair,
+                    None => continue,
+                },
+            };
+            let mut ends = [0u32; 2];
+            for (end, value) in ends.iter_mut().zip(values) {
+                let next = by_value.len() as u32;
+                *end = match by_value.entry(value) {
+                    Entry::Occupied(o) => *o.get(),
+                    Entry::Vacant(slot) => {
+                        check_size(next as u64 + 1, 0)?;
+                        slot.insert(next);
+                        self.names.push_display(value);
+                        next
+                    }
+                };
+            }
+            from.push(ends[0]);
+            to.push(ends[1]);
+            if from.len() & 0xFFFF == 0 {
+                self.check_memory(
+                    by_value.capacity() as u64 * 24 + self.bytes(from.capacity(), 8),
+                )?;
+            }
+        }
+        let n = by_value.len();
+        let e = from.len();
+        check_size(n as u64, e as u64)?;
+        drop(by_value);
+        self.check_memory(self.bytes(e, 12) + Graph::bytes_needed(n as u64, e as u64))?;
+        let mut offsets = vec![0u32; n + 1];
+        for &u in &from {
+            offsets[u as usize + 1] += 1;
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill = offsets[..n].to_vec();
+        let mut targets = vec![0u32; e];
+        for (&u, &v) in from.iter().zip(&to) {
+            targets[fill[u as usize] as usize] = v;
+            fill[u as usize] += 1;
+        }
+        drop((from, to, fill));
+        let graph = Graph::from_csr(offsets, targets)?;
+        Ok(ParsedGraph {
+            graph,
+            names: self.names,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<ParsedGraph> {
+        parse_graph(s.as_bytes(), GraphFormat::Adjacency, u64::MAX)
+    }
+
+    fn parse_arcs(s: &str) -> Result<ParsedGraph> {
+        parse_graph(s.as_bytes(), GraphFormat::Arcs, u64::MAX)
+    }
+
+    fn error_at(r: Result<ParsedGraph>) -> (Option<usize>, Option<usize>, String) {
+        match r {
+            Err(Error::Parse(e)) => (e.at.line, e.at.column, e.message),
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn adjacency_files_number_vertices_by_first_appearance() {
+        let p = parse("# a comment\n\nb: c a\r\n  a:   b\tb\nc:\nd.x-1_é:\n").unwrap();
+        let names: Vec<&str> = (0..p.names.len() as u32).map(|v| p.names.get(v)).collect();
+        assert_eq!(names, ["b", "c", "a", "d.x-1_é"]);
+        assert_eq!(p.graph.options(0), &[1, 2]);
+        assert_eq!(p.graph.options(2), &[0, 0]);
+        assert_eq!(p.graph.options(1), &[] as &[u32]);
+        assert_eq!(p.graph.arc_count(), 4);
+        let empty = parse("").unwrap();
+        assert_eq!(empty.graph.vertex_count(), 0);
+    }
+
+    #[test]
+    fn adjacency_errors_name_line_and_column() {
+        assert_eq!(
+            error_at(parse("a: b\nb c\n")),
+            (
+                Some(2),
+                Some(3),
+                "expected ':' after the vertex name 'b', found 'c'".into()
+            )
+        );
+        assert_eq!(error_at(parse("a b")).1, Some(3));
+        assert_eq!(
+            error_at(parse("a")).2,
+            "expected ':' after the vertex name 'a', found end of line"
+        );
+        let (l, c, m) = error_at(parse("a: b\nb: a\na: c\n"));
+        assert_eq!((l, c), (Some(3), Some(1)));
+        assert!(m.contains("listed twice (first on line 1)"), "{m}");
+        let (l, c, m) = error_at(parse("x: y\né: b! c"));
+        assert_eq!((l, c), (Some(2), Some(5)));
+        assert!(m.contains("found '!'"), "{m}");
+        assert_eq!(error_at(parse(": b")).1, Some(1));
+        assert_eq!(error_at(parse("  $a: b")).1, Some(3));
+        let (l, c, m) = error_at(parse_graph(
+            b"a: b\nb: \xff\n",
+            GraphFormat::Adjacency,
+            u64::MAX,
+        ));
+        assert_eq!((l, c), (Some(2), Some(4)));
+        assert!(m.contains("UTF-8"));
+    }
+
+    #[test]
+    fn arc_lists_read_integer_ids() {
+        let p = parse_arcs("5 3\n3 5\n# c\n\n0x10 5\n3 3\n").unwrap();
+        let names: Vec<&str> = (0..p.names.len() as u32).map(|v| p.names.get(v)).collect();
+        assert_eq!(names, ["5", "3", "16"]);
+        assert_eq!(p.graph.options(1), &[0, 1]);
+        assert_eq!(p.graph.options(2), &[0]);
+        assert_eq!(error_at(parse_arcs("1 2\n1 x\n")).0, Some(2));
+        assert_eq!(error_at(parse_arcs("1 2\n1 x\n")).1, Some(3));
+        assert_eq!(error_at(parse_arcs("1 2 3")).1, Some(5));
+        assert_eq!(error_at(parse_arcs("7")).1, Some(2));
+        let (_, c, m) = error_at(parse_arcs("1 18446744073709551616"));
+        assert_eq!(c, Some(3));
+        assert!(m.contains("64"), "{m}");
+        assert!(error_at(parse_arcs("-1 2")).2.contains("vertex id"));
+        // The fast path and the general one agree on spacing, leading zeros and hex.
+        let p = parse_arcs("\t1\t2 \n 007 1\n1 0x7\n2 18446744073709551615\n").unwrap();
+        let names: Vec<&str> = (0..p.names.len() as u32).map(|v| p.names.get(v)).collect();
+        assert_eq!(names, ["1", "2", "7", "18446744073709551615"]);
+        assert_eq!(p.graph.options(0), &[1, 2]);
+        assert_eq!(p.graph.options(2), &[0]);
+        assert_eq!(error_at(parse_arcs("1 2x")).1, Some(4));
+    }
+
+    #[test]
+    fn the_memory_limit_is_enforced() {
+        let mut s = String::new();
+        for i in 0..200_000 {
+            s.push_str(&format!("{i} {}\n", i + 1));
+        }
+        let r = parse_graph(s.as_bytes(), GraphFormat::Arcs, 1 << 20);
+        assert!(matches!(r, Err(Error::Limit(_))), "{r:?}");
+        assert!(parse_graph(s.as_bytes(), GraphFormat::Arcs, 1 << 30).is_ok());
+    }
+}

@@ -1,0 +1,371 @@
+//! Grundy values of acyclic games: `g(v) = mex { g(w) : w option of v }` (Sprague 1935,
+//! Grundy 1939), for implicit games by memoised depth-first search and for explicit graphs by
+//! a pass in reverse topological order.
+//!
+//! Both run without recursion, so depth is limited by memory, not by the call stack (a chain of
+//! 10^7 positions is solved). A cycle makes `g` undefined: both report [`Error::Invalid`]
+//! naming a position on the cycle; the generalized function of [`super::loopy`] handles cycles.
+
+use super::{mex, report, Progress};
+use crate::error::{Error, Result};
+use crate::game::graph::Graph;
+use crate::game::hash::FxHashMap;
+use crate::game::Game;
+use std::fmt::Debug;
+
+/// Memo entry of a position whose value is being computed (it is on the search path).
+const ON_PATH: u64 = u64::MAX;
+
+/// A memoised Grundy-value solver for an acyclic implicit game.
+///
+/// `value(p)` explores the positions below `p` depth first with an explicit stack: a frame
+/// holds a position and the range of its options in a shared arena; a frame's options are
+/// looked up one by one, unknown ones pushed as new frames, and when all are known the frame's
+/// value is the mex of theirs. Meeting a position that is on the path is meeting a cycle.
+pub struct AcyclicSolver<G: Game> {
+    game: G,
+    memo: FxHashMap<G::Position, u64>,
+    max_positions: usize,
+}
+
+struct Frame<P> {
+    position: P,
+    start: usize,
+    end: usize,
+    next: usize,
+}
+
+impl<G: Game> AcyclicSolver<G>
+where
+    G::Position: Debug,
+{
+    /// A solver that stores at most `max_positions` values (beyond that: [`Error::Limit`]).
+    pub fn new(game: G, max_positions: usize) -> Self {
+        AcyclicSolver {
+            game,
+            memo: FxHashMap::default(),
+            max_positions,
+        }
+    }
+
+    /// The number of positions whose value is stored.
+    pub fn len(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// True if no value is stored yet.
+    pub fn is_empty(&self) -> bool {
+        self.memo.is_empty()
+    }
+
+    /// The stored value of `p`, if computed.
+    pub fn known(&self, p: &G::Position) -> Option<u64> {
+        self.memo.get(p).copied().filter(|&v| v != ON_PATH)
+    }
+
+    /// The Grundy value of `p`. Fails with [`Error::Invalid`] naming a position on a cycle, or
+    /// [`Error::Limit`] when more than the stated number of positions would be stored; after a
+    /// failure the values already computed stay valid.
+    pub fn value(&mut self, p: &G::Position) -> Result<u64> {
+        self.value_with_progress(p, None)
+    }
+
+    /// As [`value`](Self::value), reporting the number of positions stored now and then.
+    pub fn value_with_progress(&mut self, p: &G::Position, progress: Progress) -> Result<u64> {
+        if let Some(v) = self.known(p) {
+            return Ok(v);
+        }
+        let mut frames: Vec<Frame<G::Position>> = Vec::new();
+        let mut arena: Vec<G::Position> = Vec::new();
+        let mut values: Vec<u64> = Vec::new();
+        let mut seen = Vec::new();
+        let result = self.search(p, &mut frames, &mut arena, &mut values, &mut seen, progress);
+        if result.is_err() {
+            for f in &frames {
+                self.memo.remove(&f.position);
+            }
+        }
+        result
+    }
+
+    fn open(
+        &mut self,
+        p: G::Position,
+        frames: &mut Vec<Frame<G::Position>>,
+        arena: &mut Vec<G::Position>,
+        values: &mut Vec<u64>,
+    ) -> Result<()> {
+        if self.memo.len() >= self.max_positions {
+            return Err(Error::limit(
+                format!("more than {} positions would be stored", self.max_positions),
+                "raise the position limit (or the memory limit that sets it)",
+            ));
+        }
+        let start = arena.len();
+        self.game.options(&p, arena);
+        values.resize(arena.len(), 0);
+        self.memo.insert(p.clone(), ON_PATH);
+        frames.push(Frame {
+            position: p,
+            start,
+            end: arena.len(),
+            next: start,
+        });
+        Ok(())
+    }
+
+    fn search(
+        &mut self,
+        p: &G::Position,
+        frames: &mut Vec<Frame<G::Position>>,
+        arena: &mut Vec<G::Position>,
+        values: &mut Vec<u64>,
+        seen: &mut Vec<bool>,
+        progress: Progress,
+    ) -> Result<u64> {
+        self.open(p.clone(), frames, arena, values)?;
+        loop {
+            let top = frames.len() - 1;
+            let mut child = None;
+            {
+                let f = &mut frames[top];
+                while f.next < f.end {
+                    match self.memo.get(&arena[f.next]) {
+                        Some(&ON_PATH) => {
+                            return Err(Error::invalid(format!(
+                                "the game has a cycle through position {:?}; \
+                                 use the loopy solver for games with cycles",
+                                arena[f.next]
+                            )))
+                        }
+                        Some(&v) => {
+                            values[f.next] = v;
+                            f.next += 1;
+                        }
+                        None => {
+                            child = Some(arena[f.next].clone());
+                            break;
+                        }
+                    }
+                }
+            }
+            if let Some(q) = child {
+                self.open(q, frames, arena, values)?;
+                continue;
+            }
+            let f = frames.pop().expect("a frame is open");
+            let g = mex(&values[f.start..f.end], seen);
+            arena.truncate(f.start);
+            values.truncate(f.start);
+            self.memo.insert(f.position, g);
+            if self.memo.len() & 0xFFFFF == 0 {
+                report(progress, self.memo.len() as u64);
+            }
+            if frames.is_empty() {
+                return Ok(g);
+            }
+        }
+    }
+}
+
+/// The Grundy value of one position of an acyclic game (a fresh [`AcyclicSolver`]).
+pub fn grundy<G: Game>(game: &G, p: &G::Position, max_positions: usize) -> Result<u64>
+where
+    G::Position: Debug,
+{
+    AcyclicSolver::new(game, max_positions).value(p)
+}
+
+/// Grundy values of every vertex of an acyclic graph, in reverse topological order: a vertex's
+/// counter is its out-degree; terminal vertices come first; when a vertex is valued, each
+/// predecessor's counter drops, and a predecessor whose counter reaches 0 has all its options
+/// valued and is next. `O(V + E)`. If vertices remain, each has an option that remains, so
+/// following such options from any of them must revisit a vertex: that vertex is on a cycle and
+/// is named in the [`Error::Invalid`].
+pub fn grundy_of_graph(graph: &Graph, progress: Progress) -> Result<Vec<u32>> {
+    let n = graph.vertex_count();
+    let mut counter = graph.out_degrees();
+    let mut value = vec![u32::MAX; n];
+    let mut queue: Vec<u32> = (0..n as u32)
+        .filter(|&v| counter[v as usize] == 0)
+        .collect();
+    let mut scratch: Vec<u64> = Vec::new();
+    let mut seen = Vec::new();
+    let mut head = 0;
+    while head < queue.len() {
+        let v = queue[head];
+        head += 1;
+        if head & 0xFFFFF == 0 {
+            report(progress, head as u64);
+        }
+        scratch.clear();
+        scratch.extend(graph.options(v).iter().map(|&w| value[w as usize] as u64));
+        value[v as usize] = mex(&scratch, &mut seen) as u32;
+        for &u in graph.predecessors(v) {
+            counter[u as usize] -= 1;
+            if counter[u as usize] == 0 {
+                queue.push(u);
+            }
+        }
+    }
+    if queue.len() < n {
+        let mut visited = vec![false; n];
+        let mut v = (0..n).find(|&v| counter[v] > 0).expect("a vertex remains") as u32;
+        while !visited[v as usize] {
+            visited[v as usize] = true;
+            v = *graph
+                .options(v)
+                .iter()
+                .find(|&&w| counter[w as usize] > 0)
+                .expect("a remaining vertex has a remaining option");
+        }
+        return Err(Error::invalid(format!(
+            "the graph has a cycle through vertex {v}; use the loopy solver for games with cycles"
+        )));
+    }
+    Ok(value)
+}
+
+/// Definition-level Grundy values, for checking the solvers on small games.
+pub mod reference {
+    use super::*;
+    use std::collections::HashMap;
+    use std::hash::Hash;
+
+    /// `g(p) = mex { g(q) : q option of p }` by plain recursion with a memo (small games
+    /// only: recursion depth is the game's depth).
+    pub fn grundy_recursive<G: Game>(game: &G, p: &G::Position) -> u64
+    where
+        G::Position: Hash,
+    {
+        fn go<G: Game>(game: &G, p: &G::Position, memo: &mut HashMap<G::Position, u64>) -> u64 {
+            if let Some(&v) = memo.get(p) {
+                return v;
+            }
+            let mut opts = Vec::new();
+            game.options(p, &mut opts);
+            let vals: Vec<u64> = opts.iter().map(|q| go(game, q, memo)).collect();
+            let g = (0..).find(|x| !vals.contains(x)).expect("mex exists");
+            memo.insert(p.clone(), g);
+            g
+        }
+        go(game, p, &mut HashMap::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::examples::{NimHeap, Wythoff};
+    use crate::solve::tests_support::random_graph;
+    use proptest::prelude::*;
+
+    #[test]
+    fn nim_heaps_give_their_size() {
+        let mut s = AcyclicSolver::new(NimHeap, 1 << 20);
+        for h in 0..100 {
+            assert_eq!(s.value(&h).unwrap(), h);
+        }
+    }
+
+    #[test]
+    fn wythoff_matches_the_published_table() {
+        // Rows 0 and 1 of Wythoff's game (Berlekamp, Conway, Guy, Winning Ways ch. 3):
+        // G(0, b) = b; G(1, b) = 1 2 0 4 5 3 7 8 6 10 11 9 ...
+        let mut s = AcyclicSolver::new(Wythoff, 1 << 20);
+        let row1: Vec<u64> = (0..12).map(|b| s.value(&(1, b)).unwrap()).collect();
+        assert_eq!(row1, [1, 2, 0, 4, 5, 3, 7, 8, 6, 10, 11, 9]);
+        for b in 0..30 {
+            assert_eq!(s.value(&(0, b)).unwrap(), b);
+        }
+        // Row 2: 2 0 1 5 3 4 8 6 7 11 9 10.
+        let row2: Vec<u64> = (0..12).map(|b| s.value(&(2, b)).unwrap()).collect();
+        assert_eq!(row2, [2, 0, 1, 5, 3, 4, 8, 6, 7, 11, 9, 10]);
+        // The P-positions are (⌊nφ⌋, ⌊nφ²⌋) and their mirror images (Wythoff 1907).
+        let phi = (1.0 + 5f64.sqrt()) / 2.0;
+        for a in 0..40u64 {
+            for b in 0..40u64 {
+                let p = (1..40u64).any(|n| {
+                    let (x, y) = ((n as f64 * phi) as u64, (n as f64 * phi * phi) as u64);
+                    (a, b) == (x, y) || (a, b) == (y, x)
+                }) || (a, b) == (0, 0);
+                assert_eq!(s.value(&(a, b)).unwrap() == 0, p, "({a}, {b})");
+            }
+        }
+    }
+
+    #[test]
+    fn a_chain_of_ten_million_needs_no_call_stack() {
+        let n = 10_000_000u64;
+        let mut s = AcyclicSolver::new(NimChain, n as usize + 1);
+        // A chain n → n-1 → … → 0 alternates 0, 1.
+        assert_eq!(s.value(&n).unwrap(), n % 2);
+        // The same chain as a graph: vertex v ≥ 1 has the one option v - 1.
+        let offsets: Vec<u32> = (0..=n as u32 + 1).map(|v| v.saturating_sub(1)).collect();
+        let targets: Vec<u32> = (0..n as u32).collect();
+        let g = Graph::from_csr(offsets, targets).unwrap();
+        let vals = grundy_of_graph(&g, None).unwrap();
+        assert_eq!(vals[n as usize], (n % 2) as u32);
+    }
+
+    struct NimChain;
+    impl Game for NimChain {
+        type Position = u64;
+        fn options(&self, p: &u64, out: &mut Vec<u64>) {
+            if *p > 0 {
+                out.push(p - 1);
+            }
+        }
+    }
+
+    #[test]
+    fn cycles_are_reported_with_a_position_on_them() {
+        // 0 → 1 → 2 → 3 → 1, and 0 → 4.
+        let g = Graph::from_arcs(5, &[(0, 1), (1, 2), (2, 3), (3, 1), (0, 4)]).unwrap();
+        let e = grundy_of_graph(&g, None).unwrap_err().to_string();
+        assert!(
+            ["vertex 1;", "vertex 2;", "vertex 3;"]
+                .iter()
+                .any(|s| e.contains(s)),
+            "{e}"
+        );
+        let mut s = AcyclicSolver::new(&g, 100);
+        let e = s.value(&0).unwrap_err().to_string();
+        assert!(
+            ["position 1;", "position 2;", "position 3;"]
+                .iter()
+                .any(|s| e.contains(s)),
+            "{e}"
+        );
+        // Values off the cycle are still found, and the failed search left nothing behind.
+        assert_eq!(s.value(&4).unwrap(), 0);
+        assert!(s.known(&1).is_none());
+    }
+
+    #[test]
+    fn the_position_limit_is_enforced() {
+        let mut s = AcyclicSolver::new(NimHeap, 10);
+        assert!(matches!(s.value(&50), Err(Error::Limit(_))));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn both_solvers_match_the_recursive_definition_on_random_dags((n, arcs) in random_graph(30, 80)) {
+            // Orient every arc downwards to make the graph acyclic.
+            let arcs: Vec<(u32, u32)> = arcs
+                .into_iter()
+                .filter(|(u, v)| u != v)
+                .map(|(u, v)| (u.max(v), u.min(v)))
+                .collect();
+            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let by_graph = grundy_of_graph(&g, None).unwrap();
+            let mut s = AcyclicSolver::new(&g, 1000);
+            for v in 0..n as u32 {
+                let r = reference::grundy_recursive(&g, &v);
+                prop_assert_eq!(s.value(&v).unwrap(), r);
+                prop_assert_eq!(by_graph[v as usize] as u64, r);
+            }
+        }
+    }
+}

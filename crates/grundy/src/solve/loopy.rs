@@ -1,0 +1,475 @@
+//! The generalized Sprague-Grundy function `γ` of a finite game graph with cycles (Smith 1966;
+//! Fraenkel and Yesha 1986), by stage-wise labelling with counters.
+//!
+//! **Definition.** `γ` maps each vertex to a natural number or to `∞(K)`, where `K` is the set of
+//! finite values among the vertex's options. With `c` a *counter* (a well-ordering of the
+//! vertices of finite value) and `mex F(u)` the least natural number not among the finite
+//! values of `u`'s options, `γ` is characterised by:
+//!
+//! * (A) if `γ(u) = a` is finite then `a = mex F(u)`;
+//! * (B) if `γ(u) = a` is finite and `v` is an option of `u` with `γ(v) > a` (including `∞`),
+//!   then `v` has an option `w` with `γ(w) = a` and `c(w) < c(u)` (a move up is *reversible*,
+//!   and reversing it brings the game closer to the end);
+//! * (C) if `γ(u) = ∞` then `u` has an option `v` with `γ(v) = ∞(K)` and `mex F(u) ∉ K`.
+//!
+//! **Use.** A vertex is P iff `γ = 0`; N iff `γ` is finite and positive, or `γ = ∞(K)` with
+//! `0 ∈ K`; otherwise a draw. Sums behave like Nim: see [`super::sum`].
+//!
+//! **Algorithm** (stage `i = 0, 1, 2, …`, while unlabelled vertices remain). A vertex `u`
+//! still unlabelled may get the value `i` once (1) no option of `u` has the value `i` and
+//! (2) every option of `u` that has no finite value yet is *reversible*: has an option of value
+//! `i`. Keep for each unlabelled `u` a counter `cnt(u)` of its arcs to vertices without finite
+//! value that are not yet reversible; when a vertex gets value `i`, each predecessor `w` gains
+//! an option of value `i` (so `w` may no longer get `i`, and, if `w` has no finite value, it
+//! becomes reversible, decrementing `cnt` of each of its unlabelled predecessors). Vertices
+//! whose counter reaches 0 and that have no option of value `i` are labelled `i`, in order
+//! (their labelling order is the counter `c` of (B)). At the end of the stage, an unlabelled
+//! vertex with no option of value `i` gets `∞`: it has options of every value below `i` (it
+//! survived the earlier stages) but cannot take the value `i`. Each stage costs `O(V + E)` over
+//! the vertices still unlabelled, and the number of stages is at most the greatest finite value
+//! plus 2, so the worst case is `O(V·E)` and random graphs take a few stages.
+
+use super::{report, Outcome, Progress};
+use crate::game::graph::Graph;
+use std::fmt;
+
+/// A value of the generalized Sprague-Grundy function: `n`, or `∞(K)` with `K` the set of
+/// finite values among the options (ascending, without repetition).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Gamma {
+    /// A natural number.
+    Finite(u64),
+    /// `∞(K)`.
+    Infinite(Vec<u64>),
+}
+
+impl Gamma {
+    /// The outcome: P iff `0`; N iff finite positive or `∞(K)` with `0 ∈ K`; a draw otherwise.
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            Gamma::Finite(0) => Outcome::P,
+            Gamma::Finite(_) => Outcome::N,
+            Gamma::Infinite(k) if k.first() == Some(&0) => Outcome::N,
+            Gamma::Infinite(_) => Outcome::D,
+        }
+    }
+
+    /// The finite value, if any.
+    pub fn finite(&self) -> Option<u64> {
+        match self {
+            Gamma::Finite(a) => Some(*a),
+            Gamma::Infinite(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Gamma {
+    /// `3`, `inf{}`, `inf{1,3}`: the notation of the command line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Gamma::Finite(a) => write!(f, "{a}"),
+            Gamma::Infinite(k) => {
+                f.write_str("inf{")?;
+                for (i, x) in k.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{x}")?;
+                }
+                f.write_str("}")
+            }
+        }
+    }
+}
+
+/// Label of a vertex not labelled yet.
+const OPEN: u32 = u32::MAX;
+/// Label of a vertex of value `∞`.
+const INFINITE: u32 = u32::MAX - 1;
+
+/// The `γ` values of every vertex of a graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopyValues {
+    label: Vec<u32>,
+}
+
+impl LoopyValues {
+    /// The number of vertices.
+    pub fn len(&self) -> usize {
+        self.label.len()
+    }
+
+    /// True for the empty graph.
+    pub fn is_empty(&self) -> bool {
+        self.label.is_empty()
+    }
+
+    /// The finite value of `v`, or `None` if `γ(v) = ∞(…)`.
+    #[inline]
+    pub fn finite(&self, v: u32) -> Option<u32> {
+        let l = self.label[v as usize];
+        (l < INFINITE).then_some(l)
+    }
+
+    /// The full value `γ(v)`; for an infinite one, `K` is gathered from `v`'s options.
+    pub fn value(&self, graph: &Graph, v: u32) -> Gamma {
+        match self.finite(v) {
+            Some(a) => Gamma::Finite(a as u64),
+            None => {
+                let mut k: Vec<u64> = graph
+                    .options(v)
+                    .iter()
+                    .filter_map(|&w| self.finite(w).map(u64::from))
+                    .collect();
+                k.sort_unstable();
+                k.dedup();
+                Gamma::Infinite(k)
+            }
+        }
+    }
+
+    /// The outcome of `v` (normal play), from its value.
+    pub fn outcome(&self, graph: &Graph, v: u32) -> Outcome {
+        match self.finite(v) {
+            Some(0) => Outcome::P,
+            Some(_) => Outcome::N,
+            None if graph.options(v).iter().any(|&w| self.finite(w) == Some(0)) => Outcome::N,
+            None => Outcome::D,
+        }
+    }
+}
+
+/// Bytes the solver allocates beside the graph, for estimates before solving.
+pub fn bytes_needed(vertices: u64) -> u64 {
+    28 * vertices
+}
+
+/// Computes `γ` for every vertex (see the module documentation). `progress` is called with
+/// the number of vertices labelled so far.
+pub fn solve(graph: &Graph, progress: Progress) -> LoopyValues {
+    solve_inner(graph, progress, None)
+}
+
+/// As [`solve`], also returning the counter `c` of condition (B): the labelling order of each
+/// vertex of finite value (`u32::MAX` for infinite ones).
+pub fn solve_with_counters(graph: &Graph) -> (LoopyValues, Vec<u32>) {
+    let mut counters = vec![u32::MAX; graph.vertex_count()];
+    let values = solve_inner(graph, None, Some(&mut counters));
+    (values, counters)
+}
+
+fn solve_inner(graph: &Graph, progress: Progress, mut counters: Option<&mut [u32]>) -> LoopyValues {
+    let n = graph.vertex_count();
+    let mut label = vec![OPEN; n];
+    // Arcs from each vertex to vertices without a finite value.
+    let mut open = graph.out_degrees();
+    let mut cnt = vec![0u32; n];
+    // `hit[v] == i + 1` iff v has an option of value i (stage i).
+    let mut hit = vec![0u32; n];
+    let mut remaining: Vec<u32> = (0..n as u32).collect();
+    let mut queue: Vec<u32> = Vec::new();
+    let mut labelled = 0u64;
+    let mut next_counter = 0u32;
+    let mut stage = 0u32;
+    while !remaining.is_empty() {
+        let mark = stage + 1;
+        queue.clear();
+        for &u in &remaining {
+            cnt[u as usize] = open[u as usize];
+            if open[u as usize] == 0 {
+                queue.push(u);
+            }
+        }
+        let mut head = 0;
+        while head < queue.len() {
+            let u = queue[head];
+            head += 1;
+            if label[u as usize] != OPEN || hit[u as usize] == mark {
+                continue;
+            }
+            label[u as usize] = stage;
+            if let Some(c) = counters.as_deref_mut() {
+                c[u as usize] = next_counter;
+            }
+            next_counter = next_counter.wrapping_add(1);
+            labelled += 1;
+            if labelled & 0xFFFFF == 0 {
+                report(progress, labelled);
+            }
+            for &w in graph.predecessors(u) {
+                let wi = w as usize;
+                open[wi] -= 1;
+                if hit[wi] == mark {
+                    continue;
+                }
+                hit[wi] = mark;
+                if label[wi] != OPEN && label[wi] != INFINITE {
+                    continue;
+                }
+                // w has no finite value and just became reversible to `stage`.
+                for &x in graph.predecessors(w) {
+                    let xi = x as usize;
+                    if label[xi] == OPEN {
+                        cnt[xi] -= 1;
+                        if cnt[xi] == 0 && hit[xi] != mark {
+                            queue.push(x);
+                        }
+                    }
+                }
+            }
+        }
+        remaining.retain(|&u| {
+            let ui = u as usize;
+            if label[ui] != OPEN {
+                return false;
+            }
+            if hit[ui] == mark {
+                return true;
+            }
+            label[ui] = INFINITE;
+            labelled += 1;
+            false
+        });
+        stage += 1;
+    }
+    report(progress, labelled);
+    LoopyValues { label }
+}
+
+/// Slow methods from the definition, for checking [`solve`].
+pub mod reference {
+    use super::*;
+    use crate::solve::outcome;
+    use crate::solve::Play;
+
+    /// Checks conditions (A), (B), (C) of the module documentation for given values and
+    /// counters, straight from the definition (every arc, every pair of arcs).
+    pub fn check_definition(
+        graph: &Graph,
+        values: &LoopyValues,
+        counters: &[u32],
+    ) -> Result<(), String> {
+        let n = graph.vertex_count() as u32;
+        let mut seen = Vec::new();
+        for u in 0..n {
+            let finite: Vec<u64> = graph
+                .options(u)
+                .iter()
+                .filter_map(|&w| values.finite(w).map(u64::from))
+                .collect();
+            let m = crate::solve::mex(&finite, &mut seen);
+            match values.finite(u) {
+                Some(a) => {
+                    if a as u64 != m {
+                        return Err(format!("(A) fails at {u}: value {a}, mex {m}"));
+                    }
+                    for &v in graph.options(u) {
+                        if values.finite(v).is_some_and(|b| b <= a) {
+                            continue;
+                        }
+                        let reversed = graph.options(v).iter().any(|&w| {
+                            values.finite(w) == Some(a)
+                                && counters[w as usize] < counters[u as usize]
+                        });
+                        if !reversed {
+                            return Err(format!("(B) fails at {u} -> {v}"));
+                        }
+                    }
+                }
+                None => {
+                    let witness = graph
+                        .options(u)
+                        .iter()
+                        .any(|&v| match values.value(graph, v) {
+                            Gamma::Infinite(k) => !k.contains(&m),
+                            Gamma::Finite(_) => false,
+                        });
+                    if !witness {
+                        return Err(format!("(C) fails at {u}"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The stage-wise labelling by plain sweeps, without counters (the naive baseline of the
+    /// benchmark): in stage `i`, sweep over the open vertices, labelling `i` each one with no
+    /// option of value `i` whose options without finite value all have an option of value `i`,
+    /// until a sweep changes nothing; then open vertices with no option of value `i` get `∞`.
+    /// Each check rescans two levels of arcs: `O(E · degree)` a sweep.
+    pub fn sweeps(graph: &Graph) -> LoopyValues {
+        let n = graph.vertex_count() as u32;
+        let mut label = vec![OPEN; n as usize];
+        let mut stage = 0u32;
+        let has_option = |label: &[u32], v: u32, i: u32| {
+            graph.options(v).iter().any(|&w| label[w as usize] == i)
+        };
+        while label.contains(&OPEN) {
+            loop {
+                let mut changed = false;
+                for u in 0..n {
+                    if label[u as usize] != OPEN || has_option(&label, u, stage) {
+                        continue;
+                    }
+                    let ok = graph.options(u).iter().all(|&v| {
+                        let l = label[v as usize];
+                        (l != OPEN && l != INFINITE) || has_option(&label, v, stage)
+                    });
+                    if ok {
+                        label[u as usize] = stage;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            for u in 0..n {
+                if label[u as usize] == OPEN && !has_option(&label, u, stage) {
+                    label[u as usize] = INFINITE;
+                }
+            }
+            stage += 1;
+        }
+        LoopyValues { label }
+    }
+
+    /// `γ` from outcomes alone, an oracle independent of the labelling: by the sum theorem,
+    /// `u + *n` is P iff `γ(u) = n`, and for `γ(u) = ∞(K)` it is N iff `n ∈ K` (a draw
+    /// otherwise). Finite values are at most the out-degree, so heaps `n ≤ max degree + 1`
+    /// decide every value. The outcomes of the sums are computed by the definition-level
+    /// fixpoint [`outcome::reference::rounds`] on the explicit sum graph.
+    pub fn by_nim_sums(graph: &Graph) -> Vec<Gamma> {
+        let n = graph.vertex_count() as u32;
+        let top = (0..n).map(|v| graph.out_degree(v)).max().unwrap_or(0) + 2;
+        let mut nim_arcs = Vec::new();
+        for h in 0..top {
+            for h2 in 0..h {
+                nim_arcs.push((h, h2));
+            }
+        }
+        let nim = Graph::from_arcs(top as usize, &nim_arcs).expect("small nim graph");
+        let sum = graph.sum(&nim).expect("small sum graph");
+        let outcomes = outcome::reference::rounds(&sum, Play::Normal);
+        (0..n)
+            .map(|u| {
+                let of = |h: u32| outcomes[(u * top + h) as usize].0;
+                match (0..top).find(|&h| of(h) == Outcome::P) {
+                    Some(a) => Gamma::Finite(a as u64),
+                    None => Gamma::Infinite(
+                        (0..top)
+                            .filter(|&h| of(h) == Outcome::N)
+                            .map(u64::from)
+                            .collect(),
+                    ),
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::tests_support::random_graph;
+    use proptest::prelude::*;
+
+    fn values(g: &Graph) -> Vec<String> {
+        let v = solve(g, None);
+        (0..g.vertex_count() as u32)
+            .map(|u| v.value(g, u).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn hand_cases() {
+        // a→b→c→a with c→d→e: e = 0, d = 1, c = ∞{1}, a = b = ∞{}.
+        let g = Graph::from_arcs(5, &[(0, 1), (1, 2), (2, 0), (2, 3), (3, 4)]).unwrap();
+        assert_eq!(values(&g), ["inf{}", "inf{}", "inf{1}", "1", "0"]);
+        // A lone self-loop is ∞{}. A self-loop with an exit to a terminal vertex is ∞{0}, an N
+        // position: it cannot be 1, since its own value would then be among its options' and
+        // the mex would be 2 (and indeed u + *1 is a draw: passing forever is the only
+        // alternative to losing moves).
+        let g = Graph::from_arcs(3, &[(0, 0), (1, 1), (1, 2)]).unwrap();
+        assert_eq!(values(&g), ["inf{}", "inf{0}", "0"]);
+        let v = solve(&g, None);
+        assert_eq!(v.outcome(&g, 1), Outcome::N);
+        assert_eq!(v.outcome(&g, 0), Outcome::D);
+        // A two-cycle whose vertices both exit to a terminal vertex: neither can be 1 (the move
+        // to the other is not reversible to 1), so both are ∞{0}: N, by moving to the terminal.
+        let g = Graph::from_arcs(3, &[(0, 1), (1, 0), (0, 2), (1, 2)]).unwrap();
+        assert_eq!(values(&g), ["inf{0}", "inf{0}", "0"]);
+        // A reversible cycle: 0 → 1 → 0 and 1 → 2 (terminal). 0 = 0, since its move up to 1 is
+        // reversed by 1 → 2, closer to the end (condition B); 1 = mex{0, 0} = 1. No draw here.
+        let g = Graph::from_arcs(3, &[(0, 1), (1, 0), (1, 2)]).unwrap();
+        assert_eq!(values(&g), ["0", "1", "0"]);
+    }
+
+    #[test]
+    fn nim_heaps_as_graphs_give_their_size() {
+        let mut arcs = Vec::new();
+        for h in 0..40u32 {
+            for h2 in 0..h {
+                arcs.push((h, h2));
+            }
+        }
+        let g = Graph::from_arcs(40, &arcs).unwrap();
+        let v = solve(&g, None);
+        for h in 0..40 {
+            assert_eq!(v.finite(h), Some(h));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn labelling_satisfies_the_definition((n, arcs) in random_graph(12, 30)) {
+            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let (v, c) = solve_with_counters(&g);
+            prop_assert_eq!(reference::check_definition(&g, &v, &c), Ok(()));
+            prop_assert_eq!(v, reference::sweeps(&g));
+        }
+
+        #[test]
+        fn labelling_matches_the_sweeps_on_larger_graphs_with_large_values(
+            n in 50usize..300,
+            seed in any::<u64>(),
+        ) {
+            // Mostly downward arcs (long acyclic stretches, large values) plus a few upward
+            // arcs and self-loops (cycles).
+            let mut x = seed | 1;
+            let mut next = move || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            };
+            let mut arcs = Vec::new();
+            for u in 1..n as u32 {
+                for _ in 0..(next() % 8) {
+                    arcs.push((u, (next() % u as u64) as u32));
+                }
+                if next() % 10 == 0 {
+                    arcs.push((u, (next() % n as u64) as u32));
+                }
+            }
+            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let (v, c) = solve_with_counters(&g);
+            prop_assert_eq!(reference::check_definition(&g, &v, &c), Ok(()));
+            prop_assert_eq!(&v, &reference::sweeps(&g));
+            let fast = crate::solve::outcome::solve(&g, crate::solve::Play::Normal, None);
+            for u in 0..n as u32 {
+                prop_assert_eq!(v.outcome(&g, u), fast.outcome(u));
+            }
+        }
+
+        #[test]
+        fn labelling_matches_outcomes_of_sums_with_nim((n, arcs) in random_graph(9, 22)) {
+            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let v = solve(&g, None);
+            let fast: Vec<Gamma> = (0..n as u32).map(|u| v.value(&g, u)).collect();
+            prop_assert_eq!(fast, reference::by_nim_sums(&g));
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! Engines over games: Grundy values of acyclic games, outcomes with remoteness, the generalized
+//! Sprague-Grundy function of games with cycles, sums, products and misère play.
+//!
+//! | module | what it computes | cost |
+//! |---|---|---|
+//! | [`acyclic`] | Grundy values `g(v) = mex g(options)` of acyclic games, implicit or explicit; a cycle is an error naming a position on it | `O(V+E)` |
+//! | [`outcome`] | P / N / D and remoteness under normal or misère play, on any finite graph | `O(V+E)` |
+//! | [`loopy`] | the generalized Sprague-Grundy function `γ` (values `n` or `∞(K)`) of any finite graph | `O(V+E)` a stage |
+//! | [`sum`] | values, outcomes and winning moves of sums from those of their components | per component |
+//! | [`tartan`] | the Tartan theorem for products of games: `G(g×h) = G(g) ⊗ G(h)` | — |
+//! | [`misere`] | misère Nim by Bouton's rule | `O(heaps)` |
+//!
+//! Every engine has a `reference` submodule computing the same thing straight from the
+//! definition, slowly; the tests pit the two against each other.
+
+pub mod acyclic;
+pub mod loopy;
+pub mod misere;
+pub mod outcome;
+pub mod sum;
+pub mod tartan;
+
+use std::fmt;
+
+/// An optional progress callback: called now and then with the number of items done so far
+/// (vertices labelled, positions explored). The library never prints; the command line turns
+/// this into a progress bar.
+pub type Progress<'a> = Option<&'a (dyn Fn(u64) + Sync)>;
+
+/// Calls the progress callback, if any.
+#[inline]
+pub(crate) fn report(progress: Progress, done: u64) {
+    if let Some(f) = progress {
+        f(done)
+    }
+}
+
+/// The outcome class of a position: who wins with perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    /// The previous player (the one who just moved) wins: the player to move loses.
+    P,
+    /// The next player (the one to move) wins.
+    N,
+    /// Neither player can force a win: with perfect play the game never ends.
+    D,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::P => "P",
+            Outcome::N => "N",
+            Outcome::D => "D",
+        })
+    }
+}
+
+/// The winning convention.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Play {
+    /// Normal play: the player who cannot move loses.
+    #[default]
+    Normal,
+    /// Misère play: the player who cannot move wins.
+    Misere,
+}
+
+/// The minimum excluded value: the least natural number not in `values`. The mex of `k`
+/// values is at most `k`, so a bitmap of `k + 1` flags (`seen`, reused across calls) suffices:
+/// `O(k)` time, no sorting.
+pub fn mex(values: &[u64], seen: &mut Vec<bool>) -> u64 {
+    seen.clear();
+    seen.resize(values.len() + 1, false);
+    for &v in values {
+        if v < seen.len() as u64 {
+            seen[v as usize] = true;
+        }
+    }
+    seen.iter().position(|&b| !b).unwrap_or(values.len()) as u64
+}
+
+/// Shared strategies for the solver tests.
+#[cfg(test)]
+pub(crate) mod tests_support {
+    use proptest::prelude::*;
+
+    /// A random multigraph on `1..=max_n` vertices with up to `max_arcs` arcs, self-loops and
+    /// cycles included.
+    pub fn random_graph(
+        max_n: usize,
+        max_arcs: usize,
+    ) -> impl Strategy<Value = (usize, Vec<(u32, u32)>)> {
+        (1..=max_n).prop_flat_map(move |n| {
+            let arc = (0..n as u32, 0..n as u32);
+            (Just(n), proptest::collection::vec(arc, 0..=max_arcs))
+        })
+    }
+}
