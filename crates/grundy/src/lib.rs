@@ -14,6 +14,7 @@
 //! |---|---|
 //! | [`nimber`] | the field of nimbers: 64-bit, 128-bit and any-size elements, batch kernels, logarithms, roots |
 //! | [`game`] | what a game is: the implicit-game trait and explicit graphs |
+//! | [`heap`] | heap games: rules (octal, subtraction, divide, scripts), Grundy sequence engines, sums of heaps |
 //! | [`notation`] | parsing of the notations of the command line (numbers, games, ordinals, graph files) |
 //! | [`error`] | the error values shared by all parsers and engines |
 //!
@@ -24,6 +25,7 @@
 
 pub mod error;
 pub mod game;
+pub mod heap;
 pub mod nimber;
 pub mod notation;
 

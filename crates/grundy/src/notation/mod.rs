@@ -2,4 +2,5 @@
 //! and graph files. Every parser returns a [`ParseError`](crate::ParseError) naming the column
 //! (and line, for files) at fault and what was expected there.
 
+pub mod game;
 pub mod number;

@@ -1,0 +1,275 @@
+//! The sparse-space ("rare values") engine for games whose moves leave at most two heaps:
+//! take-and-break codes without bit 8, and Grundy's game.
+//!
+//! **Classes.** Fix a mask m ≠ 0 and call a value v *rare* when popcount(v & m) is even,
+//! *common* when it is odd. The parity of popcount(v & m) is linear over xor, so
+//! rare ⊕ rare and common ⊕ common are rare, while rare ⊕ common is common. In many octal games
+//! (Gangolli-Plambeck; Flammenkamp's tables) some mask makes the rare class hold only finitely
+//! many positions; then:
+//!
+//! **Common options.** A common option value of heap n comes from a single heap, or from a
+//! split a + b whose parts are one rare and one common. Listing the positions r with G(r) rare
+//! (the *rare positions*) and marking G(r) ⊕ G(n-k-r) for each of them gives every common option
+//! value in about (number of rare positions) steps. Let c be the least common value not marked.
+//!
+//! **Rare options (verification).** G(n) = c exactly when every rare value below c is an option
+//! value. Rare option values from pairs containing a rare part are already marked; the others
+//! come from common ⊕ common pairs, so the engine scans all splits a + b, stopping as soon as
+//! every missing rare value below c has been seen. If some remain unseen, G(n) is the least of
+//! them (a new rare position). The answer is the exact mex whatever the mask; the mask only
+//! decides the speed.
+//!
+//! **Choosing the mask.** With h(v) the histogram of the values so far, the Walsh-Hadamard
+//! transform W(m) = Σ_v h(v)·(-1)^popcount(v & m) equals (#rare − #common) under mask m; the
+//! engine picks the m ≠ 0 minimising W(m). It re-chooses whenever n doubles or the values
+//! outgrow the current bound, and rebuilds the rare-position list (O(n), so O(1) amortised).
+
+use crate::error::Result;
+use crate::heap::naive::{bound, Marks, Splits};
+use crate::heap::rule::Rule;
+use crate::heap::sequence::{push, Cell, Progress, Run, PROGRESS_EVERY};
+
+/// Whether the sparse engine handles `rule` (moves leave at most two heaps).
+pub fn handles(rule: &Rule) -> bool {
+    match rule {
+        Rule::TakeBreak(c) => c.max_heaps() <= 2,
+        Rule::GrundysGame => true,
+        _ => false,
+    }
+}
+
+/// Fast Walsh-Hadamard transform in place: a[m] ← Σ_v a[v]·(-1)^popcount(v & m). Each
+/// butterfly (x, y) → (x + y, x − y) handles one bit of m; after all bits the sum holds.
+pub fn walsh_hadamard(a: &mut [i64]) {
+    let n = a.len();
+    let mut h = 1;
+    while h < n {
+        for i in (0..n).step_by(2 * h) {
+            for j in i..i + h {
+                let (x, y) = (a[j], a[j + h]);
+                a[j] = x + y;
+                a[j + h] = x - y;
+            }
+        }
+        h *= 2;
+    }
+}
+
+/// The mask m ≠ 0 below `b` (a power of two) that makes the fewest values rare, from the
+/// histogram `hist` (indexed by value), by the Walsh-Hadamard transform.
+pub fn choose_mask(hist: &[u64], b: usize) -> u32 {
+    let mut a: Vec<i64> = (0..b)
+        .map(|v| hist.get(v).copied().unwrap_or(0) as i64)
+        .collect();
+    walsh_hadamard(&mut a);
+    (1..b).min_by_key(|&m| (a[m], m)).unwrap_or(1) as u32
+}
+
+#[inline(always)]
+fn is_rare(v: u32, mask: u32) -> bool {
+    (v & mask).count_ones() % 2 == 0
+}
+
+/// The engine's state between heaps.
+struct State {
+    mask: u32,
+    /// The current value bound B (power of two, values < B).
+    b: usize,
+    hist: Vec<u64>,
+    /// Positions r >= 1 with G(r) rare, ascending.
+    rare: Vec<u32>,
+    /// Bit v set iff v < 2B is common.
+    common: Vec<u64>,
+    /// Bit v set iff v < 2B is rare.
+    rare_bits: Vec<u64>,
+    /// Next heap count at which the mask is re-chosen.
+    next_review: usize,
+}
+
+impl State {
+    fn new<T: Cell>(values: &[T]) -> State {
+        let max = values.iter().map(|v| v.get()).max().unwrap_or(0);
+        let b = bound(max);
+        let mut hist = vec![0u64; b];
+        values.iter().for_each(|v| hist[v.get() as usize] += 1);
+        let mut s = State {
+            mask: 0,
+            b,
+            hist,
+            rare: Vec::new(),
+            common: Vec::new(),
+            rare_bits: Vec::new(),
+            next_review: (values.len() * 2).max(64),
+        };
+        s.review(values);
+        s
+    }
+
+    /// Re-chooses the mask from the histogram; rebuilds the class bitsets and the rare list.
+    fn review<T: Cell>(&mut self, values: &[T]) {
+        let mask = choose_mask(&self.hist, self.b);
+        let words = 2 * self.b / 64;
+        self.common = vec![0; words];
+        self.rare_bits = vec![0; words];
+        for v in 0..(2 * self.b) as u32 {
+            let (w, bit) = ((v >> 6) as usize, 1u64 << (v & 63));
+            if is_rare(v, mask) {
+                self.rare_bits[w] |= bit;
+            } else {
+                self.common[w] |= bit;
+            }
+        }
+        self.mask = mask;
+        self.rare = (1..values.len())
+            .filter(|&r| is_rare(values[r].get(), mask))
+            .map(|r| r as u32)
+            .collect();
+    }
+
+    /// Records G(h) = g.
+    fn record<T: Cell>(&mut self, values: &[T], h: usize, g: u32) {
+        if g as usize >= self.b {
+            self.b = bound(g);
+            self.hist.resize(self.b, 0);
+            self.hist[g as usize] += 1;
+            self.review(values);
+            return;
+        }
+        self.hist[g as usize] += 1;
+        if h >= 1 && is_rare(g, self.mask) {
+            self.rare.push(h as u32);
+        }
+        if h + 1 >= self.next_review {
+            self.next_review = 2 * (h + 1);
+            self.review(values);
+        }
+    }
+}
+
+/// Extends `values` to G(0..n) for a rule that [`handles`] accepts.
+pub fn extend<T: Cell>(
+    rule: &Rule,
+    values: &mut Vec<T>,
+    n: usize,
+    progress: Progress,
+) -> Result<Run> {
+    let sp = match rule {
+        Rule::TakeBreak(c) if c.max_heaps() <= 2 => Splits::of_code(c),
+        Rule::GrundysGame => Splits::grundy(),
+        _ => return crate::heap::naive::extend(rule, values, n, progress),
+    };
+    let mut st = State::new(values);
+    let mut marks = Marks::default();
+    let mut need = Marks::default();
+    while values.len() < n {
+        let h = values.len();
+        let b = st.b;
+        marks.reset(2 * b);
+        sp.mark_small(h, values, &mut marks);
+        // Every option value from a split with a rare part.
+        for &(k, unequal) in &sp.two {
+            if h < k + 2 {
+                continue;
+            }
+            let m = h - k;
+            for &r in &st.rare {
+                let r = r as usize;
+                if r >= m {
+                    break;
+                }
+                if !(unequal && 2 * r == m) {
+                    marks.set(values[r].get() ^ values[m - r].get());
+                }
+            }
+        }
+        // c: the least common value not marked (below 2B, since marks stay below B).
+        let mut c = (2 * b) as u32;
+        for (i, (&cw, &mw)) in st.common.iter().zip(&marks.words).enumerate() {
+            let free = cw & !mw;
+            if free != 0 {
+                c = (i as u32) * 64 + free.trailing_zeros();
+                break;
+            }
+        }
+        // The rare values below c not yet seen.
+        need.reset(2 * b);
+        let mut missing = 0u32;
+        let top = (c as usize).div_ceil(64);
+        for i in 0..top {
+            let mut w = st.rare_bits[i] & !marks.words[i];
+            if (i + 1) * 64 > c as usize {
+                w &= (1u64 << (c & 63)) - 1;
+            }
+            need.words[i] = w;
+            missing += w.count_ones();
+        }
+        if missing > 0 {
+            'scan: for &(k, unequal) in &sp.two {
+                if h < k + 2 {
+                    continue;
+                }
+                let m = h - k;
+                for a in 1..=m / 2 {
+                    if unequal && 2 * a == m {
+                        continue;
+                    }
+                    let v = values[a].get() ^ values[m - a].get();
+                    let (w, bit) = ((v >> 6) as usize, 1u64 << (v & 63));
+                    if w < top && need.words[w] & bit != 0 {
+                        need.words[w] &= !bit;
+                        missing -= 1;
+                        if missing == 0 {
+                            break 'scan;
+                        }
+                    }
+                }
+            }
+        }
+        let g = if missing > 0 {
+            c.min(need.mex_set())
+        } else {
+            c
+        };
+        if let Some(r) = push(values, g) {
+            return Ok(r);
+        }
+        st.record(values, h, g);
+        if h % PROGRESS_EVERY == 0 {
+            progress(h as u64);
+        }
+    }
+    Ok(Run::Done)
+}
+
+impl Marks {
+    /// The least value in the set (the set must not be empty).
+    fn mex_set(&self) -> u32 {
+        for (i, &w) in self.words.iter().enumerate() {
+            if w != 0 {
+                return (i as u32) * 64 + w.trailing_zeros();
+            }
+        }
+        u32::MAX
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walsh_hadamard_counts_rare_minus_common() {
+        let hist = [3u64, 1, 4, 1, 5, 9, 2, 6];
+        let mut a: Vec<i64> = hist.iter().map(|&x| x as i64).collect();
+        walsh_hadamard(&mut a);
+        for m in 0..8u32 {
+            let direct: i64 = (0..8u32)
+                .map(|v| {
+                    let s = if is_rare(v, m) { 1 } else { -1 };
+                    s * hist[v as usize] as i64
+                })
+                .sum();
+            assert_eq!(a[m as usize], direct);
+        }
+    }
+}
