@@ -27,11 +27,17 @@ enum Command {
     /// Nimber arithmetic: the field of nimbers (sum = xor, nim product, inverse, roots, logs).
     #[command(subcommand)]
     Nimber(cmd::nimber::NimberCommand),
+    /// The Grundy values G(0) ... G(N-1) of a heap game, on one line.
+    Seq(cmd::heap::SeqArgs),
+    /// Outcome and every winning move of a sum of heaps (normal or misère play).
+    Position(cmd::heap::PositionArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Nimber(c) => cmd::nimber::run(c),
+        Command::Seq(a) => cmd::heap::seq(a),
+        Command::Position(a) => cmd::heap::position(a),
     }
 }
 

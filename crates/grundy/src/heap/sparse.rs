@@ -28,6 +28,7 @@ use crate::error::Result;
 use crate::heap::naive::{bound, Marks, Splits};
 use crate::heap::rule::Rule;
 use crate::heap::sequence::{push, Cell, Progress, Run, PROGRESS_EVERY};
+use rayon::prelude::*;
 
 /// Whether the sparse engine handles `rule` (moves leave at most two heaps).
 pub fn handles(rule: &Rule) -> bool {
@@ -71,6 +72,7 @@ fn is_rare(v: u32, mask: u32) -> bool {
 }
 
 /// The engine's state between heaps.
+#[derive(Clone)]
 struct State {
     mask: u32,
     /// The current value bound B (power of two, values < B).
@@ -146,7 +148,19 @@ impl State {
     }
 }
 
+/// Heaps computed one by one, exactly, before speculation starts.
+const SPECULATE_FROM: usize = 1 << 15;
+/// Heaps per speculative block.
+const BLOCK: usize = 1 << 13;
+
 /// Extends `values` to G(0..n) for a rule that [`handles`] accepts.
+///
+/// **Speculation on both cores.** Once rare values have become rare, G(n) is almost always the
+/// candidate c of the rare pass. Beyond [`SPECULATE_FROM`] heaps the engine therefore takes a
+/// block of heaps with G(n) = c on one thread (the cheap rare pass only), then verifies the
+/// rare values below each c in parallel (rayon, every heap of the block independent given the
+/// values). The first heap whose verification fails is recomputed exactly and the rest of the
+/// block is dropped, so the result is exactly the sequential one.
 pub fn extend<T: Cell>(
     rule: &Rule,
     values: &mut Vec<T>,
@@ -161,18 +175,103 @@ pub fn extend<T: Cell>(
     let mut st = State::new(values);
     let mut marks = Marks::default();
     let mut need = Marks::default();
+    let mut seen: Vec<u64> = Vec::new();
+    let mut exact_until = SPECULATE_FROM;
+    let mut needs: Vec<u64> = Vec::new();
+    let mut missing_of: Vec<u32> = Vec::new();
     while values.len() < n {
-        let h = values.len();
-        let b = st.b;
+        let h0 = values.len();
+        if h0 < exact_until || n - h0 < BLOCK / 4 {
+            let (c, mut missing) = st.rare_pass(&sp, values, h0, &mut marks, &mut need);
+            for &(k, unequal) in &sp.two {
+                if h0 >= k + 2 && missing > 0 {
+                    missing = scan_pairs(values, h0 - k, unequal, &mut need.words, &mut seen);
+                }
+            }
+            let g = if missing > 0 { c.min(need.least()) } else { c };
+            if let Some(r) = push(values, g) {
+                return Ok(r);
+            }
+            st.record(values, h0, g);
+            if h0 % PROGRESS_EVERY == 0 {
+                progress(h0 as u64);
+            }
+            continue;
+        }
+        // Speculate: G(h) = c for a block, while the value bound stays put.
+        let b0 = st.b;
+        let stride = 2 * b0 / 64;
+        let h1 = (h0 + BLOCK).min(n);
+        needs.clear();
+        missing_of.clear();
+        for h in h0..h1 {
+            let (c, missing) = st.rare_pass(&sp, values, h, &mut marks, &mut need);
+            needs.extend_from_slice(&need.words[..stride]);
+            missing_of.push(missing);
+            if push(values, c).is_some() {
+                // Too wide for the cells: the exact path below reports it.
+                values.truncate(h0);
+                st = State::new(values);
+                exact_until = h0 + BLOCK;
+                break;
+            }
+            st.record(values, h, c);
+            if st.b != b0 {
+                break;
+            }
+        }
+        let end = h0 + missing_of.len().min(values.len() - h0);
+        let done: &[T] = values;
+        let fail = (h0..end)
+            .into_par_iter()
+            .with_min_len(64)
+            .map_init(Vec::new, |seen, h| {
+                let i = h - h0;
+                if missing_of[i] == 0 {
+                    return false;
+                }
+                let mut nd = needs[i * stride..(i + 1) * stride].to_vec();
+                let mut missing = missing_of[i];
+                for &(k, unequal) in &sp.two {
+                    if h >= k + 2 && missing > 0 {
+                        missing = scan_pairs(done, h - k, unequal, &mut nd, seen);
+                    }
+                }
+                missing > 0
+            })
+            .position_first(|f| f);
+        if let Some(i) = fail {
+            // Heap h0 + i is rare: drop it and what follows, and redo them exactly.
+            values.truncate(h0 + i);
+            st = State::new(values);
+            exact_until = h0 + i + BLOCK;
+        }
+        progress(values.len() as u64);
+    }
+    Ok(Run::Done)
+}
+
+impl State {
+    /// The rare pass for heap `h`: marks the single-heap options and every split with a rare
+    /// part; returns the least unmarked common value c and the number of rare values below c
+    /// left unmarked, which it writes into `need`.
+    fn rare_pass<T: Cell>(
+        &self,
+        sp: &Splits,
+        values: &[T],
+        h: usize,
+        marks: &mut Marks,
+        need: &mut Marks,
+    ) -> (u32, u32) {
+        let b = self.b;
         marks.reset(2 * b);
-        sp.mark_small(h, values, &mut marks);
-        // Every option value from a split with a rare part.
+        sp.mark_small(h, values, marks);
         for &(k, unequal) in &sp.two {
             if h < k + 2 {
                 continue;
             }
             let m = h - k;
-            for &r in &st.rare {
+            for &r in &self.rare {
                 let r = r as usize;
                 if r >= m {
                     break;
@@ -184,7 +283,7 @@ pub fn extend<T: Cell>(
         }
         // c: the least common value not marked (below 2B, since marks stay below B).
         let mut c = (2 * b) as u32;
-        for (i, (&cw, &mw)) in st.common.iter().zip(&marks.words).enumerate() {
+        for (i, (&cw, &mw)) in self.common.iter().zip(&marks.words).enumerate() {
             let free = cw & !mw;
             if free != 0 {
                 c = (i as u32) * 64 + free.trailing_zeros();
@@ -196,54 +295,57 @@ pub fn extend<T: Cell>(
         let mut missing = 0u32;
         let top = (c as usize).div_ceil(64);
         for i in 0..top {
-            let mut w = st.rare_bits[i] & !marks.words[i];
+            let mut w = self.rare_bits[i] & !marks.words[i];
             if (i + 1) * 64 > c as usize {
                 w &= (1u64 << (c & 63)) - 1;
             }
             need.words[i] = w;
             missing += w.count_ones();
         }
-        if missing > 0 {
-            'scan: for &(k, unequal) in &sp.two {
-                if h < k + 2 {
-                    continue;
-                }
-                let m = h - k;
-                for a in 1..=m / 2 {
-                    if unequal && 2 * a == m {
-                        continue;
-                    }
-                    let v = values[a].get() ^ values[m - a].get();
-                    let (w, bit) = ((v >> 6) as usize, 1u64 << (v & 63));
-                    if w < top && need.words[w] & bit != 0 {
-                        need.words[w] &= !bit;
-                        missing -= 1;
-                        if missing == 0 {
-                            break 'scan;
-                        }
-                    }
-                }
-            }
+        (c, missing)
+    }
+}
+
+/// Removes from `need` (the rare values still missing, below 64·need.len()) every value
+/// G(a) ⊕ G(m-a), 1 <= a <= m/2 (a ≠ m-a if `unequal`), stopping early once none is missing;
+/// returns how many remain. Pairs are taken in blocks of 64 marked into `seen` without
+/// branches, and `need` is checked once per block.
+fn scan_pairs<T: Cell>(
+    values: &[T],
+    m: usize,
+    unequal: bool,
+    need: &mut [u64],
+    seen: &mut Vec<u64>,
+) -> u32 {
+    let top = if unequal { (m - 1) / 2 } else { m / 2 };
+    seen.clear();
+    seen.resize(need.len().max(1) * 2, 0);
+    let words = seen.len();
+    let mut a = 1;
+    while a <= top {
+        let end = (a + 64).min(top + 1);
+        for i in a..end {
+            let v = (values[i].get() ^ values[m - i].get()) as usize;
+            // Values above the needed range land in the spare half and are ignored.
+            seen[(v >> 6).min(words - 1)] |= 1u64 << (v & 63);
         }
-        let g = if missing > 0 {
-            c.min(need.mex_set())
-        } else {
-            c
-        };
-        if let Some(r) = push(values, g) {
-            return Ok(r);
-        }
-        st.record(values, h, g);
-        if h % PROGRESS_EVERY == 0 {
-            progress(h as u64);
+        a = end;
+        if need.iter().zip(seen.iter()).all(|(n, s)| n & !s == 0) {
+            need.iter_mut().for_each(|n| *n = 0);
+            return 0;
         }
     }
-    Ok(Run::Done)
+    let mut missing = 0;
+    for (n, s) in need.iter_mut().zip(seen.iter()) {
+        *n &= !s;
+        missing += n.count_ones();
+    }
+    missing
 }
 
 impl Marks {
     /// The least value in the set (the set must not be empty).
-    fn mex_set(&self) -> u32 {
+    fn least(&self) -> u32 {
         for (i, &w) in self.words.iter().enumerate() {
             if w != 0 {
                 return (i as u32) * 64 + w.trailing_zeros();
