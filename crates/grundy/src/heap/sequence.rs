@@ -127,6 +127,22 @@ pub fn compute(rule: &Rule, n: u64, progress: Progress) -> Result<Sequence> {
 /// G(0), ..., G(n-1) of `rule` by a chosen engine (the sparse engine falls back to the naive one
 /// for rules it does not handle).
 pub fn compute_with(rule: &Rule, n: u64, engine: Engine, progress: Progress) -> Result<Sequence> {
+    extend_from(rule, Sequence::U8(Vec::new()), n, engine, progress)
+}
+
+/// Extends a sequence of `rule` (as returned by [`compute`]) to G(0..n), reusing the values it
+/// holds; returned unchanged if it already has `n` values or more.
+pub fn extend(rule: &Rule, seq: Sequence, n: u64, progress: Progress) -> Result<Sequence> {
+    extend_from(rule, seq, n, Engine::Auto, progress)
+}
+
+fn extend_from(
+    rule: &Rule,
+    seq: Sequence,
+    n: u64,
+    engine: Engine,
+    progress: Progress,
+) -> Result<Sequence> {
     if n > MAX_LEN {
         return Err(Error::limit(
             format!("{n} values asked, above the limit of {MAX_LEN} values per sequence"),
@@ -134,21 +150,38 @@ pub fn compute_with(rule: &Rule, n: u64, engine: Engine, progress: Progress) -> 
         ));
     }
     let n = n as usize;
+    if seq.len() >= n {
+        return Ok(seq);
+    }
     let engine = match engine {
         Engine::Auto if sparse::handles(rule) && n > 4096 => Engine::Sparse,
         Engine::Auto => Engine::Naive,
         Engine::Sparse if !sparse::handles(rule) => Engine::Naive,
         e => e,
     };
-    let mut v8: Vec<u8> = Vec::new();
-    if run(engine, rule, &mut v8, n, progress)? == Run::Done {
-        return Ok(Sequence::U8(v8));
-    }
-    let mut v16: Vec<u16> = widen(v8);
+    let mut v16: Vec<u16> = match seq {
+        Sequence::U8(mut v8) => {
+            if run(engine, rule, &mut v8, n, progress)? == Run::Done {
+                return Ok(Sequence::U8(v8));
+            }
+            widen(v8)
+        }
+        Sequence::U16(v) => v,
+        Sequence::U32(v) => return finish32(engine, rule, v, n, progress),
+    };
     if run(engine, rule, &mut v16, n, progress)? == Run::Done {
         return Ok(Sequence::U16(v16));
     }
-    let mut v32: Vec<u32> = widen(v16);
+    finish32(engine, rule, widen(v16), n, progress)
+}
+
+fn finish32(
+    engine: Engine,
+    rule: &Rule,
+    mut v32: Vec<u32>,
+    n: usize,
+    progress: Progress,
+) -> Result<Sequence> {
     match run(engine, rule, &mut v32, n, progress)? {
         Run::Done => Ok(Sequence::U32(v32)),
         Run::Overflow => Err(Error::limit(

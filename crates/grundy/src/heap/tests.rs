@@ -257,3 +257,21 @@ fn speculative_blocks_equal_naive() {
     let b = seq("octal:0.127", 50_000, Engine::Naive);
     assert_eq!(a, b);
 }
+
+#[test]
+fn extending_a_sequence_equals_computing_it() {
+    for (game, len) in [
+        ("officers", 6000),
+        ("sub:1-300", 6000),
+        ("octal:0.8F", 600),
+        ("grundys-game", 6000),
+    ] {
+        let r = rule(game);
+        let full = compute(&r, len, &no_progress).unwrap();
+        let mut s = compute(&r, 100, &no_progress).unwrap();
+        for n in [len / 5, len / 2, len] {
+            s = super::sequence::extend(&r, s, n, &no_progress).unwrap();
+        }
+        assert_eq!(s.to_vec(), full.to_vec(), "{game}");
+    }
+}
