@@ -16,6 +16,7 @@
 //! | [`game`] | what a game is: the implicit-game trait and explicit graphs |
 //! | [`heap`] | heap games: rules (octal, subtraction, divide, scripts), Grundy sequence engines, sums of heaps |
 //! | [`notation`] | parsing of the notations of the command line (numbers, games, ordinals, graph files) |
+//! | [`pattern`] | what a sequence does: periods with proofs, arithmetic periods, run tables, self-similar rules, values of huge heaps |
 //! | [`error`] | the error values shared by all parsers and engines |
 //!
 //! The library never prints; errors are values carrying the line, column or argument at fault,
@@ -28,5 +29,6 @@ pub mod game;
 pub mod heap;
 pub mod nimber;
 pub mod notation;
+pub mod pattern;
 
 pub use error::{Error, LimitError, ParseError, Result};
