@@ -267,6 +267,21 @@ impl Splits {
         }
     }
 
+    /// Marks every two-heap option of heap `h`: G(a) ⊕ G(m-a) for m = h - k, 1 <= a <= m/2.
+    #[inline]
+    pub(crate) fn mark_pairs<T: Cell>(&self, h: usize, vals: &[T], marks: &mut Marks) {
+        for &(k, unequal) in &self.two {
+            if h < k + 2 {
+                continue;
+            }
+            let m = h - k;
+            let top = if unequal { (m - 1) / 2 } else { m / 2 };
+            for a in 1..=top {
+                marks.set(vals[a].get() ^ vals[m - a].get());
+            }
+        }
+    }
+
     /// Marks the options of heap `h` that leave at most one heap.
     #[inline(always)]
     pub(crate) fn mark_small<T: Cell>(&self, h: usize, vals: &[T], marks: &mut Marks) {
@@ -301,17 +316,7 @@ fn take_break<T: Cell>(
         let b = bound(max);
         marks.reset(2 * b);
         sp.mark_small(h, values, &mut marks);
-        for &(k, unequal) in &sp.two {
-            if h < k + 2 {
-                continue;
-            }
-            let m = h - k;
-            for a in 1..=m / 2 {
-                if !(unequal && 2 * a == m) {
-                    marks.set(values[a].get() ^ values[m - a].get());
-                }
-            }
-        }
+        sp.mark_pairs(h, values, &mut marks);
         if !sp.three.is_empty() && h >= 3 {
             pairs.update(values, h, b)?;
             for &k in &sp.three {

@@ -181,12 +181,26 @@ pub fn extend<T: Cell>(
     let mut missing_of: Vec<u32> = Vec::new();
     while values.len() < n {
         let h0 = values.len();
+        if st.rare.len() * 4 > h0 {
+            // No sparse space (yet): a quarter or more of the positions are rare, so the rare
+            // pass would cost as much as scanning every split. Take the naive step.
+            marks.reset(2 * st.b);
+            sp.mark_small(h0, values, &mut marks);
+            sp.mark_pairs(h0, values, &mut marks);
+            let g = marks.mex();
+            if let Some(r) = push(values, g) {
+                return Ok(r);
+            }
+            st.record(values, h0, g);
+            if h0 % PROGRESS_EVERY == 0 {
+                progress(h0 as u64);
+            }
+            continue;
+        }
         if h0 < exact_until || n - h0 < BLOCK / 4 {
             let (c, mut missing) = st.rare_pass(&sp, values, h0, &mut marks, &mut need);
-            for &(k, unequal) in &sp.two {
-                if h0 >= k + 2 && missing > 0 {
-                    missing = scan_pairs(values, h0 - k, unequal, &mut need.words, &mut seen);
-                }
+            if missing > 0 {
+                missing = scan_pairs(values, h0, &sp.two, &mut need.words, &mut seen);
             }
             let g = if missing > 0 { c.min(need.least()) } else { c };
             if let Some(r) = push(values, g) {
@@ -231,13 +245,7 @@ pub fn extend<T: Cell>(
                     return false;
                 }
                 let mut nd = needs[i * stride..(i + 1) * stride].to_vec();
-                let mut missing = missing_of[i];
-                for &(k, unequal) in &sp.two {
-                    if h >= k + 2 && missing > 0 {
-                        missing = scan_pairs(done, h - k, unequal, &mut nd, seen);
-                    }
-                }
-                missing > 0
+                scan_pairs(done, h, &sp.two, &mut nd, seen) > 0
             })
             .position_first(|f| f);
         if let Some(i) = fail {
@@ -306,28 +314,36 @@ impl State {
     }
 }
 
-/// Removes from `need` (the rare values still missing, below 64·need.len()) every value
-/// G(a) ⊕ G(m-a), 1 <= a <= m/2 (a ≠ m-a if `unequal`), stopping early once none is missing;
-/// returns how many remain. Pairs are taken in blocks of 64 marked into `seen` without
+/// Removes from `need` (the rare values still missing, below 64·need.len()) every two-heap
+/// option value of heap `h`: G(a) ⊕ G(m-a), m = h - k, 1 <= a <= m/2 (a ≠ m-a if unequal),
+/// for every split `(k, unequal)`, stopping early once none is missing; returns how many
+/// remain. All splits advance together in blocks of 64 values of a, marked into `seen` without
 /// branches, and `need` is checked once per block.
 fn scan_pairs<T: Cell>(
     values: &[T],
-    m: usize,
-    unequal: bool,
+    h: usize,
+    two: &[(usize, bool)],
     need: &mut [u64],
     seen: &mut Vec<u64>,
 ) -> u32 {
-    let top = if unequal { (m - 1) / 2 } else { m / 2 };
     seen.clear();
     seen.resize(need.len().max(1) * 2, 0);
     let words = seen.len();
+    let top_of = |k: usize, unequal: bool| match h.checked_sub(k) {
+        Some(m) if m >= 2 => (m, if unequal { (m - 1) / 2 } else { m / 2 }),
+        _ => (0, 0),
+    };
+    let last = two.iter().map(|&(k, u)| top_of(k, u).1).max().unwrap_or(0);
     let mut a = 1;
-    while a <= top {
-        let end = (a + 64).min(top + 1);
-        for i in a..end {
-            let v = (values[i].get() ^ values[m - i].get()) as usize;
-            // Values above the needed range land in the spare half and are ignored.
-            seen[(v >> 6).min(words - 1)] |= 1u64 << (v & 63);
+    while a <= last {
+        let end = (a + 64).min(last + 1);
+        for &(k, unequal) in two {
+            let (m, top) = top_of(k, unequal);
+            for i in a..end.min(top + 1) {
+                let v = (values[i].get() ^ values[m - i].get()) as usize;
+                // Values above the needed range land in the spare half and are ignored.
+                seen[(v >> 6).min(words - 1)] |= 1u64 << (v & 63);
+            }
         }
         a = end;
         if need.iter().zip(seen.iter()).all(|(n, s)| n & !s == 0) {
