@@ -100,7 +100,14 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
     }
     let mut out = stdout();
     writeln!(out, "game: {}", a.game)?;
-    writeln!(out, "computed: {} values", a.computed)?;
+    match a.run_count() {
+        Some(r) => writeln!(
+            out,
+            "computed: every heap below {} ({r} runs of equal values)",
+            a.computed
+        )?,
+        None => writeln!(out, "computed: {} values", a.computed)?,
+    }
     match period {
         Some(p) => {
             write!(out, "period {}, preperiod {}", p.period, p.preperiod)?;

@@ -340,6 +340,14 @@ fn unproved(
 }
 
 impl Analysis {
+    /// The number of runs, when the values were computed run by run (`divide:D`).
+    pub fn run_count(&self) -> Option<usize> {
+        match &self.knowledge {
+            Knowledge::Runs { table, .. } => Some(table.len()),
+            _ => None,
+        }
+    }
+
     /// `G(n)` from what the analysis proved or computed; [`Error::Limit`] when `n` is beyond
     /// both.
     pub fn value(&self, n: &BigUint) -> Result<BigUint> {
@@ -476,5 +484,52 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Officers' cousin 0.16: period 149459 from 105351 (Gangolli and Plambeck), proved.
+    #[test]
+    fn octal_016_has_its_published_period_proved() {
+        assert_eq!(period_of("octal:0.16"), (149_459, 105_351, true));
+    }
+
+    /// `values` agrees with the definition for divide games (run engine and rule), Nim, and
+    /// games answered from computed values; and refuses what it cannot know.
+    #[test]
+    fn values_agree_with_the_definition() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+        for _ in 0..20 {
+            let k = rng.gen_range(1..5);
+            let d: Vec<u64> = (0..k).map(|_| rng.gen_range(2..30)).collect();
+            let game = format!(
+                "divide:{}",
+                d.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+            let spec = parse_game(&game).unwrap();
+            let rule = Rule::from_spec(&spec).unwrap();
+            let naive = divide::reference::values(spec.divisors().unwrap(), 20_000);
+            let heaps: Vec<BigUint> = (0..20_000u32).map(BigUint::from).collect();
+            let got = values(&spec, &rule, &heaps, 10, &no_progress).unwrap();
+            for (n, g) in got.iter().enumerate() {
+                assert_eq!(*g, BigUint::from(naive[n]), "{game} at {n}");
+            }
+        }
+        for game in ["nim", "squares", "grundys-game", "octal:0.8"] {
+            let spec = parse_game(game).unwrap();
+            let rule = Rule::from_spec(&spec).unwrap();
+            let naive = reference::sequence(&rule, 300).unwrap();
+            let heaps: Vec<BigUint> = (0..300u32).map(BigUint::from).collect();
+            let got = values(&spec, &rule, &heaps, 1000, &no_progress).unwrap();
+            let want: Vec<BigUint> = naive.iter().map(|&v| BigUint::from(v)).collect();
+            assert_eq!(got, want, "{game}");
+        }
+        let spec = parse_game("grundys-game").unwrap();
+        let rule = Rule::from_spec(&spec).unwrap();
+        let huge = [BigUint::from(10u64).pow(30)];
+        let e = values(&spec, &rule, &huge, 500, &no_progress).unwrap_err();
+        assert!(matches!(e, Error::Limit(_)), "{e}");
     }
 }
