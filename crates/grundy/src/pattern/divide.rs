@@ -37,10 +37,15 @@ use std::collections::BinaryHeap;
 /// The most runs [`runs`] keeps by default (about 24 bytes each).
 pub const DEFAULT_MAX_RUNS: usize = 1 << 22;
 
+/// The most breakpoints `d·s` [`runs`] queues (16 bytes each): with `|D|` divisors at most
+/// `MAX_BREAKPOINTS / |D|` runs are kept, whatever `max_runs` says.
+pub const MAX_BREAKPOINTS: usize = 1 << 25;
+
 /// The run table of `divide:D` over `[0, end)`, computed run by run (see the module docs).
 ///
 /// `divisors` must be non-empty with every element at least 2 (as the GAME parser ensures).
-/// Fails with [`Error::Limit`] if more than `max_runs` runs are needed.
+/// Fails with [`Error::Limit`] if more than `max_runs` runs (or [`MAX_BREAKPOINTS`] queued
+/// breakpoints) are needed.
 pub fn runs(divisors: &[u64], end: u128, max_runs: usize) -> Result<RunTable> {
     let d_min = *divisors
         .iter()
@@ -49,6 +54,8 @@ pub fn runs(divisors: &[u64], end: u128, max_runs: usize) -> Result<RunTable> {
     if d_min < 2 {
         return Err(Error::invalid("divide: every divisor must be at least 2"));
     }
+    // Each run queues |D| breakpoints: bound the queue as well as the table.
+    let max_runs = max_runs.min(MAX_BREAKPOINTS / divisors.len()).max(1);
     let mut table = RunTable::with_end(end.max(1));
     table.push(0, 0);
     // Breakpoints d·s for run starts s >= 1, smallest first.
