@@ -268,6 +268,17 @@ fn unproved(
     };
     let mut parts = Vec::new();
     let mut period = None;
+    // A self-similar rule explains long final runs better than an apparent period 1 (which is
+    // then only the last run), so it is looked for first and such a period is dropped.
+    let table = RunTable::from_values(&values);
+    let similar = runs::find_self_similar(&table);
+    if let Some(s) = similar {
+        parts.push(format!(
+            "apparently self-similar: G(n) = G(floor(n/{})) for {} <= n < {len} (not proved: \
+             no theorem for this game); run boundaries grow by the factor {}",
+            s.ratio, s.from, s.ratio
+        ));
+    }
     let apparent = match outcome {
         PeriodOutcome::Apparent(per, need) => Some((per, need)),
         _ => periodic::find_period(&values).map(|per| {
@@ -275,6 +286,7 @@ fn unproved(
             (per, need)
         }),
     };
+    let apparent = apparent.filter(|(per, _)| similar.is_none() || per.period > 1);
     match apparent {
         Some((per, need)) => {
             parts.push(format!(
@@ -287,6 +299,7 @@ fn unproved(
             ));
             period = Some(per);
         }
+        None if similar.is_some() => {}
         None => {
             if let Some(per) = periodic::find_arithmetic_period(&values) {
                 parts.push(format!(
@@ -300,16 +313,6 @@ fn unproved(
                 ));
                 period = Some(per);
             }
-        }
-    }
-    let table = RunTable::from_values(&values);
-    if period.is_none() {
-        if let Some(s) = runs::find_self_similar(&table) {
-            parts.push(format!(
-                "apparently self-similar: G(n) = G(floor(n/{})) for {} <= n < {len} (not \
-                 proved)",
-                s.ratio, s.from
-            ));
         }
     }
     if parts.is_empty() {
