@@ -197,3 +197,15 @@ fn analyze_finds_self_similar_rules_in_any_game() {
         .unwrap()
         .contains("apparently self-similar: G(n) = G(floor(n/12)) for 6 <= n < 20000"));
 }
+
+#[test]
+fn help_has_examples() {
+    for cmd in ["analyze", "value"] {
+        grundy()
+            .args([cmd, "--help"])
+            .assert()
+            .success()
+            .stdout(contains("Examples:"))
+            .stdout(contains("--max"));
+    }
+}

@@ -38,7 +38,7 @@ pub struct AnalyzeArgs {
 #[derive(Args, Debug)]
 #[command(
     after_help = "Examples:\n  grundy value divide:2,3,4,5,6 1000000000000000000\n  \
-                        2\n  grundy value kayles 1000000000000000000000000 5\n  \
+                        3\n  grundy value kayles 1000000000000000000000000 5\n  \
                         grundy value grundys-game 100 --json\n\n\
                         Heaps below --max are computed directly; larger ones are answered \
                         through a proved period or self-similar rule. When none is proved and a \
