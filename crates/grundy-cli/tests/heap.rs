@@ -144,6 +144,11 @@ fn seq_bad_input() {
         .assert()
         .code(3)
         .stderr(contains("limit"));
+    grundy()
+        .args(["seq", "octal:0.8", "-n", "100001"])
+        .assert()
+        .code(3)
+        .stderr(contains("three heaps"));
 }
 
 #[test]

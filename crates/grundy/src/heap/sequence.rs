@@ -13,6 +13,10 @@ use crate::heap::{naive, reference, sparse};
 /// The longest sequence [`compute`] makes: 2·10^9 values (about 2 GB when values fit a byte).
 pub const MAX_LEN: u64 = 2_000_000_000;
 
+/// The longest sequence of a game whose moves may leave three heaps (hexadecimal digits 8-F):
+/// those cost about n²·B/128 word operations (B the value bound), hours beyond this.
+pub const MAX_LEN_THREE_HEAPS: u64 = 100_000;
+
 /// A progress callback: called now and then with the number of values done so far.
 pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 
@@ -148,6 +152,17 @@ fn extend_from(
             format!("{n} values asked, above the limit of {MAX_LEN} values per sequence"),
             "ask for fewer values (-n)",
         ));
+    }
+    if let Rule::TakeBreak(c) = rule {
+        if c.max_heaps() == 3 && n > MAX_LEN_THREE_HEAPS {
+            return Err(Error::limit(
+                format!(
+                    "{n} values of a game leaving three heaps asked, above the limit of \
+                     {MAX_LEN_THREE_HEAPS} (the cost grows as the square of N)"
+                ),
+                "ask for fewer values (-n) or smaller heaps",
+            ));
+        }
     }
     let n = n as usize;
     if seq.len() >= n {

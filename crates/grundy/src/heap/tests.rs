@@ -152,6 +152,9 @@ fn values_wider_than_a_byte() {
 fn limits_are_errors() {
     let e = compute(&rule("nim"), super::sequence::MAX_LEN + 1, &no_progress).unwrap_err();
     assert!(matches!(e, crate::Error::Limit(_)));
+    let n = super::sequence::MAX_LEN_THREE_HEAPS + 1;
+    let e = compute(&rule("octal:0.8"), n, &no_progress).unwrap_err();
+    assert!(matches!(e, crate::Error::Limit(_)));
 }
 
 // ---- Published values ----
