@@ -78,8 +78,8 @@ struct State {
     /// The current value bound B (power of two, values < B).
     b: usize,
     hist: Vec<u64>,
-    /// Positions r >= 1 with G(r) rare, ascending.
-    rare: Vec<u32>,
+    /// Positions r >= 1 with G(r) rare, ascending, with their values G(r).
+    rare: Vec<(u32, u32)>,
     /// Bit v set iff v < 2B is common.
     common: Vec<u64>,
     /// Bit v set iff v < 2B is rare.
@@ -124,7 +124,7 @@ impl State {
         self.mask = mask;
         self.rare = (1..values.len())
             .filter(|&r| is_rare(values[r].get(), mask))
-            .map(|r| r as u32)
+            .map(|r| (r as u32, values[r].get()))
             .collect();
     }
 
@@ -139,7 +139,7 @@ impl State {
         }
         self.hist[g as usize] += 1;
         if h >= 1 && is_rare(g, self.mask) {
-            self.rare.push(h as u32);
+            self.rare.push((h as u32, g));
         }
         if h + 1 >= self.next_review {
             self.next_review = 2 * (h + 1);
@@ -279,13 +279,13 @@ impl State {
                 continue;
             }
             let m = h - k;
-            for &r in &self.rare {
+            for &(r, g) in &self.rare {
                 let r = r as usize;
                 if r >= m {
                     break;
                 }
                 if !(unequal && 2 * r == m) {
-                    marks.set(values[r].get() ^ values[m - r].get());
+                    marks.set(g ^ values[m - r].get());
                 }
             }
         }
