@@ -156,11 +156,11 @@ const BLOCK: usize = 1 << 13;
 /// Extends `values` to G(0..n) for a rule that [`handles`] accepts.
 ///
 /// **Speculation on both cores.** Once rare values have become rare, G(n) is almost always the
-/// candidate c of the rare pass. Beyond [`SPECULATE_FROM`] heaps the engine therefore takes a
-/// block of heaps with G(n) = c on one thread (the cheap rare pass only), then verifies the
-/// rare values below each c in parallel (rayon, every heap of the block independent given the
-/// values). The first heap whose verification fails is recomputed exactly and the rest of the
-/// block is dropped, so the result is exactly the sequential one.
+/// candidate c of the rare pass. Beyond [`SPECULATE_FROM`] heaps the engine therefore proposes
+/// a block of heaps with G(n) = c (the cheap rare pass only), and verifies the rare values below
+/// each c of that block in parallel (every heap of the block is independent given the values)
+/// *while* the next block is proposed. The first heap whose verification fails is recomputed
+/// exactly and everything after it is dropped, so the result is exactly the sequential one.
 pub fn extend<T: Cell>(
     rule: &Rule,
     values: &mut Vec<T>,
@@ -172,14 +172,52 @@ pub fn extend<T: Cell>(
         Rule::GrundysGame => Splits::grundy(),
         _ => return crate::heap::naive::extend(rule, values, n, progress),
     };
+    if values
+        .try_reserve_exact(n.saturating_sub(values.len()))
+        .is_err()
+    {
+        return Err(crate::error::Error::limit(
+            format!("not enough memory for {n} values"),
+            "ask for fewer values (-n)",
+        ));
+    }
     let mut st = State::new(values);
     let mut marks = Marks::default();
     let mut need = Marks::default();
     let mut seen: Vec<u64> = Vec::new();
     let mut exact_until = SPECULATE_FROM;
-    let mut needs: Vec<u64> = Vec::new();
-    let mut missing_of: Vec<u32> = Vec::new();
-    while values.len() < n {
+    let mut pending: Option<Block> = None;
+    while values.len() < n || pending.is_some() {
+        if let Some(p) = pending.take() {
+            let base = Shared(values.as_mut_ptr());
+            let start = p.start + p.len;
+            let (fail, next) = if start < n && !p.overflow {
+                let end = (start + BLOCK).min(n);
+                rayon::join(
+                    || verify(base, &p, &sp),
+                    || {
+                        Some(propose(
+                            &sp, &mut st, base, start, end, &mut marks, &mut need,
+                        ))
+                    },
+                )
+            } else {
+                (verify(base, &p, &sp), None)
+            };
+            let good = fail.unwrap_or(p.len);
+            // SAFETY: capacity >= n was reserved above, and `propose` initialised every heap
+            // below p.start + p.len (the values up to p.start were already in the vector).
+            unsafe { values.set_len(p.start + good) };
+            if fail.is_some() || p.overflow {
+                // A rare heap (or a value too wide for the cells): redo it exactly.
+                st = State::new(values);
+                exact_until = values.len() + BLOCK;
+            } else {
+                pending = next.filter(|b| b.len > 0 || b.overflow);
+            }
+            progress(values.len() as u64);
+            continue;
+        }
         let h0 = values.len();
         if st.rare.len() * 4 > h0 {
             // No sparse space (yet): a quarter or more of the positions are rare, so the rare
@@ -212,51 +250,99 @@ pub fn extend<T: Cell>(
             }
             continue;
         }
-        // Speculate: G(h) = c for a block, while the value bound stays put.
-        let b0 = st.b;
-        let stride = 2 * b0 / 64;
-        let h1 = (h0 + BLOCK).min(n);
-        needs.clear();
-        missing_of.clear();
-        for h in h0..h1 {
-            let (c, missing) = st.rare_pass(&sp, values, h, &mut marks, &mut need);
-            needs.extend_from_slice(&need.words[..stride]);
-            missing_of.push(missing);
-            if push(values, c).is_some() {
-                // Too wide for the cells: the exact path below reports it.
-                values.truncate(h0);
-                st = State::new(values);
-                exact_until = h0 + BLOCK;
-                break;
-            }
-            st.record(values, h, c);
-            if st.b != b0 {
-                break;
-            }
-        }
-        let end = h0 + missing_of.len().min(values.len() - h0);
-        let done: &[T] = values;
-        let fail = (h0..end)
-            .into_par_iter()
-            .with_min_len(64)
-            .map_init(Vec::new, |seen, h| {
-                let i = h - h0;
-                if missing_of[i] == 0 {
-                    return false;
-                }
-                let mut nd = needs[i * stride..(i + 1) * stride].to_vec();
-                scan_pairs(done, h, &sp.two, &mut nd, seen) > 0
-            })
-            .position_first(|f| f);
-        if let Some(i) = fail {
-            // Heap h0 + i is rare: drop it and what follows, and redo them exactly.
-            values.truncate(h0 + i);
-            st = State::new(values);
-            exact_until = h0 + i + BLOCK;
-        }
-        progress(values.len() as u64);
+        let base = Shared(values.as_mut_ptr());
+        let end = (h0 + BLOCK).min(n);
+        pending = Some(propose(&sp, &mut st, base, h0, end, &mut marks, &mut need));
     }
     Ok(Run::Done)
+}
+
+/// A block of heaps whose values were proposed by the rare pass and await verification.
+struct Block {
+    /// First heap of the block.
+    start: usize,
+    /// Heaps proposed.
+    len: usize,
+    /// Words per heap in `needs`.
+    stride: usize,
+    /// For each heap, the rare values below its candidate not seen by the rare pass.
+    needs: Vec<u64>,
+    /// For each heap, how many such values.
+    missing: Vec<u32>,
+    /// The proposal stopped at a value too wide for the cells.
+    overflow: bool,
+}
+
+/// The vector's buffer, shared by the thread that proposes a block (writing only beyond the
+/// pending block) and the threads that verify the pending block (reading only below its end).
+#[derive(Clone, Copy)]
+struct Shared<T>(*mut T);
+// SAFETY: the threads touch disjoint ranges as described above, and only read what another
+// thread wrote after `rayon::join` has ordered the two.
+unsafe impl<T: Send> Send for Shared<T> {}
+unsafe impl<T: Sync> Sync for Shared<T> {}
+
+/// Proposes G(h) = c for h in start..end (stopping early when the value bound grows or a value
+/// does not fit the cells), writing the values at `base + h`.
+fn propose<T: Cell>(
+    sp: &Splits,
+    st: &mut State,
+    base: Shared<T>,
+    start: usize,
+    end: usize,
+    marks: &mut Marks,
+    need: &mut Marks,
+) -> Block {
+    let b0 = st.b;
+    let stride = 2 * b0 / 64;
+    let mut block = Block {
+        start,
+        len: 0,
+        stride,
+        needs: Vec::with_capacity((end - start) * stride),
+        missing: Vec::with_capacity(end - start),
+        overflow: false,
+    };
+    for h in start..end {
+        // SAFETY: heaps below h are initialised (verified values, the pending block, or this
+        // block so far) and nothing writes them while this slice lives.
+        let vals = unsafe { std::slice::from_raw_parts(base.0, h) };
+        let (c, missing) = st.rare_pass(sp, vals, h, marks, need);
+        if c > T::MAX {
+            block.overflow = true;
+            break;
+        }
+        // SAFETY: h < end <= n <= capacity, and no other thread reads or writes heap h now.
+        unsafe { base.0.add(h).write(T::from_u32(c)) };
+        block.needs.extend_from_slice(&need.words[..stride]);
+        block.missing.push(missing);
+        block.len += 1;
+        // SAFETY: as above, now including heap h.
+        let vals = unsafe { std::slice::from_raw_parts(base.0, h + 1) };
+        st.record(vals, h, c);
+        if st.b != b0 {
+            break;
+        }
+    }
+    block
+}
+
+/// The index (in the block) of the first heap whose rare values below its candidate are not all
+/// options, or `None` if the whole block is right; heaps are checked in parallel.
+fn verify<T: Cell>(base: Shared<T>, p: &Block, sp: &Splits) -> Option<usize> {
+    // SAFETY: every heap below p.start + p.len is initialised, and only read while this lives.
+    let done = unsafe { std::slice::from_raw_parts(base.0 as *const T, p.start + p.len) };
+    (0..p.len)
+        .into_par_iter()
+        .with_min_len(64)
+        .map_init(Vec::new, |seen, i| {
+            if p.missing[i] == 0 {
+                return false;
+            }
+            let mut nd = p.needs[i * p.stride..(i + 1) * p.stride].to_vec();
+            scan_pairs(done, p.start + i, &sp.two, &mut nd, seen) > 0
+        })
+        .position_first(|f| f)
 }
 
 impl State {
