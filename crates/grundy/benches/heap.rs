@@ -66,8 +66,15 @@ fn main() {
     let hex = Rule::parse("octal:0.8").unwrap();
     let n = 1_000;
     let naive = time(&hex, n, Engine::Naive, 3);
-    let slow = median_time(1, || reference::sequence(&hex, n as usize).expect("computes"));
-    row("octal:0.8 (three heaps), N = 10^3, naive vs reference", n, naive, Some(slow));
+    let slow = median_time(1, || {
+        reference::sequence(&hex, n as usize).expect("computes")
+    });
+    row(
+        "octal:0.8 (three heaps), N = 10^3, naive vs reference",
+        n,
+        naive,
+        Some(slow),
+    );
 
     // A subtraction range of a million elements: sliding windows, O(1) per value.
     let sub = Rule::parse("sub:1-1000000").unwrap();
@@ -77,6 +84,13 @@ fn main() {
     let sub = Rule::parse("sub:1-1000").unwrap();
     let n = 20_000;
     let naive = time(&sub, n, Engine::Naive, 3);
-    let slow = median_time(1, || reference::sequence(&sub, n as usize).expect("computes"));
-    row("sub:1-1000, N = 2·10^4, windows vs reference", n, naive, Some(slow));
+    let slow = median_time(1, || {
+        reference::sequence(&sub, n as usize).expect("computes")
+    });
+    row(
+        "sub:1-1000, N = 2·10^4, windows vs reference",
+        n,
+        naive,
+        Some(slow),
+    );
 }
