@@ -30,12 +30,25 @@ enum Command {
     /// Game graphs from files: outcomes, remoteness, generalized Sprague-Grundy values, DOT.
     #[command(subcommand)]
     Graph(cmd::graph::GraphCommand),
+    /// The Grundy values G(0) ... G(N-1) of a heap game, on one line.
+    Seq(cmd::heap::SeqArgs),
+    /// Outcome and every winning move of a sum of heaps (normal or misère play).
+    Position(cmd::heap::PositionArgs),
+    /// The pattern of a heap game: its period (proved where a theorem applies), saltus, runs and
+    /// self-similar rules.
+    Analyze(cmd::pattern::AnalyzeArgs),
+    /// Grundy values G(N) of heaps of any size, through proved patterns.
+    Value(cmd::pattern::ValueArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Nimber(c) => cmd::nimber::run(c),
         Command::Graph(c) => cmd::graph::run(c),
+        Command::Seq(a) => cmd::heap::seq(a),
+        Command::Position(a) => cmd::heap::position(a),
+        Command::Analyze(a) => cmd::pattern::analyze(a),
+        Command::Value(a) => cmd::pattern::value(a),
     }
 }
 

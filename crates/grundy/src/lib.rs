@@ -15,7 +15,9 @@
 //! | [`nimber`] | the field of nimbers: 64-bit, 128-bit and any-size elements, batch kernels, logarithms, roots |
 //! | [`game`] | what a game is: the implicit-game trait, explicit graphs, sums and products |
 //! | [`solve`] | engines: Grundy values, outcomes and remoteness, the generalized Sprague-Grundy function of games with cycles, sums, misère Nim |
+//! | [`heap`] | heap games: rules (octal, subtraction, divide, scripts), Grundy sequence engines, sums of heaps |
 //! | [`notation`] | parsing of the notations of the command line (numbers, games, ordinals, graph files) |
+//! | [`pattern`] | what a sequence does: periods with proofs, arithmetic periods, run tables, self-similar rules, values of huge heaps |
 //! | [`error`] | the error values shared by all parsers and engines |
 //!
 //! The library never prints; errors are values carrying the line, column or argument at fault,
@@ -25,8 +27,10 @@
 
 pub mod error;
 pub mod game;
+pub mod heap;
 pub mod nimber;
 pub mod notation;
 pub mod solve;
+pub mod pattern;
 
 pub use error::{Error, LimitError, ParseError, Result};

@@ -3,3 +3,5 @@
 pub mod graph;
 pub mod nimber;
 pub mod nimber_product;
+pub mod heap;
+pub mod pattern;

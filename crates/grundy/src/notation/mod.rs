@@ -3,4 +3,5 @@
 //! (and line, for files) at fault and what was expected there.
 
 pub mod graph;
+pub mod game;
 pub mod number;

@@ -1,0 +1,173 @@
+//! `grundy analyze` and `grundy value`: patterns of heap games, with proofs, and values of huge
+//! heaps.
+
+use crate::error::CliError;
+use crate::output::{print_json, progress, stdout};
+use clap::Args;
+use grundy::heap::Rule;
+use grundy::notation::game::{parse_game, GameSpec};
+use grundy::notation::number::{parse_natural, parse_u64};
+use grundy::pattern::value;
+use std::io::Write;
+
+/// Arguments of `grundy analyze`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  grundy analyze dawsons-kayles\n  \
+                        period 34, preperiod 53 (proved)\n  \
+                        grundy analyze octal:0.16 --max 1000000 --json\n  \
+                        grundy analyze divide:2,3,4,5,6\n\n\
+                        Periods of subtraction games (finite sets) and take-and-break codes are \
+                        proved from finitely many values by the subtraction-game and Guy-Smith \
+                        theorems; divide:D games get a proved self-similar rule \
+                        G(n) = G(floor(n/r)) from their run engine. Other regularities are \
+                        reported as apparent (proved: false).")]
+pub struct AnalyzeArgs {
+    /// The game (as for `grundy seq`), e.g. `kayles`, `octal:0.137`, `sub:1,3,4`.
+    game: String,
+    /// Compute at most N values (decimal or 0x-hexadecimal) while looking for a proof
+    /// [default: 1000000; 10000 for codes leaving three heaps; 100000 for squares and scripts].
+    #[arg(long, value_name = "N")]
+    max: Option<String>,
+    /// Print one JSON document `{"game", "computed", "period", "preperiod", "saltus",
+    /// "proved", "pattern"}` instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `grundy value`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  grundy value divide:2,3,4,5,6 1000000000000000000\n  \
+                        3\n  grundy value kayles 1000000000000000000000000 5\n  \
+                        grundy value grundys-game 100 --json\n\n\
+                        Heaps below --max are computed directly; larger ones are answered \
+                        through a proved period or self-similar rule. When none is proved and a \
+                        heap is beyond what was computed, the exit status is 3."
+)]
+pub struct ValueArgs {
+    /// The game (as for `grundy seq`).
+    game: String,
+    /// Heap sizes, any size (decimal or 0x-hexadecimal).
+    #[arg(required = true, value_name = "N")]
+    heaps: Vec<String>,
+    /// Compute at most N values directly or while looking for a proof [default: as for
+    /// `grundy analyze`].
+    #[arg(long, value_name = "N")]
+    max: Option<String>,
+    /// Print one JSON document `{"game", "heaps", "values"}` instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The game and its rule, and `--max` (or the game's default).
+fn game(game: &str, max: &Option<String>) -> Result<(GameSpec, Rule, u64), CliError> {
+    let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
+    let max = match max {
+        Some(m) => parse_u64(m).map_err(|e| e.in_source("--max"))?,
+        None => value::default_max(&spec),
+    };
+    let rule = Rule::from_spec(&spec)?;
+    Ok((spec, rule, max))
+}
+
+/// Runs `grundy analyze`.
+pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
+    let (spec, rule, max) = game(&args.game, &args.max)?;
+    let bar = progress(max, "computing");
+    let a = value::analyze(&spec, &rule, max, &|done| bar.set_position(done))?;
+    bar.finish_and_clear();
+    let period = a.period;
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct Doc<'a> {
+            game: &'a str,
+            computed: u128,
+            period: Option<usize>,
+            preperiod: Option<usize>,
+            saltus: Option<u64>,
+            proved: bool,
+            pattern: &'a str,
+        }
+        return print_json(&Doc {
+            game: &args.game,
+            computed: a.computed,
+            period: period.map(|p| p.period),
+            preperiod: period.map(|p| p.preperiod),
+            saltus: period.map(|p| p.saltus),
+            proved: a.proved,
+            pattern: &a.pattern,
+        });
+    }
+    let mut out = stdout();
+    writeln!(out, "game: {}", a.game)?;
+    match a.run_count() {
+        Some(r) => writeln!(
+            out,
+            "computed: every heap below {} ({r} runs of equal values)",
+            a.computed
+        )?,
+        None => writeln!(out, "computed: {} values", a.computed)?,
+    }
+    match period {
+        Some(p) => {
+            write!(out, "period {}, preperiod {}", p.period, p.preperiod)?;
+            if p.saltus != 0 {
+                write!(out, ", saltus {}", p.saltus)?;
+            }
+            writeln!(out, " ({})", if a.proved { "proved" } else { "not proved" })?;
+        }
+        None => writeln!(out, "period: none found")?,
+    }
+    if let Some(proof) = &a.proof {
+        let (lo, hi) = proof.check;
+        writeln!(out, "proof: {}", proof.theorem.statement())?;
+        writeln!(
+            out,
+            "checked: G(n+{}) = G(n) for {lo} <= n < {hi}",
+            proof.applied.period
+        )?;
+    }
+    writeln!(out, "pattern: {}", a.pattern)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Runs `grundy value`.
+pub fn value(args: ValueArgs) -> Result<(), CliError> {
+    let heaps = args
+        .heaps
+        .iter()
+        .enumerate()
+        .map(|(i, h)| parse_natural(h).map_err(|e| e.in_source(format!("N (heap {})", i + 1))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (spec, rule, max) = game(&args.game, &args.max)?;
+    let bar = progress(max, "computing");
+    let values = value::values(&spec, &rule, &heaps, max, &|done| bar.set_position(done))?;
+    bar.finish_and_clear();
+    let mut out = stdout();
+    if args.json {
+        // Written by hand: values and heaps may exceed every fixed-width JSON number type,
+        // and JSON numbers have no size limit.
+        let list = |xs: &[num_bigint::BigUint]| {
+            xs.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let name = serde_json::to_string(&args.game).map_err(|e| CliError::Io(e.into()))?;
+        writeln!(
+            out,
+            "{{\"game\": {name}, \"heaps\": [{}], \"values\": [{}]}}",
+            list(&heaps),
+            list(&values)
+        )?;
+        out.flush()?;
+        return Ok(());
+    }
+    let mut out = stdout();
+    for v in values {
+        writeln!(out, "{v}")?;
+    }
+    out.flush()?;
+    Ok(())
+}

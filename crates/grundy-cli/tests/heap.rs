@@ -1,0 +1,255 @@
+//! `grundy seq` and `grundy position`: exact SPEC formats and every bad-input case.
+
+use assert_cmd::Command;
+use predicates::str::contains;
+
+fn grundy() -> Command {
+    Command::cargo_bin("grundy").unwrap()
+}
+
+#[test]
+fn seq_prints_one_line() {
+    grundy()
+        .args(["seq", "kayles", "-n", "12"])
+        .assert()
+        .success()
+        .stdout("0 1 2 3 1 4 3 2 1 4 2 6\n");
+    grundy()
+        .args(["seq", "grundys-game", "-n", "0x8"])
+        .assert()
+        .success()
+        .stdout("0 0 0 1 0 2 1 0\n");
+    grundy()
+        .args(["seq", "squares", "-n", "10"])
+        .assert()
+        .success()
+        .stdout("0 1 0 1 2 0 1 0 1 2\n");
+    grundy()
+        .args(["seq", "divide:2,3", "-n", "6"])
+        .assert()
+        .success()
+        .stdout("0 1 2 0 0 0\n");
+    grundy()
+        .args(["seq", "nim", "-n", "0"])
+        .assert()
+        .success()
+        .stdout("\n");
+}
+
+#[test]
+fn seq_json() {
+    let out = grundy()
+        .args(["seq", "octal:0.137", "-n", "8", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"game": "octal:0.137", "values": [0, 1, 1, 2, 0, 3, 1, 1]})
+    );
+}
+
+#[test]
+fn seq_script() {
+    let dir = std::env::temp_dir().join(format!("grundy-cli-heap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("floor.rhai");
+    std::fs::write(
+        &good,
+        "// options of heap n: floor(n/d) for d = 2..6\n\
+         fn options(n) { let r = []; for d in 2..=6 { r.push([n / d]); } r }\n",
+    )
+    .unwrap();
+    let want = grundy()
+        .args(["seq", "divide:2,3,4,5,6", "-n", "100"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    grundy()
+        .args(["seq", &format!("script:{}", good.display()), "-n", "100"])
+        .assert()
+        .success()
+        .stdout(want);
+    let hang = dir.join("hang.rhai");
+    std::fs::write(&hang, "fn options(n) { loop { } }").unwrap();
+    grundy()
+        .args(["seq", &format!("script:{}", hang.display()), "-n", "5"])
+        .assert()
+        .code(2)
+        .stderr(contains("options(1)"));
+    let bad = dir.join("bad.rhai");
+    std::fs::write(&bad, "fn options(n) { [[n + 1]] }").unwrap();
+    grundy()
+        .args(["seq", &format!("script:{}", bad.display()), "-n", "5"])
+        .assert()
+        .code(2)
+        .stderr(contains("heap 2"));
+    let syntax = dir.join("syntax.rhai");
+    std::fs::write(&syntax, "fn options(n) {").unwrap();
+    grundy()
+        .args(["seq", &format!("script:{}", syntax.display()), "-n", "5"])
+        .assert()
+        .code(2)
+        .stderr(contains("syntax.rhai"));
+    grundy()
+        .args([
+            "seq",
+            &format!("script:{}", dir.join("none.rhai").display()),
+            "-n",
+            "5",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot read"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn seq_bad_input() {
+    for (game, column, what) in [
+        ("octal:0.1x7", "column 10", "octal/hex digit"),
+        ("octal:1.07", "column 7", "d0"),
+        ("sub:1,,3", "column 7", "positive integer"),
+        ("sub:5-3", "column 7", "range end"),
+        ("sub:0", "column 5", "positive integer"),
+        ("sub:99999999999999999999", "column 5", "2^64"),
+        ("divide:1", "column 8", "divisor >= 2"),
+        ("chess", "column 1", "unknown game"),
+    ] {
+        grundy()
+            .args(["seq", game, "-n", "5"])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(contains(format!("GAME, {column}")))
+            .stderr(contains(what));
+    }
+    grundy()
+        .args(["seq", "kayles", "-n", "12x"])
+        .assert()
+        .code(2)
+        .stderr(contains("-n, column 3"));
+    grundy()
+        .args(["seq", "kayles"])
+        .assert()
+        .code(2)
+        .stderr(contains("-n"));
+    grundy()
+        .args(["seq", "kayles", "-n", "3000000000"])
+        .assert()
+        .code(3)
+        .stderr(contains("limit"));
+    grundy()
+        .args(["seq", "octal:0.8", "-n", "100001"])
+        .assert()
+        .code(3)
+        .stderr(contains("three heaps"));
+}
+
+#[test]
+fn position_text() {
+    grundy()
+        .args(["position", "nim", "1", "2", "3"])
+        .assert()
+        .success()
+        .stdout("P\n");
+    grundy()
+        .args(["position", "kayles", "3", "5", "6"])
+        .assert()
+        .success()
+        .stdout("N\nheap 2: 5 -> 2 2\n");
+    grundy()
+        .args(["position", "octal:0.1", "1", "1", "1"])
+        .assert()
+        .success()
+        .stdout("N\nheap 1: 1 ->\nheap 2: 1 ->\nheap 3: 1 ->\n");
+    grundy()
+        .args(["position", "nim", "3", "5"])
+        .assert()
+        .success()
+        .stdout("N\nheap 2: 5 -> 3\n");
+}
+
+#[test]
+fn position_json_and_misere() {
+    let out = grundy()
+        .args(["position", "nim", "3", "5", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "{\"outcome\":\"N\",\"nim_sum\":6,\"winning_moves\":[{\"heap\":2,\"from\":5,\"to\":[3]}]}\n"
+    );
+    // Misère Nim with heaps 1 1 2: take the 2-heap down to 1 (three 1-heaps, odd).
+    grundy()
+        .args(["position", "nim", "1", "1", "2", "--misere", "--json"])
+        .assert()
+        .success()
+        .stdout(
+            "{\"outcome\":\"N\",\"nim_sum\":null,\"winning_moves\":[{\"heap\":3,\"from\":2,\"to\":[1]}]}\n",
+        );
+    // Misère Kayles: a single heap of 1 is lost for the player to move (who must take it).
+    grundy()
+        .args(["position", "kayles", "1", "--misere"])
+        .assert()
+        .success()
+        .stdout("P\n");
+    grundy()
+        .args(["position", "kayles", "2", "--misere"])
+        .assert()
+        .success()
+        .stdout("N\nheap 1: 2 -> 1\n");
+}
+
+#[test]
+fn position_bad_input_and_limits() {
+    grundy()
+        .args(["position", "kayles", "3", "x5"])
+        .assert()
+        .code(2)
+        .stderr(contains("heap 2, column 1"));
+    grundy()
+        .args(["position", "kayles"])
+        .assert()
+        .code(2)
+        .stderr(contains("HEAP"));
+    grundy()
+        .args(["position", "octal:0.1x", "3"])
+        .assert()
+        .code(2)
+        .stderr(contains("GAME, column 10"));
+    grundy()
+        .args(["position", "kayles", "100000000"])
+        .assert()
+        .code(3)
+        .stderr(contains("limit"));
+    grundy()
+        .args(["position", "kayles", "30", "31", "32", "33", "--misere"])
+        .assert()
+        .code(3)
+        .stderr(contains("misère search"));
+    grundy()
+        .args(["position", "nim", "18446744073709551616"])
+        .assert()
+        .code(2)
+        .stderr(contains("64 bits"));
+}
+
+#[test]
+fn help_has_examples() {
+    for cmd in ["seq", "position"] {
+        grundy()
+            .args([cmd, "--help"])
+            .assert()
+            .success()
+            .stdout(contains("Examples:"));
+    }
+}

@@ -1,0 +1,211 @@
+//! `grundy analyze` and `grundy value`: outputs, JSON fields, bad input (exit 2) and unprovable
+//! huge heaps (exit 3).
+
+use assert_cmd::Command;
+use predicates::str::contains;
+
+fn grundy() -> Command {
+    Command::cargo_bin("grundy").unwrap()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = grundy()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).unwrap()
+}
+
+#[test]
+fn analyze_dawsons_kayles_json_has_exactly_the_spec_fields() {
+    let v = json(&["analyze", "dawsons-kayles", "--json"]);
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    let mut keys = keys;
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "computed",
+            "game",
+            "pattern",
+            "period",
+            "preperiod",
+            "proved",
+            "saltus"
+        ]
+    );
+    assert_eq!(v["game"], "dawsons-kayles");
+    assert_eq!(v["period"], 34);
+    assert_eq!(v["preperiod"], 53);
+    assert_eq!(v["saltus"], 0);
+    assert_eq!(v["proved"], true);
+    assert!(v["computed"].as_u64().unwrap() >= 176);
+    assert!(v["pattern"].as_str().unwrap().contains("Guy-Smith"));
+}
+
+#[test]
+fn analyze_text_names_the_inequality() {
+    grundy()
+        .args(["analyze", "kayles"])
+        .assert()
+        .success()
+        .stdout(contains("period 12, preperiod 71 (proved)"))
+        .stdout(contains("checked: G(n+12) = G(n) for 71 <= n < 156"));
+    grundy()
+        .args(["analyze", "sub:1,2,3"])
+        .assert()
+        .success()
+        .stdout(contains("period 4, preperiod 0 (proved)"));
+}
+
+#[test]
+fn analyze_nim_divide_and_unprovable_games() {
+    let v = json(&["analyze", "nim", "--json"]);
+    assert_eq!(
+        (v["period"].as_u64(), v["saltus"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(v["proved"], true);
+    let v = json(&["analyze", "divide:2,3,4,5,6", "--json"]);
+    assert_eq!(v["period"], serde_json::Value::Null);
+    assert_eq!(v["proved"], true);
+    assert!(v["pattern"]
+        .as_str()
+        .unwrap()
+        .contains("G(n) = G(floor(n/12)) for every n >= 6"));
+    // No theorem covers Grundy's game: whatever is seen is not proved.
+    let v = json(&["analyze", "grundys-game", "--max", "2000", "--json"]);
+    assert_eq!(v["proved"], false);
+    assert_eq!(v["computed"], 2000);
+    // Too few values for the Guy-Smith bound of Kayles (168 needed).
+    let v = json(&["analyze", "kayles", "--max", "100", "--json"]);
+    assert_eq!(v["proved"], false);
+}
+
+#[test]
+fn analyze_bad_input_exits_2() {
+    grundy()
+        .args(["analyze", "octal:0.1x"])
+        .assert()
+        .code(2)
+        .stderr(contains("GAME, column 10"));
+    grundy()
+        .args(["analyze", "kayles", "--max", "12z"])
+        .assert()
+        .code(2)
+        .stderr(contains("--max"));
+    grundy().args(["analyze"]).assert().code(2);
+}
+
+#[test]
+fn value_of_huge_heaps_through_proofs() {
+    grundy()
+        .args([
+            "value",
+            "divide:2,3,4,5,6",
+            "1000000000000000000",
+            "6",
+            "12",
+        ])
+        .assert()
+        .success()
+        .stdout("3\n0\n1\n");
+    // Beyond 2^128: the self-similar rule reduces the heap first.
+    grundy()
+        .args([
+            "value",
+            "divide:2,3,4,5,6",
+            "0x1000000000000000000000000000000000000",
+        ])
+        .assert()
+        .success();
+    // Kayles is periodic with period 12 from 71 and 10^24 = 4 (mod 12), so G(10^24) = G(76),
+    // read here from `grundy seq`.
+    let seq = grundy()
+        .args(["seq", "kayles", "-n", "77"])
+        .assert()
+        .success();
+    let seq = String::from_utf8(seq.get_output().stdout.clone()).unwrap();
+    let g: Vec<&str> = seq.split_whitespace().collect();
+    grundy()
+        .args(["value", "kayles", "1000000000000000000000000", "5"])
+        .assert()
+        .success()
+        .stdout(format!("{}\n{}\n", g[76], g[5]));
+    grundy()
+        .args(["value", "nim", "123456789012345678901234567890"])
+        .assert()
+        .success()
+        .stdout("123456789012345678901234567890\n");
+    let v = json(&["value", "sub:1,2,3", "10", "11", "--json"]);
+    assert_eq!(v["values"], serde_json::json!([2, 3]));
+    assert_eq!(v["heaps"], serde_json::json!([10, 11]));
+}
+
+#[test]
+fn value_beyond_what_can_be_computed_exits_3() {
+    grundy()
+        .args(["value", "grundys-game", "1000000000000", "--max", "1000"])
+        .assert()
+        .code(3)
+        .stderr(contains("no pattern"))
+        .stderr(contains("--max"));
+    grundy()
+        .args(["value", "squares", "100000000000000000000000"])
+        .assert()
+        .code(3);
+}
+
+#[test]
+fn value_bad_input_exits_2() {
+    grundy()
+        .args(["value", "kayles", "12", "-3"])
+        .assert()
+        .code(2);
+    grundy()
+        .args(["value", "kayles", "1x"])
+        .assert()
+        .code(2)
+        .stderr(contains("N (heap 1), column 2"));
+    grundy()
+        .args(["value", "divide:1", "5"])
+        .assert()
+        .code(2)
+        .stderr(contains("GAME"));
+    grundy().args(["value", "kayles"]).assert().code(2);
+}
+
+#[test]
+fn analyze_finds_self_similar_rules_in_any_game() {
+    // The floor-division game written as a script: no theorem, but the rule shows in the runs.
+    let path = std::env::temp_dir().join(format!("grundy-pattern-{}.rhai", std::process::id()));
+    std::fs::write(
+        &path,
+        "fn options(n) { let r = []; for d in 2..=6 { r.push([n / d]); } r }",
+    )
+    .unwrap();
+    let game = format!("script:{}", path.display());
+    let v = json(&["analyze", &game, "--max", "20000", "--json"]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(v["proved"], false);
+    assert_eq!(v["period"], serde_json::Value::Null);
+    assert!(v["pattern"]
+        .as_str()
+        .unwrap()
+        .contains("apparently self-similar: G(n) = G(floor(n/12)) for 6 <= n < 20000"));
+}
+
+#[test]
+fn help_has_examples() {
+    for cmd in ["analyze", "value"] {
+        grundy()
+            .args([cmd, "--help"])
+            .assert()
+            .success()
+            .stdout(contains("Examples:"))
+            .stdout(contains("--max"));
+    }
+}

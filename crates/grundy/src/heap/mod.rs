@@ -1,0 +1,29 @@
+//! Heap games: rules, Grundy sequences and sums of heaps.
+//!
+//! A heap game is given by what a single heap may become in one move ([`rule`]); a position is
+//! a multiset of heaps, and by the Sprague-Grundy theorem its value is the xor of the values
+//! G(h) of its heaps. So everything rests on the sequence G(0), G(1), ... ([`sequence`]), which
+//! several engines compute:
+//!
+//! | engine | module | cost per value |
+//! |---|---|---|
+//! | definition: every option, mex | [`reference`] | number of options |
+//! | tight loops, bitset mex, pair table for 3-heap splits | [`naive`] | n/2 pairs for 2-heap splits |
+//! | rare/common value classes | [`sparse`] | about the number of rare values |
+//!
+//! [`position`] answers for sums of heaps: outcome and winning moves, under normal and misère
+//! play.
+
+pub mod naive;
+pub mod position;
+pub mod reference;
+pub mod rule;
+pub mod script;
+pub mod sequence;
+pub mod sparse;
+
+pub use rule::{HeapRule, HeapSum, Options, Rule};
+pub use sequence::{compute, Sequence};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,411 @@
+//! The naive engines: G(n) = mex of the option values, each rule with a tight loop of its own,
+//! marks in a bitset, and no allocation per option.
+//!
+//! * take-and-break: for digit `d_k`, bit 1 gives value 0 when n = k, bit 2 gives G(n-k), bit 4
+//!   gives G(a) ⊕ G(b) for a + b = n - k, 1 <= a <= b (n/2 pairs); bit 8 (three heaps) uses a
+//!   pair table P(s) = { G(b) ⊕ G(s-b) : 1 <= b <= s/2 } stored as a bitset per s, so that the
+//!   three-heap options of n are the union over a of G(a) ⊕ P(n-k-a): O(n · B/64) word
+//!   operations (B the value bound) instead of O(n²);
+//! * subtraction by ranges: the options of n are the values in the windows [n-hi, n-lo];
+//!   sliding each window by one changes two counts, and a two-level bitset of the values with a
+//!   non-zero count gives the mex, so `sub:1-1000000` costs O(1) per value, not 10^6;
+//! * divide, squares, nim: direct.
+
+use crate::error::{Error, Result};
+use crate::heap::reference;
+use crate::heap::rule::Rule;
+use crate::heap::sequence::{push, Cell, Progress, Run, PROGRESS_EVERY};
+use crate::notation::game::{SubtractionSet, TakeBreak};
+
+/// A bitset of values, cleared per heap, giving the mex.
+#[derive(Default)]
+pub(crate) struct Marks {
+    pub(crate) words: Vec<u64>,
+}
+
+impl Marks {
+    /// Clears and sizes the set for values below `bits` (a multiple of 64).
+    #[inline]
+    pub(crate) fn reset(&mut self, bits: usize) {
+        let w = bits.div_ceil(64);
+        self.words.clear();
+        self.words.resize(w, 0);
+    }
+
+    #[inline(always)]
+    pub(crate) fn set(&mut self, v: u32) {
+        self.words[(v >> 6) as usize] |= 1u64 << (v & 63);
+    }
+
+    /// The least value not in the set (the set must not be full).
+    #[inline]
+    pub(crate) fn mex(&self) -> u32 {
+        for (i, &w) in self.words.iter().enumerate() {
+            if w != u64::MAX {
+                return (i as u32) * 64 + w.trailing_ones();
+            }
+        }
+        (self.words.len() * 64) as u32
+    }
+}
+
+/// `{ v ⊕ c : v ∈ x }` for a 64-bit word of a bitset and the low 6 bits `s` of `c`: bit j
+/// moves to bit j ⊕ s, done as one swap of 2^i-blocks per set bit i of s.
+#[inline(always)]
+pub(crate) fn xor_permute(mut x: u64, s: u32) -> u64 {
+    const M: [u64; 6] = [
+        0x5555_5555_5555_5555,
+        0x3333_3333_3333_3333,
+        0x0F0F_0F0F_0F0F_0F0F,
+        0x00FF_00FF_00FF_00FF,
+        0x0000_FFFF_0000_FFFF,
+        0x0000_0000_FFFF_FFFF,
+    ];
+    for (i, m) in M.iter().enumerate() {
+        if s >> i & 1 != 0 {
+            let sh = 1 << i;
+            x = ((x & m) << sh) | ((x >> sh) & m);
+        }
+    }
+    x
+}
+
+/// The value bound B: a power of two above every value so far (at least 64), so every xor of
+/// values is below B and every mex at most B.
+#[inline]
+pub(crate) fn bound(max: u32) -> usize {
+    ((max as usize) + 1).next_power_of_two().max(64)
+}
+
+/// Extends `values` to G(0..n) with the naive engine for `rule`.
+pub fn extend<T: Cell>(
+    rule: &Rule,
+    values: &mut Vec<T>,
+    n: usize,
+    progress: Progress,
+) -> Result<Run> {
+    match rule {
+        Rule::Nim => {
+            while values.len() < n {
+                let h = values.len() as u32;
+                if let Some(r) = push(values, h) {
+                    return Ok(r);
+                }
+            }
+            Ok(Run::Done)
+        }
+        Rule::Subtraction(s) => Ok(subtraction(s, values, n, progress)),
+        Rule::TakeBreak(c) => take_break(&Splits::of_code(c), values, n, progress),
+        Rule::GrundysGame => take_break(&Splits::grundy(), values, n, progress),
+        Rule::Divide(ds) => Ok(simple(values, n, progress, |h, marks, vals: &[T]| {
+            if h > 0 {
+                ds.iter()
+                    .for_each(|&d| marks.set(vals[h / d as usize].get()));
+            }
+        })),
+        Rule::Squares => Ok(simple(values, n, progress, |h, marks, vals: &[T]| {
+            let mut k = 1;
+            while k * k <= h {
+                marks.set(vals[h - k * k].get());
+                k += 1;
+            }
+        })),
+        Rule::Script(_) => reference::extend(rule, values, n, progress),
+    }
+}
+
+/// Single-heap options given by `mark(h, marks, values)`, mex per heap.
+fn simple<T: Cell>(
+    values: &mut Vec<T>,
+    n: usize,
+    progress: Progress,
+    mark: impl Fn(usize, &mut Marks, &[T]),
+) -> Run {
+    let mut marks = Marks::default();
+    let mut max = values.iter().map(|v| v.get()).max().unwrap_or(0);
+    while values.len() < n {
+        let h = values.len();
+        marks.reset(bound(max) + 64);
+        mark(h, &mut marks, values);
+        let g = marks.mex();
+        max = max.max(g);
+        if let Some(r) = push(values, g) {
+            return r;
+        }
+        if h % PROGRESS_EVERY == 0 {
+            progress(h as u64);
+        }
+    }
+    Run::Done
+}
+
+/// Counts of the values in a sliding window, with the mex of the values present: a bitset of
+/// present values and a summary bitset of its full words.
+#[derive(Default)]
+struct WindowCounts {
+    count: Vec<u32>,
+    present: Vec<u64>,
+    full: Vec<u64>,
+}
+
+impl WindowCounts {
+    fn add(&mut self, v: u32) {
+        let v = v as usize;
+        if v >= self.count.len() {
+            let len = (v + 1).next_power_of_two().max(4096);
+            self.count.resize(len, 0);
+            self.present.resize(len / 64, 0);
+            self.full.resize(len / 4096, 0);
+        }
+        self.count[v] += 1;
+        if self.count[v] == 1 {
+            self.present[v / 64] |= 1 << (v % 64);
+            if self.present[v / 64] == u64::MAX {
+                self.full[v / 4096] |= 1 << (v / 64 % 64);
+            }
+        }
+    }
+
+    fn remove(&mut self, v: u32) {
+        let v = v as usize;
+        self.count[v] -= 1;
+        if self.count[v] == 0 {
+            self.present[v / 64] &= !(1 << (v % 64));
+            self.full[v / 4096] &= !(1 << (v / 64 % 64));
+        }
+    }
+
+    fn mex(&self) -> u32 {
+        for (i, &f) in self.full.iter().enumerate() {
+            if f != u64::MAX {
+                let w = i * 64 + f.trailing_ones() as usize;
+                return (w * 64) as u32 + self.present[w].trailing_ones();
+            }
+        }
+        self.count.len() as u32
+    }
+}
+
+/// Subtraction by ranges: the options of n are G(p) for p in the windows [n-hi, n-lo] (clipped
+/// at 0); from n-1 to n each window gains position n-lo and loses position n-1-hi.
+fn subtraction<T: Cell>(
+    s: &SubtractionSet,
+    values: &mut Vec<T>,
+    n: usize,
+    progress: Progress,
+) -> Run {
+    let mut w = WindowCounts::default();
+    // Rebuild the windows for heap h = len (positions h-hi ..= h-lo).
+    let h0 = values.len();
+    for &(lo, hi) in s.ranges() {
+        if (lo as usize) > h0 {
+            continue;
+        }
+        let top = h0 - lo as usize;
+        let bottom = h0.saturating_sub(hi.min(h0 as u64) as usize);
+        (bottom..=top).for_each(|p| w.add(values[p].get()));
+    }
+    while values.len() < n {
+        let h = values.len();
+        if h > h0 {
+            for &(lo, hi) in s.ranges() {
+                if lo as usize <= h {
+                    w.add(values[h - lo as usize].get());
+                }
+                if hi < h as u64 {
+                    w.remove(values[h - 1 - hi as usize].get());
+                }
+            }
+        }
+        if let Some(r) = push(values, w.mex()) {
+            return r;
+        }
+        if h % PROGRESS_EVERY == 0 {
+            progress(h as u64);
+        }
+    }
+    Run::Done
+}
+
+/// The moves of a splitting game, by the number of tokens removed.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Splits {
+    /// k: a heap of exactly k may be removed.
+    pub(crate) whole: Vec<usize>,
+    /// k: n → n - k (one heap left, n > k).
+    pub(crate) one: Vec<usize>,
+    /// (k, unequal): n → a + b = n - k, a, b >= 1 (a ≠ b if unequal).
+    pub(crate) two: Vec<(usize, bool)>,
+    /// k: n → a + b + c = n - k, all >= 1.
+    pub(crate) three: Vec<usize>,
+}
+
+impl Splits {
+    pub(crate) fn of_code(c: &TakeBreak) -> Splits {
+        let mut s = Splits::default();
+        for (k, &d) in c.digits().iter().enumerate() {
+            if d & 1 != 0 {
+                s.whole.push(k);
+            }
+            if d & 2 != 0 {
+                s.one.push(k);
+            }
+            if d & 4 != 0 {
+                s.two.push((k, false));
+            }
+            if d & 8 != 0 {
+                s.three.push(k);
+            }
+        }
+        s
+    }
+
+    pub(crate) fn grundy() -> Splits {
+        Splits {
+            two: vec![(0, true)],
+            ..Splits::default()
+        }
+    }
+
+    /// Marks every two-heap option of heap `h`: G(a) ⊕ G(m-a) for m = h - k, 1 <= a <= m/2.
+    #[inline]
+    pub(crate) fn mark_pairs<T: Cell>(&self, h: usize, vals: &[T], marks: &mut Marks) {
+        for &(k, unequal) in &self.two {
+            if h < k + 2 {
+                continue;
+            }
+            let m = h - k;
+            let top = if unequal { (m - 1) / 2 } else { m / 2 };
+            for a in 1..=top {
+                marks.set(vals[a].get() ^ vals[m - a].get());
+            }
+        }
+    }
+
+    /// Marks the options of heap `h` that leave at most one heap.
+    #[inline(always)]
+    pub(crate) fn mark_small<T: Cell>(&self, h: usize, vals: &[T], marks: &mut Marks) {
+        for &k in &self.whole {
+            if k == h {
+                marks.set(0);
+            }
+        }
+        for &k in &self.one {
+            if k < h {
+                marks.set(vals[h - k].get());
+            }
+        }
+    }
+}
+
+/// The largest pair table the naive engine builds for three-heap moves.
+pub const MAX_PAIR_TABLE_BYTES: usize = 4 << 30;
+
+/// Take-and-break (and Grundy's game) by scanning all splits, with a pair table for three heaps.
+fn take_break<T: Cell>(
+    sp: &Splits,
+    values: &mut Vec<T>,
+    n: usize,
+    progress: Progress,
+) -> Result<Run> {
+    let mut marks = Marks::default();
+    let mut max = values.iter().map(|v| v.get()).max().unwrap_or(0);
+    let mut pairs = PairTable::default();
+    while values.len() < n {
+        let h = values.len();
+        let b = bound(max);
+        marks.reset(2 * b);
+        sp.mark_small(h, values, &mut marks);
+        sp.mark_pairs(h, values, &mut marks);
+        if !sp.three.is_empty() && h >= 3 {
+            pairs.update(values, h, b)?;
+            for &k in &sp.three {
+                if h < k + 3 {
+                    continue;
+                }
+                let m = h - k;
+                for (i, g) in values[1..m - 1].iter().enumerate() {
+                    pairs.mark_shifted(m - 1 - i, g.get(), &mut marks);
+                }
+            }
+        }
+        let g = marks.mex();
+        max = max.max(g);
+        if let Some(r) = push(values, g) {
+            return Ok(r);
+        }
+        if h % PROGRESS_EVERY == 0 {
+            progress(h as u64);
+        }
+    }
+    Ok(Run::Done)
+}
+
+/// P(s) = { G(b) ⊕ G(s-b) : 1 <= b <= s/2 } as bitsets of `bits` bits, for s < len.
+#[derive(Default)]
+struct PairTable {
+    bits: usize,
+    sets: Vec<u64>,
+    len: usize,
+}
+
+impl PairTable {
+    /// Makes P(s) available for every s < h (needs G below h) with room for values below `b`.
+    fn update<T: Cell>(&mut self, values: &[T], h: usize, b: usize) -> Result<()> {
+        if b != self.bits {
+            self.bits = b;
+            self.sets.clear();
+            self.len = 0;
+        }
+        let w = b / 64;
+        if h.saturating_mul(w).saturating_mul(8) > MAX_PAIR_TABLE_BYTES {
+            return Err(Error::limit(
+                format!(
+                    "the three-heap pair table for {h} values below {b} needs more than \
+                     {} GiB",
+                    MAX_PAIR_TABLE_BYTES >> 30
+                ),
+                "ask for fewer values (-n)",
+            ));
+        }
+        while self.len < h {
+            let s = self.len;
+            let start = self.sets.len();
+            self.sets.resize(start + w, 0);
+            for a in 1..=s / 2 {
+                let v = values[a].get() ^ values[s - a].get();
+                self.sets[start + (v >> 6) as usize] |= 1 << (v & 63);
+            }
+            self.len += 1;
+        }
+        Ok(())
+    }
+
+    /// Marks { c ⊕ v : v ∈ P(s) }.
+    #[inline]
+    fn mark_shifted(&self, s: usize, c: u32, marks: &mut Marks) {
+        let w = self.bits / 64;
+        let set = &self.sets[s * w..(s + 1) * w];
+        let hi = (c >> 6) as usize;
+        let lo = c & 63;
+        for (i, &x) in set.iter().enumerate() {
+            if x != 0 {
+                marks.words[i ^ hi] |= xor_permute(x, lo);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xor_permute_moves_bit_j_to_j_xor_s() {
+        for s in 0..64 {
+            for j in 0..64 {
+                assert_eq!(xor_permute(1u64 << j, s), 1u64 << (j ^ s));
+            }
+        }
+    }
+}

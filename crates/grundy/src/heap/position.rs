@@ -1,0 +1,349 @@
+//! Sums of heaps: who wins, and every winning move.
+//!
+//! **Normal play.** By the Sprague-Grundy theorem a sum of heaps h1, ..., hk has value
+//! X = G(h1) ⊕ ... ⊕ G(hk) and is lost for the player to move (P) exactly when X = 0. From an
+//! N position (X ≠ 0) the winning moves are the moves to P positions: replacing heap i by an
+//! option whose value is G(hi) ⊕ X, since the new nim-sum is then X ⊕ G(hi) ⊕ (G(hi) ⊕ X) = 0.
+//!
+//! **Misère play** (the player who cannot move wins). For Nim, Bouton's rule: if some heap has
+//! two or more tokens, play as in normal play except that a move leaving only heaps of size
+//! at most 1 must leave an odd number of them; if every heap has at most one token, the
+//! position is P exactly when the number of 1-heaps is odd. For other games the values do not
+//! add, so the outcome comes from a memoised search over positions (sorted multisets of heaps):
+//! a position is N when it has no move or some option is P. The search stops with
+//! [`Error::Limit`] beyond [`MISERE_MAX_POSITIONS`] positions.
+
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::heap::rule::{HeapRule, HeapSum, Options, Rule};
+use crate::heap::sequence::{compute, Progress, Sequence};
+use std::collections::{HashMap, HashSet};
+
+/// Heaps above this size are refused (except in Nim, where G(n) = n, and divide games, whose
+/// values are found by a memoised recursion over the few heaps floor(n/(d1·d2·...))).
+pub const MAX_HEAP: u64 = 10_000_000;
+
+/// The most options of one heap that the winning-move listing enumerates.
+pub const MAX_OPTIONS: u128 = 100_000_000;
+
+/// The most positions the misère search visits.
+pub const MISERE_MAX_POSITIONS: usize = 200_000;
+
+/// Who wins: `P` (the player to move loses) or `N` (the player to move wins).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The previous player wins: every move loses.
+    P,
+    /// The next player (to move) wins.
+    N,
+}
+
+/// One winning move: heap `heap` (0-based index in the input) of size `from` becomes the heaps
+/// `to` (ascending; empty when the heap is removed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    /// 0-based index of the heap moved in.
+    pub heap: usize,
+    /// Its size.
+    pub from: u64,
+    /// The heaps it becomes, ascending.
+    pub to: Vec<u64>,
+}
+
+/// The analysis of a sum of heaps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// P or N.
+    pub outcome: Outcome,
+    /// The nim-sum of the heaps' values (normal play only).
+    pub nim_sum: Option<u64>,
+    /// Every winning move, by heap index then option order (none for P positions).
+    pub winning_moves: Vec<Move>,
+}
+
+/// Grundy values of single heaps of a rule, computed once for the heaps asked.
+struct Values<'r> {
+    rule: &'r Rule,
+    seq: Option<Sequence>,
+    memo: HashMap<u64, u64>,
+}
+
+impl<'r> Values<'r> {
+    fn new(rule: &'r Rule, heaps: &[u64], progress: Progress) -> Result<Values<'r>> {
+        let max = heaps.iter().copied().max().unwrap_or(0);
+        let seq = match rule {
+            Rule::Nim | Rule::Divide(_) => None,
+            _ => {
+                if max > MAX_HEAP {
+                    return Err(Error::limit(
+                        format!("heap {max} is above the limit of {MAX_HEAP} for this game"),
+                        "use smaller heaps",
+                    ));
+                }
+                Some(compute(rule, max + 1, progress)?)
+            }
+        };
+        Ok(Values {
+            rule,
+            seq,
+            memo: HashMap::new(),
+        })
+    }
+
+    /// G(n).
+    fn get(&mut self, n: u64) -> u64 {
+        match (self.rule, &self.seq) {
+            (Rule::Nim, _) => n,
+            (Rule::Divide(ds), _) => divide_value(ds, n, &mut self.memo),
+            (_, Some(s)) => s.get(n as usize) as u64,
+            _ => 0,
+        }
+    }
+}
+
+/// G(n) of `divide:D`: mex { G(floor(n/d)) : d ∈ D } with G(0) = 0, memoised. The recursion
+/// depth is at most log2(n) + 1 because every d >= 2.
+pub fn divide_value(ds: &[u64], n: u64, memo: &mut HashMap<u64, u64>) -> u64 {
+    if n == 0 {
+        return 0;
+    }
+    if let Some(&v) = memo.get(&n) {
+        return v;
+    }
+    let mut seen: Vec<u32> = ds
+        .iter()
+        .map(|&d| divide_value(ds, n / d, memo) as u32)
+        .collect();
+    let g = crate::heap::reference::mex(&mut seen) as u64;
+    memo.insert(n, g);
+    g
+}
+
+/// Outcome, nim-sum and every winning move of the sum of `heaps` under normal play.
+pub fn normal(rule: &Rule, heaps: &[u64], progress: Progress) -> Result<Analysis> {
+    let mut vals = Values::new(rule, heaps, progress)?;
+    let g: Vec<u64> = heaps.iter().map(|&h| vals.get(h)).collect();
+    let x = g.iter().fold(0, |a, b| a ^ b);
+    let mut moves = Vec::new();
+    if x != 0 {
+        let mut opts = Options::new();
+        for (i, &h) in heaps.iter().enumerate() {
+            let target = g[i] ^ x;
+            if let Rule::Nim = rule {
+                if target < h {
+                    moves.push(Move {
+                        heap: i,
+                        from: h,
+                        to: if target == 0 { vec![] } else { vec![target] },
+                    });
+                }
+                continue;
+            }
+            moves.extend(winning_options(rule, heaps, i, &mut opts, |o| {
+                Ok(o.iter().fold(0, |a, &p| a ^ vals.get(p)) == target)
+            })?);
+        }
+    }
+    Ok(Analysis {
+        outcome: if x == 0 { Outcome::P } else { Outcome::N },
+        nim_sum: Some(x),
+        winning_moves: moves,
+    })
+}
+
+/// The distinct options of heap `i` (parts ascending) for which `wins` holds, as moves.
+fn winning_options(
+    rule: &Rule,
+    heaps: &[u64],
+    i: usize,
+    opts: &mut Options,
+    mut wins: impl FnMut(&[u64]) -> Result<bool>,
+) -> Result<Vec<Move>> {
+    let h = heaps[i];
+    check_option_count(rule, h)?;
+    opts.clear();
+    rule.options(h, opts)?;
+    let mut seen: HashSet<Vec<u64>> = HashSet::new();
+    let mut moves = Vec::new();
+    for o in opts.iter() {
+        if wins(o)? {
+            let mut to = o.to_vec();
+            to.sort_unstable();
+            if seen.insert(to.clone()) {
+                moves.push(Move {
+                    heap: i,
+                    from: h,
+                    to,
+                });
+            }
+        }
+    }
+    Ok(moves)
+}
+
+fn check_option_count(rule: &Rule, h: u64) -> Result<()> {
+    let c = rule.option_count_bound(h);
+    if c > MAX_OPTIONS {
+        return Err(Error::limit(
+            format!("heap {h} has about {c} options, above the limit of {MAX_OPTIONS}"),
+            "use smaller heaps",
+        ));
+    }
+    Ok(())
+}
+
+/// Outcome and every winning move of the sum of `heaps` under misère play.
+pub fn misere(rule: &Rule, heaps: &[u64]) -> Result<Analysis> {
+    if let Rule::Nim = rule {
+        return Ok(misere_nim(heaps));
+    }
+    let mut search = MisereSearch::new(rule);
+    let start = HeapSum::<Rule>::position(heaps);
+    let win = search.is_n(&start)?;
+    let mut moves = Vec::new();
+    if win {
+        let mut opts = Options::new();
+        for i in 0..heaps.len() {
+            moves.extend(winning_options(rule, heaps, i, &mut opts, |o| {
+                let mut rest: Vec<u64> =
+                    heaps[..i].iter().chain(&heaps[i + 1..]).copied().collect();
+                rest.extend_from_slice(o);
+                Ok(!search.is_n(&HeapSum::<Rule>::position(&rest))?)
+            })?);
+        }
+    }
+    Ok(Analysis {
+        outcome: if win { Outcome::N } else { Outcome::P },
+        nim_sum: None,
+        winning_moves: moves,
+    })
+}
+
+/// Misère Nim by Bouton's rule (see the module documentation).
+pub fn misere_nim(heaps: &[u64]) -> Analysis {
+    let big = heaps.iter().filter(|&&h| h >= 2).count();
+    let ones = heaps.iter().filter(|&&h| h == 1).count() as u64;
+    let x = heaps.iter().fold(0, |a, b| a ^ b);
+    let mut moves = Vec::new();
+    let win = if big == 0 { ones % 2 == 0 } else { x != 0 };
+    if win {
+        for (i, &h) in heaps.iter().enumerate() {
+            let target = if big == 0 {
+                // Take a whole 1-heap, leaving an odd number of them.
+                if h == 1 {
+                    0
+                } else {
+                    continue;
+                }
+            } else if big == 1 && h >= 2 {
+                // The last big heap: leave an odd number of 1-heaps in all.
+                if ones % 2 == 0 {
+                    1
+                } else {
+                    0
+                }
+            } else {
+                let t = h ^ x;
+                if t >= h {
+                    continue;
+                }
+                t
+            };
+            moves.push(Move {
+                heap: i,
+                from: h,
+                to: if target == 0 { vec![] } else { vec![target] },
+            });
+        }
+    }
+    Analysis {
+        outcome: if win { Outcome::N } else { Outcome::P },
+        nim_sum: None,
+        winning_moves: moves,
+    }
+}
+
+/// The memoised misère search: N iff terminal or some option is P.
+struct MisereSearch<'r> {
+    game: HeapSum<'r, Rule>,
+    memo: HashMap<Vec<u64>, bool>,
+}
+
+impl<'r> MisereSearch<'r> {
+    fn new(rule: &'r Rule) -> Self {
+        MisereSearch {
+            game: HeapSum::new(rule),
+            memo: HashMap::new(),
+        }
+    }
+
+    /// Whether `p` is an N position under misère play (iterative depth-first search).
+    fn is_n(&mut self, p: &[u64]) -> Result<bool> {
+        if let Some(&w) = self.memo.get(p) {
+            return Ok(w);
+        }
+        // Frames: a position, its options, and the next option to look at.
+        let mut stack: Vec<Frame> = Vec::new();
+        self.open(&mut stack, p.to_vec())?;
+        while let Some((pos, opts, next)) = stack.last_mut() {
+            if *next == opts.len() {
+                // No option is P (or there are none: terminal, so N).
+                let win = opts.is_empty();
+                let pos = std::mem::take(pos);
+                stack.pop();
+                self.settle(pos, win)?;
+                continue;
+            }
+            match self.memo.get(&opts[*next]) {
+                Some(false) => {
+                    let pos = std::mem::take(pos);
+                    stack.pop();
+                    self.settle(pos, true)?;
+                }
+                Some(true) => *next += 1,
+                None => {
+                    let q = opts[*next].clone();
+                    self.open(&mut stack, q)?;
+                }
+            }
+        }
+        self.memo
+            .get(p)
+            .copied()
+            .ok_or_else(|| Error::Internal("misère search lost its root".into()))
+    }
+
+    /// Pushes the frame of position `q` with its options.
+    fn open(&mut self, stack: &mut Vec<Frame>, q: Vec<u64>) -> Result<()> {
+        for &h in &q {
+            check_option_count(self.game.rule(), h)?;
+        }
+        let mut opts = Vec::new();
+        self.game.options(&q, &mut opts);
+        if let Some(e) = self.game.error() {
+            return Err(e);
+        }
+        stack.push((q, opts, 0));
+        Ok(())
+    }
+
+    /// Records the outcome of a finished position.
+    fn settle(&mut self, pos: Vec<u64>, win: bool) -> Result<()> {
+        if self.memo.len() >= MISERE_MAX_POSITIONS {
+            return Err(Error::limit(
+                format!(
+                    "the misère search visited {MISERE_MAX_POSITIONS} positions without an answer"
+                ),
+                "use fewer or smaller heaps",
+            ));
+        }
+        self.memo.insert(pos, win);
+        Ok(())
+    }
+}
+
+/// A search frame: a position, its options, the index of the next option to examine.
+type Frame = (Vec<u64>, Vec<Vec<u64>>, usize);
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,112 @@
+//! Positions checked against definitions: winning moves lead to P positions (by the reference
+//! sequence), and misère outcomes against a direct recursive search.
+
+use super::*;
+use crate::heap::reference;
+use crate::heap::sequence::no_progress;
+use proptest::prelude::*;
+
+fn rule(game: &str) -> Rule {
+    Rule::parse(game).unwrap()
+}
+
+/// The nim-sum of a position by the reference sequence.
+fn nim_sum(g: &[u32], heaps: &[u64]) -> u32 {
+    heaps.iter().fold(0, |a, &h| a ^ g[h as usize])
+}
+
+/// Every option of every heap of the position, as (index, heaps left).
+fn all_moves(r: &Rule, heaps: &[u64]) -> Vec<(usize, Vec<u64>)> {
+    let mut out = Vec::new();
+    let mut o = Options::new();
+    for (i, &h) in heaps.iter().enumerate() {
+        o.clear();
+        r.options(h, &mut o).unwrap();
+        for opt in o.iter() {
+            let mut to = opt.to_vec();
+            to.sort_unstable();
+            if !out.contains(&(i, to.clone())) {
+                out.push((i, to));
+            }
+        }
+    }
+    out
+}
+
+fn after(heaps: &[u64], i: usize, to: &[u64]) -> Vec<u64> {
+    let mut q: Vec<u64> = heaps[..i].iter().chain(&heaps[i + 1..]).copied().collect();
+    q.extend_from_slice(to);
+    q
+}
+
+/// Misère outcome by plain recursion (no memo): N iff no move or some option is P.
+fn misere_n(r: &Rule, heaps: &[u64]) -> bool {
+    let moves = all_moves(r, heaps);
+    moves.is_empty()
+        || moves
+            .iter()
+            .any(|(i, to)| !misere_n(r, &after(heaps, *i, to)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn normal_play_moves_are_exactly_the_moves_to_p(
+        game in prop::sample::select(vec!["kayles", "octal:0.137", "octal:4.07", "octal:0.8B",
+                                          "grundys-game", "sub:1,3,4", "squares", "divide:2,3",
+                                          "nim"]),
+        heaps in prop::collection::vec(0u64..25, 1..5),
+    ) {
+        let r = rule(game);
+        let g = reference::sequence(&r, 25).unwrap();
+        let a = normal(&r, &heaps, &no_progress).unwrap();
+        let x = nim_sum(&g, &heaps);
+        prop_assert_eq!(a.nim_sum, Some(x as u64));
+        prop_assert_eq!(a.outcome == Outcome::P, x == 0);
+        let want: Vec<(usize, Vec<u64>)> = all_moves(&r, &heaps)
+            .into_iter()
+            .filter(|(i, to)| nim_sum(&g, &after(&heaps, *i, to)) == 0)
+            .collect();
+        let got: Vec<(usize, Vec<u64>)> =
+            a.winning_moves.iter().map(|m| (m.heap, m.to.clone())).collect();
+        prop_assert_eq!(got, want);
+    }
+
+    #[test]
+    fn misere_matches_direct_search(
+        game in prop::sample::select(vec!["kayles", "octal:0.137", "grundys-game", "sub:1,2",
+                                          "divide:2,3", "nim"]),
+        heaps in prop::collection::vec(0u64..7, 1..4),
+    ) {
+        let r = rule(game);
+        let a = misere(&r, &heaps).unwrap();
+        let n = misere_n(&r, &heaps);
+        prop_assert_eq!(a.outcome == Outcome::N, n);
+        prop_assert_eq!(a.nim_sum, None);
+        let want: Vec<(usize, Vec<u64>)> = all_moves(&r, &heaps)
+            .into_iter()
+            .filter(|(i, to)| !misere_n(&r, &after(&heaps, *i, to)))
+            .collect();
+        let got: Vec<(usize, Vec<u64>)> =
+            a.winning_moves.iter().map(|m| (m.heap, m.to.clone())).collect();
+        prop_assert_eq!(got, want);
+    }
+}
+
+#[test]
+fn limits() {
+    let e = normal(&rule("kayles"), &[MAX_HEAP + 1], &no_progress).unwrap_err();
+    assert!(matches!(e, Error::Limit(_)));
+    let e = misere(&rule("kayles"), &[30, 31, 32, 33]).unwrap_err();
+    assert!(matches!(e, Error::Limit(_)));
+    // Nim and divide games take any heap.
+    let a = normal(&rule("nim"), &[u64::MAX, 1], &no_progress).unwrap();
+    assert_eq!(a.winning_moves[0].to, vec![1]);
+    let a = normal(
+        &rule("divide:2,3,4,5,6"),
+        &[1_000_000_000_000_000_000],
+        &no_progress,
+    );
+    assert!(a.is_ok());
+}

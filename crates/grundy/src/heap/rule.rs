@@ -1,0 +1,293 @@
+//! The rules of heap games: what a single heap of n tokens may become in one move.
+//!
+//! A heap game is a rule `n ↦ {lists of heaps}`; a position is a multiset of heaps and a move
+//! replaces one heap by one of its options. By the Sprague-Grundy theorem the value of a
+//! position is the xor of its heaps' values, so everything reduces to the sequence G(n).
+
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::heap::script::ScriptRule;
+use crate::notation::game::{GameSpec, SubtractionSet, TakeBreak};
+use std::sync::Mutex;
+
+/// The options of one heap, written by [`HeapRule::options`] into a caller-owned buffer: a flat
+/// list of heaps and the end of each option, so that no allocation happens per option.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    heaps: Vec<u64>,
+    ends: Vec<usize>,
+}
+
+impl Options {
+    /// An empty buffer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Forgets every option (keeps the memory).
+    pub fn clear(&mut self) {
+        self.heaps.clear();
+        self.ends.clear();
+    }
+
+    /// Adds one option: the heaps left (empty when the heap is removed); zeros are dropped.
+    pub fn push(&mut self, heaps: &[u64]) {
+        self.heaps.extend(heaps.iter().copied().filter(|&h| h > 0));
+        self.ends.push(self.heaps.len());
+    }
+
+    /// The number of options.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are no options (a terminal heap).
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The heaps of option `i`.
+    pub fn get(&self, i: usize) -> &[u64] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.heaps[start..self.ends[i]]
+    }
+
+    /// Every option, in the order pushed.
+    pub fn iter(&self) -> impl Iterator<Item = &[u64]> + '_ {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+}
+
+/// A heap game's rule: the options of a single heap.
+pub trait HeapRule: Sync {
+    /// Appends every option of a heap of `n` tokens to `out` (without clearing it). Every heap
+    /// of every option is smaller than `n` or the option has fewer tokens in all (the game ends).
+    /// Fails only for script rules (a script error or a malformed answer).
+    fn options(&self, n: u64, out: &mut Options) -> Result<()>;
+}
+
+/// Every heap game of the GAME notation, ready to play: [`GameSpec`] with the script loaded.
+#[derive(Debug)]
+pub enum Rule {
+    /// Nim: n → any smaller heap.
+    Nim,
+    /// Subtraction: n → n - k, k in the set.
+    Subtraction(SubtractionSet),
+    /// Take-and-break code.
+    TakeBreak(TakeBreak),
+    /// Grundy's game: n → a + b, a ≠ b, both positive.
+    GrundysGame,
+    /// n → floor(n/d), d in D (sorted, each >= 2).
+    Divide(Vec<u64>),
+    /// n → n - k², k >= 1.
+    Squares,
+    /// A user's Rhai script.
+    Script(Box<ScriptRule>),
+}
+
+impl Rule {
+    /// Builds the rule of a parsed game (loading and compiling a script; errors are
+    /// [`Error::Invalid`] with the script's line).
+    pub fn from_spec(spec: &GameSpec) -> Result<Rule> {
+        Ok(match spec {
+            GameSpec::Nim => Rule::Nim,
+            GameSpec::Subtraction(s) => Rule::Subtraction(s.clone()),
+            GameSpec::TakeBreak(c) => Rule::TakeBreak(c.clone()),
+            GameSpec::GrundysGame => Rule::GrundysGame,
+            GameSpec::Divide(d) => Rule::Divide(d.clone()),
+            GameSpec::Squares => Rule::Squares,
+            GameSpec::Script(p) => Rule::Script(Box::new(ScriptRule::load(p)?)),
+        })
+    }
+
+    /// Parses GAME and builds its rule.
+    pub fn parse(game: &str) -> Result<Rule> {
+        let spec = crate::notation::game::parse_game(game)?;
+        Rule::from_spec(&spec)
+    }
+
+    /// An upper bound on the number of options of a heap of `n` (saturating), for the limits of
+    /// the engines that enumerate options.
+    pub fn option_count_bound(&self, n: u64) -> u128 {
+        let n = n as u128;
+        match self {
+            Rule::Nim => n,
+            Rule::Subtraction(s) => s.len().min(n),
+            Rule::TakeBreak(c) => {
+                let mut total = 0u128;
+                for (k, &d) in c.digits().iter().enumerate() {
+                    let m = n.saturating_sub(k as u128);
+                    total += (d & 3 != 0) as u128 + (d & 4 != 0) as u128 * (m / 2);
+                    if d & 8 != 0 {
+                        total += m * m / 12 + 1;
+                    }
+                }
+                total
+            }
+            Rule::GrundysGame => n / 2,
+            Rule::Divide(d) => d.len() as u128,
+            Rule::Squares => (n as f64).sqrt() as u128 + 1,
+            Rule::Script(_) => 1 << 20,
+        }
+    }
+}
+
+impl HeapRule for Rule {
+    fn options(&self, n: u64, out: &mut Options) -> Result<()> {
+        match self {
+            Rule::Nim => (0..n).for_each(|m| out.push(&[m])),
+            Rule::Subtraction(s) => {
+                for &(lo, hi) in s.ranges() {
+                    if lo > n {
+                        break;
+                    }
+                    (lo..=hi.min(n)).for_each(|k| out.push(&[n - k]));
+                }
+            }
+            Rule::TakeBreak(c) => take_break_options(c, n, out),
+            Rule::GrundysGame => (1..n.div_ceil(2)).for_each(|a| out.push(&[a, n - a])),
+            Rule::Divide(ds) => ds.iter().for_each(|d| {
+                if n > 0 {
+                    out.push(&[n / d])
+                }
+            }),
+            Rule::Squares => {
+                let mut k = 1u64;
+                while k * k <= n {
+                    out.push(&[n - k * k]);
+                    k += 1;
+                }
+            }
+            Rule::Script(s) => s.options(n, out)?,
+        }
+        Ok(())
+    }
+}
+
+/// The options of a take-and-break heap of `n`: for each `k` with digit `d_k`, removing `k`
+/// tokens and leaving 0 (bit 1, only if `n = k`), 1, 2 or 3 non-empty heaps (bits 2, 4, 8) of
+/// total `n - k`, each multiset once (parts listed ascending).
+fn take_break_options(c: &TakeBreak, n: u64, out: &mut Options) {
+    for (k, &d) in c.digits().iter().enumerate() {
+        let k = k as u64;
+        if k > n {
+            break;
+        }
+        let m = n - k;
+        if d & 1 != 0 && m == 0 {
+            out.push(&[]);
+        }
+        if d & 2 != 0 && m >= 1 {
+            out.push(&[m]);
+        }
+        if d & 4 != 0 {
+            (1..=m / 2).for_each(|a| out.push(&[a, m - a]));
+        }
+        if d & 8 != 0 {
+            for a in 1..=m / 3 {
+                (a..=(m - a) / 2).for_each(|b| out.push(&[a, b, m - a - b]));
+            }
+        }
+    }
+}
+
+/// A sum of heaps of one rule as a game for the generic solvers: a position is the sorted
+/// multiset of its non-empty heaps.
+///
+/// [`Game::options`] cannot fail, so a script error met while generating options is kept and
+/// reported by [`HeapSum::error`]; callers of script games check it after solving.
+pub struct HeapSum<'r, R: HeapRule> {
+    rule: &'r R,
+    error: Mutex<Option<Error>>,
+}
+
+impl<'r, R: HeapRule> HeapSum<'r, R> {
+    /// The sum game of `rule`.
+    pub fn new(rule: &'r R) -> Self {
+        HeapSum {
+            rule,
+            error: Mutex::new(None),
+        }
+    }
+
+    /// The rule of the heaps.
+    pub fn rule(&self) -> &'r R {
+        self.rule
+    }
+
+    /// The first error met while generating options, if any.
+    pub fn error(&self) -> Option<Error> {
+        self.error.lock().ok().and_then(|e| e.clone())
+    }
+
+    /// The normal form of a position: non-empty heaps, ascending.
+    pub fn position(heaps: &[u64]) -> Vec<u64> {
+        let mut p: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
+        p.sort_unstable();
+        p
+    }
+}
+
+impl<R: HeapRule> Game for HeapSum<'_, R> {
+    type Position = Vec<u64>;
+
+    /// Replacing heap `i` by each of its options, once per distinct heap size.
+    fn options(&self, p: &Vec<u64>, out: &mut Vec<Vec<u64>>) {
+        let mut opts = Options::new();
+        for (i, &h) in p.iter().enumerate() {
+            if i > 0 && p[i - 1] == h {
+                continue;
+            }
+            opts.clear();
+            if let Err(e) = self.rule.options(h, &mut opts) {
+                if let Ok(mut slot) = self.error.lock() {
+                    slot.get_or_insert(e);
+                }
+                return;
+            }
+            for o in opts.iter() {
+                let mut q: Vec<u64> = Vec::with_capacity(p.len() + o.len());
+                q.extend_from_slice(&p[..i]);
+                q.extend_from_slice(&p[i + 1..]);
+                q.extend_from_slice(o);
+                q.sort_unstable();
+                out.push(q);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(game: &str, n: u64) -> Vec<Vec<u64>> {
+        let r = Rule::parse(game).unwrap();
+        let mut o = Options::new();
+        r.options(n, &mut o).unwrap();
+        o.iter().map(|s| s.to_vec()).collect()
+    }
+
+    #[test]
+    fn options_follow_the_definitions() {
+        assert_eq!(opts("kayles", 3), vec![vec![2], vec![1, 1], vec![1]]);
+        assert_eq!(opts("octal:0.8", 4), vec![vec![1, 1, 1]]);
+        assert_eq!(opts("octal:4.0", 4), vec![vec![1, 3], vec![2, 2]]);
+        assert_eq!(opts("octal:0.1", 1), vec![Vec::<u64>::new()]);
+        assert_eq!(opts("grundys-game", 6), vec![vec![1, 5], vec![2, 4]]);
+        assert_eq!(opts("divide:2,3", 5), vec![vec![2], vec![1]]);
+        assert_eq!(opts("divide:2,3", 1), vec![Vec::<u64>::new(), vec![]]);
+        assert_eq!(opts("squares", 5), vec![vec![4], vec![1]]);
+        assert_eq!(opts("sub:1-2,5", 5), vec![vec![4], vec![3], vec![]]);
+        assert_eq!(opts("nim", 2), vec![vec![], vec![1]]);
+    }
+
+    #[test]
+    fn sum_game_moves_one_heap() {
+        let r = Rule::parse("nim").unwrap();
+        let g = HeapSum::new(&r);
+        let mut out = Vec::new();
+        g.options(&vec![1, 1, 2], &mut out);
+        assert_eq!(out, vec![vec![1, 2], vec![1, 1], vec![1, 1, 1]]);
+    }
+}

@@ -1,0 +1,181 @@
+//! Heap rules written by the user in [Rhai](https://rhai.rs), a small embedded scripting
+//! language.
+//!
+//! The script defines `fn options(n)`, returning the options of a heap of `n` tokens as an
+//! array of options, each option the array of heaps left (`[]` or `[0]` when the heap is
+//! removed; zero heaps are dropped). Every heap of an option must be smaller than `n`, which
+//! makes every game end. `options` is called only for n >= 1: an empty heap has no moves. The floor-division game (n → floor(n/d), d = 2..6):
+//!
+//! ```text
+//! fn options(n) {
+//!     let result = [];
+//!     for d in 2..=6 { result.push([n / d]); }
+//!     result
+//! }
+//! ```
+//!
+//! The script runs in a sandbox: at most [`MAX_OPERATIONS`] operations per call, call depth
+//! [`MAX_CALL_DEPTH`], strings of [`MAX_STRING`] bytes and arrays of [`MAX_ARRAY`] entries, no
+//! file or network access (Rhai has none), so a bad script gives an error, never a hang.
+
+use crate::error::{Error, Result};
+use crate::heap::rule::Options;
+use rhai::{Array, Dynamic, Engine, Scope, AST};
+use std::path::Path;
+
+/// Operations a single call of `options` may take.
+pub const MAX_OPERATIONS: u64 = 10_000_000;
+/// Nesting of function calls.
+pub const MAX_CALL_DEPTH: usize = 64;
+/// Bytes in a string.
+pub const MAX_STRING: usize = 1 << 16;
+/// Entries in an array (so at most this many options of a heap).
+pub const MAX_ARRAY: usize = 1 << 20;
+/// Bytes of a script file.
+pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+
+/// A compiled script rule.
+pub struct ScriptRule {
+    engine: Engine,
+    ast: AST,
+    path: String,
+}
+
+impl std::fmt::Debug for ScriptRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ScriptRule({})", self.path)
+    }
+}
+
+impl ScriptRule {
+    /// Reads and compiles the script at `path`; it must define `fn options(n)`.
+    pub fn load(path: &Path) -> Result<ScriptRule> {
+        let name = path.display().to_string();
+        let meta = std::fs::metadata(path)
+            .map_err(|e| Error::invalid(format!("script {name}: cannot read it: {e}")))?;
+        if meta.len() > MAX_SCRIPT_BYTES {
+            return Err(Error::limit(
+                format!(
+                    "script {name} has {} bytes, above {MAX_SCRIPT_BYTES}",
+                    meta.len()
+                ),
+                "shorten the script",
+            ));
+        }
+        let source = std::fs::read_to_string(path)
+            .map_err(|e| Error::invalid(format!("script {name}: cannot read it: {e}")))?;
+        ScriptRule::compile(&source, &name)
+    }
+
+    /// Compiles script source text; `name` is used in messages.
+    pub fn compile(source: &str, name: &str) -> Result<ScriptRule> {
+        let mut engine = Engine::new();
+        engine
+            .set_max_operations(MAX_OPERATIONS)
+            .set_max_call_levels(MAX_CALL_DEPTH)
+            .set_max_string_size(MAX_STRING)
+            .set_max_array_size(MAX_ARRAY)
+            .set_max_map_size(MAX_ARRAY)
+            .set_max_expr_depths(64, 64);
+        let ast = engine
+            .compile(source)
+            .map_err(|e| Error::invalid(format!("script {name}: {e}")))?;
+        if !ast
+            .iter_functions()
+            .any(|f| f.name == "options" && f.params.len() == 1)
+        {
+            return Err(Error::invalid(format!(
+                "script {name}: expected a function `fn options(n)` returning the options of \
+                 heap n as an array of arrays of heaps"
+            )));
+        }
+        Ok(ScriptRule {
+            engine,
+            ast,
+            path: name.to_string(),
+        })
+    }
+
+    /// Runs `options(n)` and appends its answer to `out`, checking its shape.
+    pub fn options(&self, n: u64, out: &mut Options) -> Result<()> {
+        if n == 0 {
+            // No heap, no move: the script is asked only about heaps of at least one token.
+            return Ok(());
+        }
+        let name = &self.path;
+        let arg = i64::try_from(n).map_err(|_| {
+            Error::limit(
+                format!("script {name}: heap {n} does not fit a script integer (below 2^63)"),
+                "use smaller heaps",
+            )
+        })?;
+        let answer: Dynamic = self
+            .engine
+            .call_fn(&mut Scope::new(), &self.ast, "options", (arg,))
+            .map_err(|e| Error::invalid(format!("script {name}: options({n}): {e}")))?;
+        let bad = |what: String| {
+            Error::invalid(format!(
+                "script {name}: options({n}) {what}; expected an array of arrays of heaps \
+                 smaller than {n}"
+            ))
+        };
+        let list: Array = answer
+            .try_cast::<Array>()
+            .ok_or_else(|| bad("did not return an array".into()))?;
+        let mut heaps: Vec<u64> = Vec::new();
+        for (i, option) in list.into_iter().enumerate() {
+            let option: Array = option
+                .try_cast::<Array>()
+                .ok_or_else(|| bad(format!("has option {} that is not an array", i + 1)))?;
+            heaps.clear();
+            for h in option {
+                let h = h
+                    .as_int()
+                    .map_err(|t| bad(format!("has option {} holding a {t}", i + 1)))?;
+                if h < 0 || h as u64 >= n {
+                    return Err(bad(format!("has option {} holding heap {h}", i + 1)));
+                }
+                heaps.push(h as u64);
+            }
+            out.push(&heaps);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(src: &str, n: u64) -> Result<Vec<Vec<u64>>> {
+        let s = ScriptRule::compile(src, "test")?;
+        let mut o = Options::new();
+        s.options(n, &mut o)?;
+        Ok(o.iter().map(|x| x.to_vec()).collect())
+    }
+
+    #[test]
+    fn floor_division_script() {
+        let src = "fn options(n) { let r = []; for d in 2..=6 { r.push([n / d]); } r }";
+        assert_eq!(
+            run(src, 13).unwrap(),
+            vec![vec![6], vec![4], vec![3], vec![2], vec![2]]
+        );
+        assert_eq!(run(src, 1).unwrap(), vec![Vec::<u64>::new(); 5]);
+    }
+
+    #[test]
+    fn bad_scripts_are_errors_not_hangs() {
+        let e = |src: &str| run(src, 5).unwrap_err().to_string();
+        assert!(e("fn options(n) { loop {} }").contains("options(5)"));
+        assert!(e("fn options(n) { options(n) }").contains("options(5)"));
+        assert!(e("fn options(n) { [[n]] }").contains("heap 5"));
+        assert!(e("fn options(n) { [[-1]] }").contains("heap -1"));
+        assert!(e("fn options(n) { 3 }").contains("not return an array"));
+        assert!(e("fn options(n) { [3] }").contains("not an array"));
+        assert!(e("fn options(n) { [[\"a\"]] }").contains("string"));
+        assert!(e("fn other(n) { [] }").contains("fn options(n)"));
+        assert!(e("fn options(n) { let s = \"ab\"; loop { s += s; } }").contains("options(5)"));
+        assert!(e("fn options(n) {").contains("test"));
+    }
+}

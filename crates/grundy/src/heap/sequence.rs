@@ -1,0 +1,253 @@
+//! Grundy sequences G(0), G(1), ... of heap games, with one entry point and automatic choice of
+//! engine.
+//!
+//! Values are stored in the narrowest of `u8`, `u16`, `u32` that holds them: an engine runs over
+//! a vector of the current width and stops when a value does not fit; the values so far are then
+//! widened and the engine resumes. So a sequence costs about one byte per value when its values
+//! stay below 256.
+
+use crate::error::{Error, Result};
+use crate::heap::rule::Rule;
+use crate::heap::{naive, reference, sparse};
+
+/// The longest sequence [`compute`] makes: 2·10^9 values (about 2 GB when values fit a byte).
+pub const MAX_LEN: u64 = 2_000_000_000;
+
+/// The longest sequence of a game whose moves may leave three heaps (hexadecimal digits 8-F):
+/// those cost about n²·B/128 word operations (B the value bound), hours beyond this.
+pub const MAX_LEN_THREE_HEAPS: u64 = 100_000;
+
+/// A progress callback: called now and then with the number of values done so far.
+pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
+
+/// A progress callback that ignores its argument.
+pub fn no_progress(_done: u64) {}
+
+/// A cell type for values: `u8`, `u16` or `u32`.
+pub trait Cell: Copy + Default + Send + Sync + 'static {
+    /// The largest value the type holds.
+    const MAX: u32;
+    /// Narrows `v` (which must be at most `MAX`).
+    fn from_u32(v: u32) -> Self;
+    /// Widens to `u32`.
+    fn get(self) -> u32;
+}
+
+macro_rules! cell {
+    ($t:ty) => {
+        impl Cell for $t {
+            const MAX: u32 = <$t>::MAX as u32;
+            #[inline(always)]
+            fn from_u32(v: u32) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn get(self) -> u32 {
+                self as u32
+            }
+        }
+    };
+}
+cell!(u8);
+cell!(u16);
+cell!(u32);
+
+/// What an engine run over cells of one width ended with.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Run {
+    /// All requested values are done.
+    Done,
+    /// The next value does not fit the cell type: widen and resume.
+    Overflow,
+}
+
+/// A Grundy sequence G(0..len), stored compactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sequence {
+    /// Every value below 256.
+    U8(Vec<u8>),
+    /// Every value below 65536.
+    U16(Vec<u16>),
+    /// Any value.
+    U32(Vec<u32>),
+}
+
+impl Sequence {
+    /// G(n). Panics if `n >= len()`.
+    #[inline]
+    pub fn get(&self, n: usize) -> u32 {
+        match self {
+            Sequence::U8(v) => v[n] as u32,
+            Sequence::U16(v) => v[n] as u32,
+            Sequence::U32(v) => v[n],
+        }
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            Sequence::U8(v) => v.len(),
+            Sequence::U16(v) => v.len(),
+            Sequence::U32(v) => v.len(),
+        }
+    }
+
+    /// Whether there are no values.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// All values as `u32`.
+    pub fn to_vec(&self) -> Vec<u32> {
+        self.iter().collect()
+    }
+
+    /// The values in order.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+}
+
+/// Which algorithm computes a sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The best engine for the rule ([`compute`]'s choice).
+    Auto,
+    /// Every option enumerated, then mex ([`reference`]): slow, from the definition.
+    Reference,
+    /// Tight per-rule loops with bitset mex ([`naive`]).
+    Naive,
+    /// Rare/common value classes for two-heap splitting games ([`sparse`]).
+    Sparse,
+}
+
+/// G(0), ..., G(n-1) of `rule`, by the engine best suited to it: the sparse-space engine for
+/// take-and-break games that leave at most two heaps (and Grundy's game) beyond a few thousand
+/// values, the naive engine otherwise. `Error::Limit` above [`MAX_LEN`] values.
+pub fn compute(rule: &Rule, n: u64, progress: Progress) -> Result<Sequence> {
+    compute_with(rule, n, Engine::Auto, progress)
+}
+
+/// G(0), ..., G(n-1) of `rule` by a chosen engine (the sparse engine falls back to the naive one
+/// for rules it does not handle).
+pub fn compute_with(rule: &Rule, n: u64, engine: Engine, progress: Progress) -> Result<Sequence> {
+    extend_from(rule, Sequence::U8(Vec::new()), n, engine, progress)
+}
+
+/// Extends a sequence of `rule` (as returned by [`compute`]) to G(0..n), reusing the values it
+/// holds; returned unchanged if it already has `n` values or more.
+pub fn extend(rule: &Rule, seq: Sequence, n: u64, progress: Progress) -> Result<Sequence> {
+    extend_from(rule, seq, n, Engine::Auto, progress)
+}
+
+fn extend_from(
+    rule: &Rule,
+    seq: Sequence,
+    n: u64,
+    engine: Engine,
+    progress: Progress,
+) -> Result<Sequence> {
+    if n > MAX_LEN {
+        return Err(Error::limit(
+            format!("{n} values asked, above the limit of {MAX_LEN} values per sequence"),
+            "ask for fewer values (-n)",
+        ));
+    }
+    if let Rule::TakeBreak(c) = rule {
+        if c.max_heaps() == 3 && n > MAX_LEN_THREE_HEAPS {
+            return Err(Error::limit(
+                format!(
+                    "{n} values of a game leaving three heaps asked, above the limit of \
+                     {MAX_LEN_THREE_HEAPS} (the cost grows as the square of N)"
+                ),
+                "ask for fewer values (-n) or smaller heaps",
+            ));
+        }
+    }
+    let n = n as usize;
+    if seq.len() >= n {
+        return Ok(seq);
+    }
+    let engine = match engine {
+        Engine::Auto if sparse::handles(rule) && n > 4096 => Engine::Sparse,
+        Engine::Auto => Engine::Naive,
+        Engine::Sparse if !sparse::handles(rule) => Engine::Naive,
+        e => e,
+    };
+    let mut v16: Vec<u16> = match seq {
+        Sequence::U8(mut v8) => {
+            if run(engine, rule, &mut v8, n, progress)? == Run::Done {
+                return Ok(Sequence::U8(v8));
+            }
+            widen(v8)
+        }
+        Sequence::U16(v) => v,
+        Sequence::U32(v) => return finish32(engine, rule, v, n, progress),
+    };
+    if run(engine, rule, &mut v16, n, progress)? == Run::Done {
+        return Ok(Sequence::U16(v16));
+    }
+    finish32(engine, rule, widen(v16), n, progress)
+}
+
+fn finish32(
+    engine: Engine,
+    rule: &Rule,
+    mut v32: Vec<u32>,
+    n: usize,
+    progress: Progress,
+) -> Result<Sequence> {
+    match run(engine, rule, &mut v32, n, progress)? {
+        Run::Done => Ok(Sequence::U32(v32)),
+        Run::Overflow => Err(Error::limit(
+            "a Grundy value does not fit in 32 bits",
+            "values of 2^32 and above are not supported",
+        )),
+    }
+}
+
+fn widen<A: Cell, B: Cell>(v: Vec<A>) -> Vec<B> {
+    let mut out = Vec::new();
+    if out.try_reserve_exact(v.capacity()).is_err() {
+        // Falls back to growing as needed; the engines report their own limits.
+        out = Vec::new();
+    }
+    out.extend(v.into_iter().map(|x| B::from_u32(x.get())));
+    out
+}
+
+fn run<T: Cell>(
+    engine: Engine,
+    rule: &Rule,
+    values: &mut Vec<T>,
+    n: usize,
+    progress: Progress,
+) -> Result<Run> {
+    if values
+        .try_reserve_exact(n.saturating_sub(values.len()))
+        .is_err()
+    {
+        return Err(Error::limit(
+            format!("not enough memory for {n} values"),
+            "ask for fewer values (-n)",
+        ));
+    }
+    match engine {
+        Engine::Reference => reference::extend(rule, values, n, progress),
+        Engine::Sparse => sparse::extend(rule, values, n, progress),
+        _ => naive::extend(rule, values, n, progress),
+    }
+}
+
+/// Appends `v` to `values` as a `T`, or reports that it does not fit.
+#[inline(always)]
+pub(crate) fn push<T: Cell>(values: &mut Vec<T>, v: u32) -> Option<Run> {
+    if v > T::MAX {
+        return Some(Run::Overflow);
+    }
+    values.push(T::from_u32(v));
+    None
+}
+
+/// How often (in values) engines call the progress callback.
+pub(crate) const PROGRESS_EVERY: usize = 1 << 14;
