@@ -14,6 +14,7 @@
 //! |---|---|
 //! | [`nimber`] | the field of nimbers: 64-bit, 128-bit and any-size elements, batch kernels, logarithms, roots |
 //! | [`game`] | what a game is: the implicit-game trait and explicit graphs |
+//! | [`count`] | counting positions: value histograms over huge heap ranges, the Walsh-Hadamard transform, xor-convolution powers, multisets by Pólya counting |
 //! | [`notation`] | parsing of the notations of the command line (numbers, games, ordinals, graph files) |
 //! | [`error`] | the error values shared by all parsers and engines |
 //!
@@ -22,6 +23,7 @@
 
 #![warn(missing_docs)]
 
+pub mod count;
 pub mod error;
 pub mod game;
 pub mod nimber;
