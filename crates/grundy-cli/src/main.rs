@@ -27,11 +27,15 @@ enum Command {
     /// Nimber arithmetic: the field of nimbers (sum = xor, nim product, inverse, roots, logs).
     #[command(subcommand)]
     Nimber(cmd::nimber::NimberCommand),
+    /// Count K-heap positions by nim-sum: how many K-tuples (or multisets) of heap sizes in
+    /// [M, N] have Grundy values xoring to X.
+    Count(cmd::count::CountArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Nimber(c) => cmd::nimber::run(c),
+        Command::Count(c) => cmd::count::run(c),
     }
 }
 
