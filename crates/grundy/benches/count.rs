@@ -10,7 +10,7 @@ use common::{fmt_duration, header, median_time, row};
 use grundy::count::count_tuples;
 use grundy::count::histogram::{histogram_of_periodic, Limits, Periodic};
 use grundy::count::reference;
-use grundy::count::wht::{wht, Butterfly, ModU64, Wrapping64};
+use grundy::count::wht::{wht, Butterfly, ModHalfWord, ModU64, Wrapping64};
 use num_bigint::BigUint;
 use std::time::Duration;
 
@@ -61,9 +61,11 @@ fn main() {
     println!("|   (bytes read / time) | {} | | | | |", gbps(8 * n, sum));
 
     header("Walsh-Hadamard transform: blocked + 2 threads vs textbook loop (same arithmetic)");
-    let p = ModU64 { n: 998_244_353 };
+    let p = ModHalfWord::new(998_244_353).expect("below 2^63");
+    let general = ModU64 { n: 998_244_353 };
     for log in [20, 24] {
         bench_transform("mod 998244353", log, &p, &init);
+        bench_transform("mod 998244353, any-u64-modulus code", log, &general, &init);
         bench_transform("u64 wrapping", log, &Wrapping64, &init);
     }
 

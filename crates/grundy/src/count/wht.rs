@@ -158,6 +158,36 @@ impl Butterfly for ModU64 {
     }
 }
 
+/// Residues modulo `n ≤ 2^63`, stored in `[0, n)`: a cheaper [`ModU64`]. With no carry out of
+/// 64 bits possible, `a + b mod n = min(s, s − n)` for `s = a + b` (when `s < n`, `s − n` wraps
+/// above `2^63`), and `a − b mod n = min(d, d + n)` for `d = a − b` wrapped (when `a < b`,
+/// `d ≥ 2^64 − n ≥ n` while `d + n` wraps to `a − b + n < n`): three vector instructions.
+#[derive(Clone, Copy, Debug)]
+pub struct ModHalfWord {
+    n: u64,
+}
+
+impl ModHalfWord {
+    /// Residues modulo `n`, if `1 ≤ n ≤ 2^63`.
+    pub fn new(n: u64) -> Option<ModHalfWord> {
+        (1..=1 << 63).contains(&n).then_some(ModHalfWord { n })
+    }
+}
+
+impl Butterfly for ModHalfWord {
+    type E = u64;
+    #[inline(always)]
+    fn add(&self, a: u64, b: u64) -> u64 {
+        let s = a + b;
+        s.min(s.wrapping_sub(self.n))
+    }
+    #[inline(always)]
+    fn sub(&self, a: u64, b: u64) -> u64 {
+        let d = a.wrapping_sub(b);
+        d.min(d.wrapping_add(self.n))
+    }
+}
+
 /// Arithmetic modulo an odd `n < 2^64` in Montgomery form: `x` is stored as `x·2^64 mod n`.
 ///
 /// Montgomery reduction of `t < n·2^64`: with `n' = n^{-1} mod 2^64` and `m = (t mod 2^64)·n'
@@ -237,11 +267,19 @@ impl Butterfly for Montgomery {
     type E = u64;
     #[inline(always)]
     fn add(&self, a: u64, b: u64) -> u64 {
-        ModU64 { n: self.n }.add(a, b)
+        if self.n <= 1 << 63 {
+            ModHalfWord { n: self.n }.add(a, b)
+        } else {
+            ModU64 { n: self.n }.add(a, b)
+        }
     }
     #[inline(always)]
     fn sub(&self, a: u64, b: u64) -> u64 {
-        ModU64 { n: self.n }.sub(a, b)
+        if self.n <= 1 << 63 {
+            ModHalfWord { n: self.n }.sub(a, b)
+        } else {
+            ModU64 { n: self.n }.sub(a, b)
+        }
     }
 }
 
@@ -479,9 +517,38 @@ pub fn wht_bigint(a: &mut [BigInt]) {
 }
 
 /// `k`-th power of every element, in parallel.
+///
+/// Binary exponentiation is a chain of dependent multiplications, each waiting for the last
+/// (a Montgomery product is three multiplications deep), so the elements are raised in groups
+/// of [`LANES`]: each step squares (and multiplies) the whole group, and the processor overlaps
+/// the independent chains. The bits of `k` are read once, not once per element.
 pub fn pow_pointwise<R: Ring>(a: &mut [R::E], ring: &R, k: &BigUint) {
-    a.par_iter_mut().for_each(|x| *x = ring.pow(*x, k));
+    let bits: Vec<bool> = (0..k.bits()).rev().map(|i| k.bit(i)).collect();
+    a.par_chunks_mut(1024).for_each(|chunk| {
+        let mut groups = chunk.chunks_exact_mut(LANES);
+        for g in &mut groups {
+            let x: [R::E; LANES] = std::array::from_fn(|j| g[j]);
+            let mut acc = [ring.one(); LANES];
+            for &bit in &bits {
+                for v in acc.iter_mut() {
+                    *v = ring.mul(*v, *v);
+                }
+                if bit {
+                    for (v, &xj) in acc.iter_mut().zip(&x) {
+                        *v = ring.mul(*v, xj);
+                    }
+                }
+            }
+            g.copy_from_slice(&acc);
+        }
+        for v in groups.into_remainder() {
+            *v = ring.pow(*v, k);
+        }
+    });
 }
+
+/// The number of independent exponentiations interleaved by [`pow_pointwise`].
+const LANES: usize = 8;
 
 /// Splits `q ≥ 1` into its odd part and the exponent of 2: `q = o · 2^a`.
 pub fn split_odd(q: u64) -> (u64, u32) {
@@ -641,6 +708,15 @@ mod tests {
             wht(&mut fast, &q);
             reference::wht_textbook(&mut slow, &q);
             assert_eq!(fast, slow, "mod p, 2^{k}");
+            for n in [1u64, 2, 1_000_000_007, 1 << 63] {
+                let half = ModHalfWord::new(n).unwrap();
+                let general = ModU64 { n };
+                let mut fast: Vec<u64> = v.iter().map(|x| x % n).collect();
+                let mut slow = fast.clone();
+                wht(&mut fast, &half);
+                reference::wht_textbook(&mut slow, &general);
+                assert_eq!(fast, slow, "mod {n} half-word, 2^{k}");
+            }
         }
     }
 
