@@ -718,6 +718,16 @@ mod tests {
         let q_big = BigUint::from(u64::MAX) * 7u8;
         let m = count_multisets(&h, k, &BigUint::from(3u8), Some(&q_big)).unwrap();
         assert_eq!(m, &exact[3] % &q_big);
+        // K = 100: 2^97 divides 100!, so modulo 2^63 the 128-bit route is too narrow and the
+        // big-integer route takes over.
+        let exact = multiset_distribution(&h, 100, None).unwrap();
+        let binom = (1..=100u64).fold(BigUint::one(), |acc, i| acc * (39 + i) / i);
+        assert_eq!(exact.iter().sum::<BigUint>(), binom);
+        let q = BigUint::one() << 63u32;
+        let m = multiset_distribution(&h, 100, Some(&q)).unwrap();
+        for (a, b) in m.iter().zip(&exact) {
+            assert_eq!(a, &(b % &q));
+        }
     }
 
     #[test]
