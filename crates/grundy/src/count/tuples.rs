@@ -46,6 +46,12 @@ pub const MAX_UNORDERED_HEAPS: u64 = 100;
 /// The largest exact count computed, in bits (beyond it, ask for a count modulo `Q`).
 pub const MAX_EXACT_BITS: u64 = 1 << 24;
 
+/// The most big-integer work (estimated 64-bit word operations) one count may take.
+pub const MAX_BIG_WORK: f64 = 2e10;
+
+/// The most memory (bytes) the big-integer values of one count may take.
+pub const MAX_BIG_MEMORY: f64 = 2.0 * 1073741824.0;
+
 /// The function applied to each transformed value.
 #[derive(Clone, Debug)]
 enum Spectrum {
@@ -144,7 +150,7 @@ impl Problem {
 
     /// The same in big integers, modulo `w` (or exactly when `w` is `None`), results in
     /// `[0, w)`. Equal transformed values are evaluated once.
-    fn solve_big(&self, w: Option<&BigUint>) -> Vec<BigInt> {
+    fn solve_big(&self, w: Option<&BigUint>, width_bits: u64) -> Result<Vec<BigInt>> {
         let w_int = w.map(|w| BigInt::from(w.clone()));
         let reduce = |x: BigInt| match &w_int {
             Some(w) => x.mod_floor(w),
@@ -155,6 +161,7 @@ impl Problem {
         order.sort_unstable_by_key(|&y| self.hat[y]);
         let mut distinct: Vec<i128> = order.iter().map(|&y| self.hat[y]).collect();
         distinct.dedup();
+        self.check_big_work(distinct.len(), width_bits, w.is_none())?;
         let values: Vec<BigInt> = distinct
             .par_iter()
             .map(|&v| {
@@ -188,7 +195,7 @@ impl Problem {
                     .zip(&signs)
                     .filter(|(_, &s)| s != 0)
                     .fold(BigInt::zero(), |acc, (f, &s)| acc + f * s);
-                vec![reduce(sum)]
+                Ok(vec![reduce(sum)])
             }
             Want::All => {
                 let mut e: Vec<BigInt> = self
@@ -197,15 +204,50 @@ impl Problem {
                     .map(|&v| values[index_of(v)].clone())
                     .collect();
                 wht_bigint(&mut e);
-                e.into_iter().map(reduce).collect()
+                Ok(e.into_iter().map(reduce).collect())
             }
         }
     }
 
+    /// Refuses big-integer work beyond [`MAX_BIG_WORK`] word operations or [`MAX_BIG_MEMORY`]
+    /// bytes, estimated from the number of distinct transformed values, the width of the numbers
+    /// (`width_bits`) and the schoolbook (modular) or Karatsuba-like (exact powers) costs.
+    fn check_big_work(&self, distinct: usize, width_bits: u64, exact: bool) -> Result<()> {
+        let words = (width_bits / 64 + 1) as f64;
+        let per_value = match &self.spectrum {
+            Spectrum::Power(_) if exact => 3.0 * words.powf(1.6),
+            // Each multiplication also pays a fixed cost (allocation, calls) of ~50 word operations.
+            Spectrum::Power(k) => 2.0 * k.bits() as f64 * (words * words + 50.0),
+            Spectrum::Poly(c) if exact => c.len() as f64 * words,
+            Spectrum::Poly(c) => c.len() as f64 * (words * words + 50.0),
+        };
+        let f = self.hat.len() as f64;
+        let (kept, transform) = match self.want {
+            Want::Target(_) => (distinct as f64, 0.0),
+            Want::All => (f, f * f.log2().max(1.0) * words),
+        };
+        let work = distinct as f64 * per_value + transform;
+        let memory = kept * (words * 8.0 + 32.0);
+        if work > MAX_BIG_WORK || memory > MAX_BIG_MEMORY {
+            return Err(Error::limit(
+                format!(
+                    "the count needs big-integer arithmetic on {distinct} distinct transformed \
+                     values of about {width_bits} bits (about {work:.1e} word operations and \
+                     {:.1} GiB; limits {MAX_BIG_WORK:.1e} and {:.1} GiB)",
+                    memory / 1073741824.0,
+                    MAX_BIG_MEMORY / 1073741824.0
+                ),
+                "count modulo a number below 2^64 that is coprime to K! (for --unordered), \
+                 or over a smaller range of heap sizes",
+            ));
+        }
+        Ok(())
+    }
+
     /// The counts exactly.
-    fn exact(&self) -> Result<Vec<BigUint>> {
+    fn exact(&self, width_bits: u64) -> Result<Vec<BigUint>> {
         let d = BigInt::from(self.divisor.clone());
-        self.solve_big(None)
+        self.solve_big(None, width_bits)?
             .into_iter()
             .map(|r| {
                 let (q, rem) = r.div_rem(&d);
@@ -222,7 +264,7 @@ impl Problem {
     /// The counts modulo `m` through big integers modulo `m·D` and exact division.
     fn modulo_big(&self, m: &BigUint) -> Result<Vec<BigUint>> {
         let w = m * &self.divisor;
-        self.solve_big(Some(&w))
+        self.solve_big(Some(&w), w.bits())?
             .into_iter()
             .map(|r| {
                 let r = r.magnitude().clone();
@@ -315,7 +357,7 @@ impl Problem {
     /// Checks that an exact answer stays within [`MAX_EXACT_BITS`]: the count is at most
     /// `base^K` with `base = T` (tuples) or `T + K` (multisets, `C(T+K−1, K) ≤ (T+K)^K`), and
     /// the intermediate sums carry `D` more.
-    fn check_exact_size(&self, base: u128, k: &BigUint) -> Result<()> {
+    fn check_exact_size(&self, base: u128, k: &BigUint) -> Result<u64> {
         let per_heap = 128 - base.saturating_add(1).leading_zeros() as u64 + 1;
         let bits = k
             .to_u64()
@@ -330,7 +372,7 @@ impl Problem {
                 "count modulo a number instead (--mod Q)",
             ));
         }
-        Ok(())
+        Ok(bits)
     }
 
     fn run(&self, base: u128, k: &BigUint, modulus: Option<&BigUint>) -> Result<Vec<BigUint>> {
@@ -338,8 +380,8 @@ impl Problem {
             Some(q) if q.is_zero() => Err(Error::invalid("the modulus must be positive")),
             Some(q) => self.modulo(q),
             None => {
-                self.check_exact_size(base, k)?;
-                self.exact()
+                let bits = self.check_exact_size(base, k)?;
+                self.exact(bits)
             }
         }
     }
@@ -771,6 +813,15 @@ mod tests {
             count_from_histogram(&h, &spec),
             Err(Error::Limit(_))
         ));
+    }
+
+    #[test]
+    fn big_integer_work_is_refused_before_it_starts() {
+        // 2^20 distinct values, exact distribution of 1000-tuples: about 21000 bits for each of
+        // 2^20 entries, beyond the memory limit.
+        let h = Histogram::from_counts(vec![1; 1 << 20]).unwrap();
+        let e = tuple_distribution(&h, &BigUint::from(1000u32), None).unwrap_err();
+        assert!(matches!(e, Error::Limit(_)), "{e}");
     }
 
     #[test]
