@@ -709,6 +709,11 @@ mod tests {
             let mut slow = v.clone();
             reference::wht_textbook(&mut slow, &Wrapping64);
             assert_eq!(fast, slow, "wrapping, 2^{k}");
+            let wide: Vec<u128> = v.iter().map(|&x| (x as u128) << 60 | x as u128).collect();
+            let (mut fast, mut slow) = (wide.clone(), wide);
+            wht(&mut fast, &Wrapping128);
+            reference::wht_textbook(&mut slow, &Wrapping128);
+            assert_eq!(fast, slow, "wrapping 128, 2^{k}");
             let q = ModU64 { n: 1_000_000_007 };
             let mut fast: Vec<u64> = v.iter().map(|x| x % q.n).collect();
             let mut slow = fast.clone();
