@@ -149,7 +149,12 @@ fn huge_counts_are_exact_json_integers() {
 #[test]
 fn bad_input_exit_codes() {
     // (arguments after `count`, exit status, a phrase the message must hold)
-    let cases: [(&str, i32, &str); 8] = [
+    let cases: [(&str, i32, &str); 9] = [
+        (
+            "nim --heaps 2 --max 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF",
+            2,
+            "--max",
+        ),
         ("kayles --heaps 2 --max 5", 2, "GAME"),
         ("nim --heaps 2x --max 5", 2, "--heaps, column 2"),
         ("nim --heaps 2 --max 5 --mod 0", 2, "--mod"),

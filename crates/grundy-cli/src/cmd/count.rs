@@ -128,6 +128,11 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
         }
         None => None,
     };
+    if max == u128::MAX {
+        return Err(CliError::usage(
+            "--max: expected a heap size below 2^128 - 1 (the range must have a size below 2^128)",
+        ));
+    }
     if min > max {
         return Err(CliError::usage(format!(
             "--min {min} is above --max {max}: expected M <= N"
