@@ -344,7 +344,7 @@ const TILE_BYTES: usize = 1024;
 /// k`, row `r` is `a[r·2^l ..]`). The levels `j < l` act inside rows and the levels `j ≥ l` act
 /// along columns, so `H_{2^k} = H_{2^u} ⊗ H_{2^l}`: transform every row (recursively, so a row
 /// fits in cache), then every column. Columns are processed in tiles of adjacent columns
-/// ([`TILE_BYTES`] of each row), copied into a contiguous buffer (power-of-two strides would
+/// (1 KiB of each row), copied into a contiguous buffer (power-of-two strides would
 /// otherwise collide in the cache's sets), transformed there and copied back. The whole array is
 /// thus read and written twice, whatever its size. Rows and tiles are independent and shared
 /// among the threads of rayon's pool.
@@ -527,7 +527,7 @@ pub fn wht_bigint(a: &mut [BigInt]) {
 ///
 /// Binary exponentiation is a chain of dependent multiplications, each waiting for the last
 /// (a Montgomery product is three multiplications deep), so the elements are raised in groups
-/// of [`LANES`]: each step squares (and multiplies) the whole group, and the processor overlaps
+/// of 8: each step squares (and multiplies) the whole group, and the processor overlaps
 /// the independent chains. The bits of `k` are read once, not once per element.
 pub fn pow_pointwise<R: Ring>(a: &mut [R::E], ring: &R, k: &BigUint) {
     let bits: Vec<bool> = (0..k.bits()).rev().map(|i| k.bit(i)).collect();
