@@ -285,13 +285,17 @@ pub fn histogram_of_periodic(
     // counts[v] = diff[v] + counts[v − s] (prefix sums within each class mod s).
     let len = top as usize + 1;
     let step = g.saltus as usize;
-    let mut diff = vec![0i128; len + step];
+    let mut diff = vec![0i128; len];
     for (r, &v) in g.period.iter().enumerate() {
         if let Some((a, b)) = q_range(r as u128) {
+            // first ≤ top (checked above); past may lie beyond the array, or beyond usize when
+            // the saltus is huge and only q = 0 is in range: then there is nothing to cancel.
             let first = v as usize + step * a as usize;
-            let past = v as usize + step * (b as usize + 1);
             diff[first] += 1;
-            if past < diff.len() {
+            let past = (b as usize + 1)
+                .checked_mul(step)
+                .and_then(|x| x.checked_add(v as usize));
+            if let Some(past) = past.filter(|&p| p < len) {
                 diff[past] -= 1;
             }
         }
@@ -496,6 +500,14 @@ mod tests {
         };
         let e = histogram_of_periodic(&g, 0, 1 << 40, &lim).unwrap_err();
         assert!(matches!(e, Error::Limit(_)), "{e}");
+        // A huge saltus with only the first period in range: no huge allocation.
+        let g = Periodic {
+            preperiod: vec![],
+            period: vec![0, 1, 2],
+            saltus: 1 << 62,
+        };
+        let h = histogram_of_periodic(&g, 0, 2, &lim).unwrap();
+        assert_eq!(h.counts(), &[1, 1, 1]);
         let e = histogram_of_fn(0, 1 << 40, &lim, |n| Ok(n as u64 % 3)).unwrap_err();
         assert!(matches!(e, Error::Limit(_)));
         let e = histogram_of_values(&[0, 1, 2], 0, 3, &lim).unwrap_err();
