@@ -39,6 +39,9 @@ enum Command {
     Analyze(cmd::pattern::AnalyzeArgs),
     /// Grundy values G(N) of heaps of any size, through proved patterns.
     Value(cmd::pattern::ValueArgs),
+    /// Count K-heap positions by nim-sum: how many K-tuples (or multisets) of heap sizes in
+    /// [M, N] have Grundy values xoring to X.
+    Count(cmd::count::CountArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -49,6 +52,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Position(a) => cmd::heap::position(a),
         Command::Analyze(a) => cmd::pattern::analyze(a),
         Command::Value(a) => cmd::pattern::value(a),
+        Command::Count(c) => cmd::count::run(c),
     }
 }
 

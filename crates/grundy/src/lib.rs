@@ -16,6 +16,7 @@
 //! | [`game`] | what a game is: the implicit-game trait, explicit graphs, sums and products |
 //! | [`solve`] | engines: Grundy values, outcomes and remoteness, the generalized Sprague-Grundy function of games with cycles, sums, misère Nim |
 //! | [`heap`] | heap games: rules (octal, subtraction, divide, scripts), Grundy sequence engines, sums of heaps |
+//! | [`count`] | counting positions: value histograms over huge heap ranges, the Walsh-Hadamard transform, xor-convolution powers, multisets by Pólya counting |
 //! | [`notation`] | parsing of the notations of the command line (numbers, games, ordinals, graph files) |
 //! | [`pattern`] | what a sequence does: periods with proofs, arithmetic periods, run tables, self-similar rules, values of huge heaps |
 //! | [`error`] | the error values shared by all parsers and engines |
@@ -25,6 +26,7 @@
 
 #![warn(missing_docs)]
 
+pub mod count;
 pub mod error;
 pub mod game;
 pub mod heap;

@@ -1,6 +1,7 @@
 //! One module per command group of the specification.
 
 pub mod graph;
+pub mod count;
 pub mod nimber;
 pub mod nimber_product;
 pub mod heap;

@@ -1,0 +1,177 @@
+//! `grundy count GAME --heaps K --max N [--min M] [--nim-sum X] [--mod Q] [--unordered]
+//! [--distribution] [--json]`: how many K-heap positions have a given nim-sum.
+//!
+//! The library does the work ([`grundy::count::count_from_histogram`]); this file reads the
+//! arguments, gets the histogram of Grundy values over `[M, N]` and prints the answer.
+//!
+//! NOTE for the merge with the heap-games area: the GAME notation parser and the proved
+//! patterns live there. Until they are connected, [`histogram_for`] knows only `nim`
+//! (`G(n) = n`); replace its body with "parse GAME with the shared parser, then build the
+//! histogram from the proved period (`histogram_of_periodic`), run table (`histogram_of_runs`)
+//! or computed values (`histogram_of_values`)".
+
+use crate::error::CliError;
+use crate::output::{print_json, stdout};
+use clap::Args;
+use grundy::count::histogram::{histogram_of_fn, Histogram, Limits};
+use grundy::count::{count_from_histogram, CountSpec};
+use grundy::notation::number::{parse_natural, parse_u128};
+use grundy::{Error, ParseError};
+use num_bigint::BigUint;
+use serde::Serialize;
+use serde_json::value::RawValue;
+use std::io::Write;
+
+/// Arguments of `grundy count`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  grundy count nim --heaps 3 --max 7                  # 3-heap nim positions of heaps 1..7 that lose
+  grundy count nim --heaps 1000000000000 --max 1000 --mod 998244353
+  grundy count nim --heaps 4 --max 10 --nim-sum 5 --unordered
+  grundy count nim --heaps 2 --min 0 --max 3 --distribution --json")]
+pub struct CountArgs {
+    /// The game (heap game notation of the specification; this build: `nim`).
+    game: String,
+    /// The number of heaps K (any size with --mod; exact counts are limited in size).
+    #[arg(long, value_name = "K")]
+    heaps: String,
+    /// The largest heap size N.
+    #[arg(long, value_name = "N")]
+    max: String,
+    /// The smallest heap size M.
+    #[arg(long, value_name = "M", default_value = "1")]
+    min: String,
+    /// The nim-sum X counted (0: the positions lost by the player to move).
+    #[arg(long = "nim-sum", value_name = "X", default_value = "0")]
+    nim_sum: String,
+    /// Count modulo Q (any positive integer) instead of exactly.
+    #[arg(long = "mod", value_name = "Q")]
+    modulus: Option<String>,
+    /// Count multisets of heap sizes (order does not matter) instead of tuples.
+    #[arg(long)]
+    unordered: bool,
+    /// Give the count for every nim-sum value, one `X COUNT` line each.
+    #[arg(long)]
+    distribution: bool,
+    /// Print one JSON document: {"game", "heaps", "min", "max", "nim_sum", "modulus",
+    /// "unordered", "count"} (and "distribution": [COUNT...] with --distribution). Numbers are
+    /// exact JSON integers of any size.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The histogram of Grundy values of `game` over `[min, max]`.
+fn histogram_for(game: &str, min: u128, max: u128) -> Result<Histogram, CliError> {
+    match game {
+        "nim" => Ok(histogram_of_fn(min, max, &Limits::default(), |n| {
+            u64::try_from(n).map_err(|_| Error::invalid("heap size beyond 64 bits"))
+        })
+        .map_err(|e| match e {
+            // Nim's values are the heap sizes, so the value limit is a limit on --max.
+            Error::Limit(l) => Error::limit(
+                format!("nim heaps up to {max}: {}", l.what),
+                "lower --max (nim's values are its heap sizes)",
+            ),
+            e => e,
+        })?),
+        _ => Err(ParseError::at_column(
+            1,
+            format!(
+                "expected a game notation; this build of `grundy count` knows only `nim`, \
+                 found {game:?}"
+            ),
+        )
+        .in_source("GAME")
+        .into()),
+    }
+}
+
+/// A number, exact at any size, as a JSON integer.
+fn json_int(x: &impl ToString) -> Box<RawValue> {
+    RawValue::from_string(x.to_string())
+        .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is valid JSON"))
+}
+
+#[derive(Serialize)]
+struct CountJson<'a> {
+    game: &'a str,
+    heaps: Box<RawValue>,
+    min: Box<RawValue>,
+    max: Box<RawValue>,
+    nim_sum: Box<RawValue>,
+    modulus: Option<Box<RawValue>>,
+    unordered: bool,
+    count: Box<RawValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distribution: Option<Vec<Box<RawValue>>>,
+}
+
+fn natural(arg: &str, name: &str) -> Result<BigUint, CliError> {
+    Ok(parse_natural(arg).map_err(|e| e.in_source(name))?)
+}
+
+/// Runs `grundy count`.
+pub fn run(args: CountArgs) -> Result<(), CliError> {
+    let heaps = natural(&args.heaps, "--heaps")?;
+    let max = parse_u128(&args.max).map_err(|e| e.in_source("--max"))?;
+    let min = parse_u128(&args.min).map_err(|e| e.in_source("--min"))?;
+    let nim_sum = natural(&args.nim_sum, "--nim-sum")?;
+    let modulus = match &args.modulus {
+        Some(q) => {
+            let q = natural(q, "--mod")?;
+            if q == BigUint::default() {
+                return Err(CliError::usage(
+                    "--mod: expected a positive modulus, found 0",
+                ));
+            }
+            Some(q)
+        }
+        None => None,
+    };
+    if max == u128::MAX {
+        return Err(CliError::usage(
+            "--max: expected a heap size below 2^128 - 1 (the range must have a size below 2^128)",
+        ));
+    }
+    if min > max {
+        return Err(CliError::usage(format!(
+            "--min {min} is above --max {max}: expected M <= N"
+        )));
+    }
+    let h = histogram_for(&args.game, min, max)?;
+    let spec = CountSpec {
+        heaps,
+        nim_sum,
+        modulus,
+        unordered: args.unordered,
+        distribution: args.distribution,
+    };
+    let answer = count_from_histogram(&h, &spec)?;
+    if args.json {
+        return print_json(&CountJson {
+            game: &args.game,
+            heaps: json_int(&spec.heaps),
+            min: json_int(&min),
+            max: json_int(&max),
+            nim_sum: json_int(&spec.nim_sum),
+            modulus: spec.modulus.as_ref().map(json_int),
+            unordered: spec.unordered,
+            count: json_int(&answer.count),
+            distribution: answer
+                .distribution
+                .as_ref()
+                .map(|d| d.iter().map(json_int).collect()),
+        });
+    }
+    let mut out = stdout();
+    match &answer.distribution {
+        Some(d) => {
+            for (x, c) in d.iter().enumerate() {
+                writeln!(out, "{x} {c}")?;
+            }
+        }
+        None => writeln!(out, "{}", answer.count)?,
+    }
+    out.flush()?;
+    Ok(())
+}
