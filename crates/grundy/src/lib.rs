@@ -14,6 +14,7 @@
 //! |---|---|
 //! | [`nimber`] | the field of nimbers: 64-bit, 128-bit and any-size elements, batch kernels, logarithms, roots |
 //! | [`game`] | what a game is: the implicit-game trait and explicit graphs |
+//! | [`ordinal`] | ordinals below epsilon-0 (Cantor normal form, arithmetic, nim-sum) and transfinite games: cascading nim, nim with increases, games with "any number" moves |
 //! | [`notation`] | parsing of the notations of the command line (numbers, games, ordinals, graph files) |
 //! | [`error`] | the error values shared by all parsers and engines |
 //!
@@ -26,5 +27,6 @@ pub mod error;
 pub mod game;
 pub mod nimber;
 pub mod notation;
+pub mod ordinal;
 
 pub use error::{Error, LimitError, ParseError, Result};

@@ -3,3 +3,4 @@
 //! (and line, for files) at fault and what was expected there.
 
 pub mod number;
+pub mod ordinal;
