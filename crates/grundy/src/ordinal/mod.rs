@@ -13,7 +13,9 @@
 //! Ordinals are written in the notation of [`crate::notation::ordinal`].
 
 pub mod cnf;
+pub mod games;
 pub mod nim_sum;
+pub mod transfinite;
 // Nim multiplication below ω^(ω^ω) (issue 8) adds its module here.
 
 pub use cnf::{Ordinal, Term};
