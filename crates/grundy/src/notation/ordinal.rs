@@ -18,8 +18,9 @@
 //! `w*2`, `3+w` as `w`, `w^w` as `w^(w)`. Parentheses may nest at most [`MAX_DEPTH`] deep.
 
 use crate::error::ParseError;
-use crate::notation::number::parse_natural;
+use crate::notation::number::{parse_natural, parse_u64};
 use crate::ordinal::Ordinal;
+use num_bigint::BigUint;
 
 /// The deepest nesting of parentheses accepted (deeper input is an error, not a stack overflow).
 pub const MAX_DEPTH: usize = 200;
@@ -149,6 +150,212 @@ impl Parser<'_> {
     }
 }
 
+/// Parses a cascading-nim row `a_n,...,a_0` (comma-separated naturals, leftmost the highest
+/// power); errors name the column.
+pub fn parse_row(s: &str) -> Result<Vec<BigUint>, ParseError> {
+    let mut out = Vec::new();
+    let mut col = 1;
+    for part in s.split(',') {
+        let n = parse_natural(part.trim()).map_err(|e| {
+            let inner = e.at.column.unwrap_or(1) - 1;
+            let lead = part.len() - part.trim_start().len();
+            ParseError::at_column(col + lead + inner, e.message)
+        })?;
+        out.push(n);
+        col += part.chars().count() + 1;
+    }
+    Ok(out)
+}
+
+/// Parses a heap of nim with increases: `N` or `N:T` (a heap of N with T increase tokens,
+/// T below 2^64; T defaults to 0).
+pub fn parse_token_heap(s: &str) -> Result<(BigUint, u64), ParseError> {
+    let (n, t) = match s.split_once(':') {
+        Some((n, t)) => (n, Some(t)),
+        None => (s, None),
+    };
+    let heap = parse_natural(n)?;
+    let tokens = match t {
+        None => 0,
+        Some(t) => parse_u64(t).map_err(|e| {
+            ParseError::at_column(n.chars().count() + 1 + e.at.column.unwrap_or(1), e.message)
+        })?,
+    };
+    Ok((heap, tokens))
+}
+
+/// Parses a matrix of naturals: one row a line, entries separated by spaces or tabs; blank
+/// lines and lines starting with `#` are skipped. All rows must have the same length.
+pub fn parse_matrix(text: &str) -> Result<Vec<Vec<BigUint>>, ParseError> {
+    let mut rows: Vec<Vec<BigUint>> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let mut row = Vec::new();
+        for (col, word) in words(line) {
+            let n = parse_natural(word).map_err(|e| {
+                ParseError::at_line(i + 1, Some(col + e.at.column.unwrap_or(1) - 1), e.message)
+            })?;
+            row.push(n);
+        }
+        if let Some(first) = rows.first() {
+            if first.len() != row.len() {
+                return Err(ParseError::at_line(
+                    i + 1,
+                    None,
+                    format!(
+                        "expected {} entries like the first row, found {}",
+                        first.len(),
+                        row.len()
+                    ),
+                ));
+            }
+        }
+        rows.push(row);
+    }
+    if rows.is_empty() {
+        return Err(ParseError::whole(
+            "expected a matrix (rows of naturals), found no row",
+        ));
+    }
+    Ok(rows)
+}
+
+/// The whitespace-separated words of a line with their 1-based starting columns.
+fn words(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut col = 0;
+    let mut byte_start = 0;
+    for (b, c) in line.char_indices() {
+        col += 1;
+        if c.is_whitespace() {
+            if start.take().is_some() {
+                out.push((col_of(line, byte_start), &line[byte_start..b]));
+            }
+        } else if start.is_none() {
+            start = Some(col);
+            byte_start = b;
+        }
+    }
+    if start.is_some() {
+        out.push((col_of(line, byte_start), &line[byte_start..]));
+    }
+    out
+}
+
+fn col_of(line: &str, byte: usize) -> usize {
+    line[..byte].chars().count() + 1
+}
+
+/// A DAG with a heap on each vertex, read from a heap-graph file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapGraph {
+    /// Vertex names, in order of first appearance.
+    pub names: Vec<String>,
+    /// Successors of each vertex (indices into `names`).
+    pub succ: Vec<Vec<usize>>,
+    /// The heap on each vertex (0 unless given).
+    pub heaps: Vec<BigUint>,
+}
+
+/// Parses a heap-graph file: each non-blank line not starting with `#` is
+/// `V[=HEAP][: W1 W2 ...]` — vertex V, its heap (default 0) and its successors. Names are runs
+/// of letters, digits, `_`, `.`, `-` (as in the SPEC's graph files). A vertex named only as a
+/// successor has heap 0 and no successors; a vertex may be listed once.
+pub fn parse_heap_graph(text: &str) -> Result<HeapGraph, ParseError> {
+    let mut g = HeapGraph {
+        names: Vec::new(),
+        succ: Vec::new(),
+        heaps: Vec::new(),
+    };
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut listed: Vec<bool> = Vec::new();
+    let mut id = |name: &str, g: &mut HeapGraph, listed: &mut Vec<bool>| -> usize {
+        if let Some(&i) = index.get(name) {
+            return i;
+        }
+        index.insert(name.to_string(), g.names.len());
+        g.names.push(name.to_string());
+        g.succ.push(Vec::new());
+        g.heaps.push(BigUint::default());
+        listed.push(false);
+        g.names.len() - 1
+    };
+    let is_name = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '-');
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i + 1;
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let (head, tail) = match line.split_once(':') {
+            Some((h, t)) => (h, Some((h.chars().count() + 1, t))),
+            None => (line, None),
+        };
+        let (name_part, heap_part) = match head.split_once('=') {
+            Some((n, h)) => (n, Some((n.chars().count() + 1, h))),
+            None => (head, None),
+        };
+        let name = name_part.trim();
+        let name_col = col_of(name_part, name_part.len() - name_part.trim_start().len());
+        if name.is_empty() {
+            return Err(ParseError::at_line(
+                line_no,
+                Some(name_col),
+                "expected a vertex name",
+            ));
+        }
+        if let Some((k, c)) = name.chars().enumerate().find(|&(_, c)| !is_name(c)) {
+            return Err(ParseError::at_line(
+                line_no,
+                Some(name_col + k),
+                format!(
+                    "expected a name character (letter, digit, _ . -) or '=' or ':', found {c:?}"
+                ),
+            ));
+        }
+        let v = id(name, &mut g, &mut listed);
+        if listed[v] {
+            return Err(ParseError::at_line(
+                line_no,
+                Some(name_col),
+                format!("vertex {name} is listed twice"),
+            ));
+        }
+        listed[v] = true;
+        if let Some((eq_col, h)) = heap_part {
+            let lead = h.len() - h.trim_start().len();
+            g.heaps[v] = parse_natural(h.trim()).map_err(|e| {
+                ParseError::at_line(
+                    line_no,
+                    Some(eq_col + lead + e.at.column.unwrap_or(1)),
+                    format!("heap of {name}: {}", e.message),
+                )
+            })?;
+        }
+        if let Some((colon_col, t)) = tail {
+            for (col, w) in words(t) {
+                if let Some((k, c)) = w.chars().enumerate().find(|&(_, c)| !is_name(c)) {
+                    return Err(ParseError::at_line(
+                        line_no,
+                        Some(colon_col + col + k),
+                        format!("expected a successor name, found {c:?}"),
+                    ));
+                }
+                let u = id(w, &mut g, &mut listed);
+                g.succ[v].push(u);
+            }
+        }
+    }
+    if g.names.is_empty() {
+        return Err(ParseError::whole(
+            "expected at least one vertex line `V=HEAP: W1 W2`",
+        ));
+    }
+    Ok(g)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,6 +425,39 @@ mod tests {
             .contains("nested deeper"));
         let deep_w = "w^(".repeat(5000);
         assert!(parse_ordinal(&deep_w).is_err());
+    }
+
+    #[test]
+    fn rows_heaps_matrices_graphs() {
+        let n = |v: &[u64]| v.iter().map(|&x| BigUint::from(x)).collect::<Vec<_>>();
+        assert_eq!(parse_row("1,0,0x10").unwrap(), n(&[1, 0, 16]));
+        assert_eq!(parse_row("7").unwrap(), n(&[7]));
+        assert_eq!(parse_row("1,x").unwrap_err().at.column, Some(3));
+        assert_eq!(parse_row("12,3a").unwrap_err().at.column, Some(5));
+        assert_eq!(parse_row("1,,2").unwrap_err().at.column, Some(3));
+        assert_eq!(parse_token_heap("5:2").unwrap(), (BigUint::from(5u8), 2));
+        assert_eq!(parse_token_heap("5").unwrap(), (BigUint::from(5u8), 0));
+        assert_eq!(parse_token_heap("5:x").unwrap_err().at.column, Some(3));
+        assert_eq!(
+            parse_matrix("1 2\n# c\n\n3  4\n").unwrap(),
+            vec![n(&[1, 2]), n(&[3, 4])]
+        );
+        let e = parse_matrix("1 2\n3 x4").unwrap_err();
+        assert_eq!((e.at.line, e.at.column), (Some(2), Some(3)));
+        let e = parse_matrix("1 2\n3").unwrap_err();
+        assert_eq!(e.at.line, Some(2));
+        assert!(parse_matrix("# only a comment").is_err());
+        let g = parse_heap_graph("a=3: b c\nb = 5 : c\n# x\nc\n").unwrap();
+        assert_eq!(g.names, ["a", "b", "c"]);
+        assert_eq!(g.succ, vec![vec![1, 2], vec![2], vec![]]);
+        assert_eq!(g.heaps, n(&[3, 5, 0]));
+        let e = parse_heap_graph("a=3: b\nb=x").unwrap_err();
+        assert_eq!((e.at.line, e.at.column), (Some(2), Some(3)));
+        let e = parse_heap_graph("a: b!").unwrap_err();
+        assert_eq!((e.at.line, e.at.column), (Some(1), Some(5)));
+        let e = parse_heap_graph("a: b\na=1").unwrap_err();
+        assert!(e.message.contains("twice"));
+        assert!(parse_heap_graph("").is_err());
     }
 
     proptest! {

@@ -272,6 +272,43 @@ impl LevelGame {
     }
 }
 
+/// A move in a level game: lower the heap at `vertex` from `from` to `to`, and set the heaps
+/// listed in `set` (vertex, new size).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelMove {
+    /// The vertex moved at.
+    pub vertex: usize,
+    /// Its heap before the move.
+    pub from: BigUint,
+    /// Its heap after the move (smaller).
+    pub to: BigUint,
+    /// The other heaps the move changes, with their new sizes, in vertex order.
+    pub set: Vec<(usize, BigUint)>,
+}
+
+impl LevelGame {
+    /// A winning move from `heaps` (one to a position of value 0), or `None` if the position is
+    /// lost for the player to move. Found by the engine of [`super::transfinite`].
+    pub fn winning_move(&self, heaps: &[BigUint]) -> Result<Option<LevelMove>> {
+        self.check(heaps)?;
+        let mut engine = super::transfinite::Engine::new(self, 1);
+        let a = engine.analyze_sum(&[heaps.to_vec()])?;
+        Ok(a.winning_move.and_then(|m| {
+            let vertex = (0..heaps.len()).find(|&v| m.to[v] < heaps[v])?;
+            let set = (0..heaps.len())
+                .filter(|&u| u != vertex && m.to[u] != heaps[u])
+                .map(|u| (u, m.to[u].clone()))
+                .collect();
+            Some(LevelMove {
+                vertex,
+                from: heaps[vertex].clone(),
+                to: m.to[vertex].clone(),
+                set,
+            })
+        }))
+    }
+}
+
 /// `Σ ω^e·c_e` for coefficients indexed by exponent.
 pub fn polynomial(coefficients: &[BigUint]) -> Ordinal {
     Ordinal::from_terms(
@@ -482,10 +519,35 @@ impl NimWithIncreases {
         set
     }
 
-    /// An `m ≥ lo` with `g(m, s) = v`, searched among the few candidates the closed form allows.
-    fn preimage(&self, lo: &BigUint, s: u64, v: &Ordinal) -> Option<BigUint> {
+    /// `{ g(m, t) : m < n }` (the removals) from the closed form, as points and intervals.
+    fn removal_values(&self, n: &BigUint, t: u64) -> OrdinalSet {
+        let rule = self.0;
+        let tb = BigUint::from(t);
+        let mut set = OrdinalSet::new();
+        if rule.zero_allowed && !rule.forced {
+            // m < min(n, t): ω + (t−1−m), the values ω + (t − min(n, t)) .. ω + (t−1);
+            // t ≤ m < n: m − t, the naturals below n − t.
+            let k = n.min(&tb).clone();
+            set.insert_interval(
+                Ordinal::omega().add(&Ordinal::from(&tb - &k)),
+                Ordinal::omega().add(&Ordinal::from(tb.clone())),
+            );
+            if *n > tb {
+                set.insert_below(Ordinal::from(n - &tb));
+            }
+        } else {
+            // g(m, t) = m when removals are allowed (t = 0 under the forced rule).
+            set.insert_below(Ordinal::from(n.clone()));
+        }
+        set
+    }
+
+    /// An `m` with `lo ≤ m < hi` (no upper bound for `None`) and `g(m, s) = v`, searched among
+    /// the few candidates the closed form allows: the ends of the range, `v` and `v + s` for a
+    /// natural `v`, `s − 1 − k` for `v = ω + k`.
+    fn preimage(&self, lo: &BigUint, hi: Option<&BigUint>, s: u64, v: &Ordinal) -> Option<BigUint> {
         let sb = BigUint::from(s);
-        let mut cands: Vec<BigUint> = (0u8..6).map(|i| lo + i).collect();
+        let mut cands: Vec<BigUint> = (0u8..3).map(|i| lo + i).collect();
         if let Some(k) = v.as_natural() {
             cands.push(&k + &sb);
             cands.push(k);
@@ -496,33 +558,57 @@ impl NimWithIncreases {
         }
         cands
             .into_iter()
-            .find(|m| m >= lo && increases_value(self.0, m, s) == *v)
+            .find(|m| m >= lo && hi.map_or(true, |h| m < h) && increases_value(self.0, m, s) == *v)
+    }
+
+    /// A winning move in the sum of heaps `(n, t)`: the heap's index and its new `(n, t)`, or
+    /// `None` if the sum's value is 0 (see [`Engine::analyze_sum`](super::transfinite::Engine)).
+    pub fn winning_move(
+        &self,
+        heaps: &[(BigUint, u64)],
+    ) -> Result<Option<(usize, (BigUint, u64))>> {
+        let mut engine = super::transfinite::Engine::new(self, 100_000);
+        let a = engine.analyze_sum(heaps)?;
+        Ok(a.winning_move.map(|m| (m.component, m.to)))
     }
 }
+
+/// Heaps up to this size list their removals as single options for the engine to evaluate;
+/// larger heaps give them as one family from the closed form.
+const SMALL_HEAP: u64 = 16;
 
 impl TransfiniteGame for NimWithIncreases {
     type Position = (BigUint, u64);
 
     fn families(&self, p: &(BigUint, u64)) -> Vec<Family<'_, (BigUint, u64)>> {
-        let (n, t) = p;
+        let (n, t) = (p.0.clone(), p.1);
         let mut out = Vec::new();
-        if !self.0.forced || *t == 0 {
-            let mut m = BigUint::zero();
-            while m < *n {
-                out.push(Family::One((m.clone(), *t)));
-                m += 1u8;
+        if !self.0.forced || t == 0 {
+            if n <= BigUint::from(SMALL_HEAP) {
+                let mut m = BigUint::zero();
+                while m < n {
+                    out.push(Family::One((m.clone(), t)));
+                    m += 1u8;
+                }
+            } else {
+                let values = self.removal_values(&n, t);
+                let zero = BigUint::zero();
+                out.push(Family::Values {
+                    values,
+                    pick: Box::new(move |v| self.preimage(&zero, Some(&n), t, v).map(|m| (m, t))),
+                });
             }
         }
-        if *t > 0 {
+        if t > 0 {
             let lo = if self.0.zero_allowed {
-                n.clone()
+                p.0.clone()
             } else {
-                n + 1u8
+                &p.0 + 1u8
             };
             let s = t - 1;
             out.push(Family::Values {
                 values: self.ray_values(&lo, s),
-                pick: Box::new(move |v| self.preimage(&lo, s, v).map(|m| (m, s))),
+                pick: Box::new(move |v| self.preimage(&lo, None, s, v).map(|m| (m, s))),
             });
         }
         out
@@ -729,6 +815,23 @@ mod tests {
 
     fn engine_agrees(game: &LevelGame, heaps: &[BigUint]) -> Ordinal {
         let v = game.value(heaps).unwrap();
+        match game.winning_move(heaps).unwrap() {
+            None => assert!(v.is_zero()),
+            Some(m) => {
+                let mut after = heaps.to_vec();
+                after[m.vertex] = m.to.clone();
+                assert!(m.to < m.from);
+                for (u, x) in &m.set {
+                    after[*u] = x.clone();
+                    // Only vertices the rule lets a move at m.vertex change.
+                    match game.rule() {
+                        FreeSet::Successors => assert!(game.successors(m.vertex).contains(u)),
+                        FreeSet::Path => assert!(game.levels()[*u] < game.levels()[m.vertex]),
+                    }
+                }
+                assert!(game.value(&after).unwrap().is_zero());
+            }
+        }
         let mut e = Engine::new(game, 1000);
         assert_eq!(e.value(&heaps.to_vec()).unwrap(), v);
         let a = e.analyze_sum(&[heaps.to_vec()]).unwrap();
@@ -807,6 +910,39 @@ mod tests {
                 prop_assert!(nim_sum_all(&after).is_zero());
             } else {
                 prop_assert!(sum.is_zero());
+            }
+        }
+    }
+
+    #[test]
+    fn increases_engine_on_large_heaps_uses_the_removal_family() {
+        for forced in [false, true] {
+            for zero_allowed in [false, true] {
+                let rule = IncreaseRule {
+                    forced,
+                    zero_allowed,
+                };
+                let game = NimWithIncreases(rule);
+                let mut e = Engine::new(&game, 100_000);
+                for n in 0u64..40 {
+                    for t in 0u64..5 {
+                        let p = (BigUint::from(n), t);
+                        assert_eq!(e.value(&p).unwrap(), increases_value(rule, &p.0, t));
+                        let heaps = [p.clone(), (BigUint::from(3u8), 1)];
+                        let values: Vec<Ordinal> = heaps
+                            .iter()
+                            .map(|h| increases_value(rule, &h.0, h.1))
+                            .collect();
+                        match game.winning_move(&heaps).unwrap() {
+                            None => assert!(nim_sum_all(&values).is_zero()),
+                            Some((i, to)) => {
+                                let mut after = values.clone();
+                                after[i] = increases_value(rule, &to.0, to.1);
+                                assert!(nim_sum_all(&after).is_zero(), "{rule:?} {heaps:?}");
+                            }
+                        }
+                    }
+                }
             }
         }
     }
