@@ -27,11 +27,15 @@ enum Command {
     /// Nimber arithmetic: the field of nimbers (sum = xor, nim product, inverse, roots, logs).
     #[command(subcommand)]
     Nimber(cmd::nimber::NimberCommand),
+    /// Ordinals and games with transfinite Grundy values (cascading nim, 1451F, 1149E, ...).
+    #[command(subcommand)]
+    Ordinal(cmd::ordinal::OrdinalCommand),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Nimber(c) => cmd::nimber::run(c),
+        Command::Ordinal(c) => cmd::ordinal::run(c),
     }
 }
 

@@ -248,17 +248,23 @@ impl LevelGame {
     pub fn move_to(&self, heaps: &[BigUint], v: usize, target: &Ordinal) -> Option<Vec<BigUint>> {
         let l = self.levels[v];
         let x = self.level_xors(heaps);
-        let want = |e: usize| target.coefficient(&Ordinal::from(e as u64));
+        // The target's coefficients by exponent; an exponent beyond the levels is no target.
+        let mut want = vec![BigUint::zero(); x.len()];
+        for t in target.terms() {
+            let e = t
+                .exponent
+                .as_natural()
+                .and_then(|e| usize::try_from(e).ok());
+            match e {
+                Some(e) if e < want.len() => want[e] = t.coefficient.clone(),
+                _ => return None,
+            }
+        }
         // Above ω^l the target must agree with the position.
-        if target
-            .terms()
-            .iter()
-            .any(|t| t.exponent > Ordinal::from(l as u64))
-            || (l + 1..x.len()).any(|e| want(e) != x[e])
-        {
+        if (l + 1..x.len()).any(|e| want[e] != x[e]) {
             return None;
         }
-        let new_a = &heaps[v] ^ &x[l] ^ want(l);
+        let new_a = &heaps[v] ^ &x[l] ^ &want[l];
         if new_a >= heaps[v] {
             return None;
         }
@@ -266,7 +272,7 @@ impl LevelGame {
         out[v] = new_a;
         for u in self.free_vertices(v) {
             let e = self.levels[u];
-            out[u] = &heaps[u] ^ &x[e] ^ want(e);
+            out[u] = &heaps[u] ^ &x[e] ^ &want[e];
         }
         Some(out)
     }
@@ -288,23 +294,35 @@ pub struct LevelMove {
 
 impl LevelGame {
     /// A winning move from `heaps` (one to a position of value 0), or `None` if the position is
-    /// lost for the player to move. Found by the engine of [`super::transfinite`].
+    /// lost for the player to move.
+    ///
+    /// The proof of the theorem with `h = 0`: let `ω^l` be the leading power of the value and
+    /// `2^k` the top bit of `X_l`; a vertex `v` of level `l` whose heap has bit `k` gets
+    /// `a_v xor X_l < a_v`, and the vertices of [`Self::move_to`] clear the levels below. (The
+    /// tests check this against the generic engine's [`analyze_sum`](super::transfinite::Engine::analyze_sum).)
+    /// Linear in the input size, whatever the heaps' sizes.
     pub fn winning_move(&self, heaps: &[BigUint]) -> Result<Option<LevelMove>> {
         self.check(heaps)?;
-        let mut engine = super::transfinite::Engine::new(self, 1);
-        let a = engine.analyze_sum(&[heaps.to_vec()])?;
-        Ok(a.winning_move.and_then(|m| {
-            let vertex = (0..heaps.len()).find(|&v| m.to[v] < heaps[v])?;
-            let set = (0..heaps.len())
-                .filter(|&u| u != vertex && m.to[u] != heaps[u])
-                .map(|u| (u, m.to[u].clone()))
-                .collect();
-            Some(LevelMove {
-                vertex,
-                from: heaps[vertex].clone(),
-                to: m.to[vertex].clone(),
-                set,
-            })
+        let x = self.level_xors(heaps);
+        let Some(l) = (0..x.len()).rev().find(|&l| !x[l].is_zero()) else {
+            return Ok(None);
+        };
+        let k = x[l].bits() - 1;
+        let v = (0..heaps.len())
+            .find(|&v| self.levels[v] == l && heaps[v].bit(k))
+            .ok_or_else(|| Error::Internal("a level's xor has a bit no heap has".into()))?;
+        let to = self
+            .move_to(heaps, v, &Ordinal::zero())
+            .ok_or_else(|| Error::Internal("the winning move is not a move".into()))?;
+        let set = (0..heaps.len())
+            .filter(|&u| u != v && to[u] != heaps[u])
+            .map(|u| (u, to[u].clone()))
+            .collect();
+        Ok(Some(LevelMove {
+            vertex: v,
+            from: heaps[v].clone(),
+            to: to[v].clone(),
+            set,
         }))
     }
 }
