@@ -103,7 +103,7 @@ fn main() {
         fast,
         Some(naive),
     );
-    let rows = vec![vec![1u64, 2, 3], vec![3, 0, 1]];
+    let rows = [vec![1u64, 2, 3], vec![3, 0, 1]];
     let cascade = LevelGame::cascade(&[3, 3]).unwrap();
     let flat: Vec<u64> = rows.iter().flatten().copied().collect();
     let flat_big: Vec<BigUint> = flat.iter().map(|&h| BigUint::from(h)).collect();
