@@ -932,6 +932,81 @@ mod tests {
         }
     }
 
+    /// The sample tests of Codeforces 1451F: Ashish (the first player) wins iff the value is
+    /// not 0.
+    #[test]
+    fn codeforces_1451f_samples() {
+        let cases: [(&[&[u64]], bool); 4] = [
+            (&[&[0]], false),
+            (&[&[0, 0, 5]], true),
+            (&[&[0, 1], &[1, 0]], false),
+            (&[&[1, 2, 3], &[4, 5, 6], &[7, 8, 9]], true),
+        ];
+        for (rows, ashish) in cases {
+            let g = LevelGame::grid(rows.len(), rows[0].len()).unwrap();
+            let heaps: Vec<BigUint> = rows.iter().flat_map(|r| big(r)).collect();
+            assert_eq!(!g.value(&heaps).unwrap().is_zero(), ashish, "{rows:?}");
+        }
+    }
+
+    /// The sample tests of Codeforces 1149E, including the published winning moves (which our
+    /// move reproduces on samples 1 and 3).
+    #[test]
+    fn codeforces_1149e_samples() {
+        // (taxes, roads 1-based, published answer: None for LOSE, else the taxes after the move)
+        let cases: [(&[u64], &[(usize, usize)], Option<&[u64]>); 4] = [
+            (&[2, 1, 1, 5], &[(1, 2), (3, 4)], Some(&[1, 5, 1, 5])),
+            (&[1, 5, 1, 5], &[(1, 2), (3, 4)], None),
+            (
+                &[314, 159, 265],
+                &[(1, 2), (1, 3), (3, 2)],
+                Some(&[0, 0, 0]),
+            ),
+            (&[2, 2, 5, 5, 6, 6], &[(1, 3), (2, 4), (3, 5), (4, 6)], None),
+        ];
+        for (h, roads, answer) in cases {
+            let mut succ = vec![Vec::new(); h.len()];
+            for &(a, b) in roads {
+                succ[a - 1].push(b - 1);
+            }
+            let g = LevelGame::new(succ, FreeSet::Successors).unwrap();
+            let heaps = big(h);
+            let mv = g.winning_move(&heaps).unwrap();
+            match answer {
+                None => {
+                    assert!(g.value(&heaps).unwrap().is_zero());
+                    assert!(mv.is_none());
+                }
+                Some(after) => {
+                    let m = mv.unwrap();
+                    let mut ours = heaps.clone();
+                    ours[m.vertex] = m.to;
+                    for (u, x) in m.set {
+                        ours[u] = x;
+                    }
+                    assert_eq!(ours, big(after));
+                }
+            }
+        }
+    }
+
+    /// Every 2×3 and 3×2 matrix of bits against the truncated game with b = 2.
+    #[test]
+    fn small_matrices_exhaustively() {
+        for (r, c) in [(2, 3), (3, 2)] {
+            let g = LevelGame::grid(r, c).unwrap();
+            for code in 0u64..64 {
+                let heaps: Vec<u64> = (0..6).map(|i| (code >> i) & 1).collect();
+                let v = g.value(&big(&heaps)).unwrap();
+                assert_eq!(
+                    reference::level_game_truncated(&g.succ, FreeSet::Path, &heaps, 2),
+                    at(&v, 2),
+                    "{r}x{c} {heaps:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn increases_engine_on_large_heaps_uses_the_removal_family() {
         for forced in [false, true] {
