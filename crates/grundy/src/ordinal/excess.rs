@@ -32,6 +32,7 @@ use super::Ordinal;
 use crate::{Error, Result};
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive};
+use std::time::{Duration, Instant};
 
 /// The excess of one odd prime: `α_p = κ_(f(p)) + m_p`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +47,9 @@ pub struct Excess {
     pub alpha: Ordinal,
     /// The degree `M` over GF(2) of the finite field in which `α_p` was tested.
     pub field_degree: usize,
+    /// The time this prime's own computation took (without the smaller primes it needed);
+    /// `None` when read from a cache.
+    pub time: Option<Duration>,
 }
 
 /// The multiplicative order of 2 modulo the odd number `p > 1`.
@@ -77,6 +81,23 @@ impl<C: Coefficient> ClosureField<C> {
         if odd_prime_index(p).is_none() {
             return Err(Error::invalid(format!("{p} is not an odd prime")));
         }
+        let start = Instant::now();
+        self.nested.push(Duration::ZERO);
+        let r = self.search_excess(p);
+        let inner = self.nested.pop().unwrap_or_default();
+        let total = start.elapsed();
+        if let Some(outer) = self.nested.last_mut() {
+            *outer += total;
+        }
+        let mut ex = r?;
+        ex.time = Some(total.saturating_sub(inner));
+        self.excess.insert(p, ex.clone());
+        Ok(ex)
+    }
+
+    /// The search of the module documentation: the first candidate `κ_f + m` that is not a
+    /// `p`-th power.
+    fn search_excess(&mut self, p: u64) -> Result<Excess> {
         let f = order_of_two(p);
         let kf = self.kappa(f)?;
         let c0 = kf
@@ -104,15 +125,14 @@ impl<C: Coefficient> ClosureField<C> {
             let v = self.poly_to_flat(&tower, &x)?;
             let e = ((BigUint::one() << deg) - 1u32) / &modulus_p;
             if !tower.field().is_one(&tower.field().pow(&v, &e)) {
-                let ex = Excess {
+                return Ok(Excess {
                     p,
                     f,
                     m,
                     alpha: x.to_ordinal(),
                     field_degree: deg,
-                };
-                self.excess.insert(p, ex.clone());
-                return Ok(ex);
+                    time: None,
+                });
             }
         }
         Err(Error::Internal(format!(
@@ -227,6 +247,7 @@ impl<C: Coefficient> ClosureField<C> {
                     m,
                     alpha,
                     field_degree: deg,
+                    time: None,
                 },
             );
             n += 1;
@@ -261,5 +282,67 @@ pub mod reference {
         let e = ((BigUint::one() << m) - 1u32) / p;
         let y = field.pow(x, &e)?;
         Ok(y == KappaPoly::constant(C::one()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::nim_mul::tests::F;
+    use super::*;
+
+    #[test]
+    fn orders_of_two() {
+        let want = [
+            (3, 2),
+            (5, 4),
+            (7, 3),
+            (11, 10),
+            (23, 11),
+            (47, 23),
+            (73, 9),
+        ];
+        for (p, f) in want {
+            assert_eq!(order_of_two(p), f, "f({p})");
+        }
+    }
+
+    #[test]
+    fn bad_primes_are_invalid() {
+        let mut f = F::new();
+        for p in [0, 1, 2, 4, 9, 15, 91] {
+            assert!(matches!(f.excess(p), Err(Error::Invalid(_))), "{p}");
+        }
+    }
+
+    #[test]
+    fn lenstra_kappas() {
+        // κ_12 = κ_3 + κ_4 = ω + 4 (4 ∤ d(ω) = 6); κ_18 = κ_9 = ω³ (2 | d(ω³) = 18);
+        // κ_35 = κ_7 + κ_5 (5 ∤ d(κ_7) = 42).
+        let mut f = F::new();
+        assert_eq!(f.kappa(12).unwrap().to_ordinal().to_string(), "w+4");
+        assert_eq!(f.kappa(18).unwrap().to_ordinal().to_string(), "w^3");
+        assert_eq!(
+            f.kappa(35).unwrap().to_ordinal().to_string(),
+            "w^(w^2)+w^(w)"
+        );
+        let omega = f.kappa(3).unwrap();
+        assert_eq!(f.degree_of(&omega).unwrap(), 6);
+    }
+
+    #[test]
+    fn cache_round_trip_and_bad_lines() {
+        let mut f = F::new();
+        for p in [3, 5, 7, 11, 13] {
+            f.excess(p).unwrap();
+        }
+        let tsv = f.excesses_to_tsv();
+        let mut g = F::new();
+        assert_eq!(g.load_excesses_tsv(&tsv), 5);
+        for p in [3, 5, 7, 11, 13] {
+            let (a, b) = (f.excess(p).unwrap(), g.excess(p).unwrap());
+            assert_eq!((a.m, a.f, &a.alpha), (b.m, b.f, &b.alpha));
+        }
+        let bad = "9\t0\t6\t6\tw\n7\t1\t4\t6\tw+1\n7\t1\t3\t6\tw^(w^5)\nx\n";
+        assert_eq!(F::new().load_excesses_tsv(bad), 0);
     }
 }

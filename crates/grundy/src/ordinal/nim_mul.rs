@@ -55,6 +55,7 @@ use crate::{Error, Result};
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive};
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 use std::sync::{Mutex, OnceLock};
 
 /// A finite-nimber type usable as the coefficients of ordinals: a [`NimberField`] converting to and
@@ -288,14 +289,25 @@ pub struct ClosureField<C> {
     pub(crate) excess: BTreeMap<u64, super::excess::Excess>,
     alpha: HashMap<usize, KappaPoly<C>>,
     memo: HashMap<(Monomial, Monomial), KappaPoly<C>>,
+    /// The towers built most recently, by what they hold (building one is the costly step).
+    towers: Vec<(TowerKey, Rc<Tower>)>,
     /// The largest degree over GF(2) of a finite field built for an excess or an inverse.
     pub max_degree: usize,
+    /// Time spent in excess computations nested in the ones under way (one entry a level), to
+    /// report each prime's own time.
+    pub(crate) nested: Vec<std::time::Duration>,
 }
 
 /// The default limit on the degree of the finite fields built ([`ClosureField::max_degree`]).
 pub const DEFAULT_MAX_DEGREE: usize = 12_000;
 
 const MEMO_LIMIT: usize = 1 << 16;
+
+/// How many recently built towers are kept.
+const TOWER_CACHE: usize = 4;
+
+/// What a tower holds: the nimber level and the digit count per prime index.
+type TowerKey = (u32, BTreeMap<usize, u32>);
 
 impl<C: Coefficient> Default for ClosureField<C> {
     fn default() -> Self {
@@ -310,6 +322,8 @@ impl<C: Coefficient> ClosureField<C> {
             excess: BTreeMap::new(),
             alpha: HashMap::new(),
             memo: HashMap::new(),
+            towers: Vec::new(),
+            nested: Vec::new(),
             max_degree: DEFAULT_MAX_DEGREE,
         }
     }
@@ -416,7 +430,7 @@ impl<C: Coefficient> ClosureField<C> {
 
     /// What a finite field holding all of `xs` needs: the nimber level `J` and, per prime index,
     /// the number of base-`p` digits `K` (including, recursively, what each `α_p` used needs).
-    pub(crate) fn needs(&mut self, xs: &[&KappaPoly<C>]) -> Result<(u32, BTreeMap<usize, u32>)> {
+    pub fn needs(&mut self, xs: &[&KappaPoly<C>]) -> Result<(u32, BTreeMap<usize, u32>)> {
         let mut level = 1u32;
         let mut k: BTreeMap<usize, u32> = BTreeMap::new();
         let visit = |p: &KappaPoly<C>, level: &mut u32, k: &mut BTreeMap<usize, u32>| {
@@ -453,13 +467,24 @@ impl<C: Coefficient> ClosureField<C> {
     }
 
     /// The flat tower holding all of `xs`.
-    pub(crate) fn tower_for(&mut self, xs: &[&KappaPoly<C>]) -> Result<Tower> {
-        let (level, k) = self.needs(xs)?;
-        self.build_tower(level, &k)
+    pub fn tower_for(&mut self, xs: &[&KappaPoly<C>]) -> Result<Rc<Tower>> {
+        let key = self.needs(xs)?;
+        if let Some(i) = self.towers.iter().position(|(k, _)| *k == key) {
+            let entry = self.towers.remove(i);
+            let t = entry.1.clone();
+            self.towers.push(entry);
+            return Ok(t);
+        }
+        let t = Rc::new(self.build_tower(key.0, &key.1)?);
+        if self.towers.len() >= TOWER_CACHE {
+            self.towers.remove(0);
+        }
+        self.towers.push((key, t.clone()));
+        Ok(t)
     }
 
     /// Builds the tower for nimber level `level` and the primes with digit counts `k`.
-    pub(crate) fn build_tower(&mut self, level: u32, k: &BTreeMap<usize, u32>) -> Result<Tower> {
+    pub fn build_tower(&mut self, level: u32, k: &BTreeMap<usize, u32>) -> Result<Tower> {
         let mul = |a: u64, b: u64| -> u64 {
             C::from_u64(a)
                 .nim_mul(&C::from_u64(b))
@@ -477,7 +502,7 @@ impl<C: Coefficient> ClosureField<C> {
     }
 
     /// The image of `x` in the top field of `tower` (which must hold it).
-    pub(crate) fn poly_to_flat(&self, tower: &Tower, x: &KappaPoly<C>) -> Result<Vec<u64>> {
+    pub fn poly_to_flat(&self, tower: &Tower, x: &KappaPoly<C>) -> Result<Vec<u64>> {
         let f = tower.field();
         let mut acc = f.zero();
         for (m, c) in x.terms() {
@@ -507,7 +532,7 @@ impl<C: Coefficient> ClosureField<C> {
     /// The polynomial whose image in the top field of `tower` is `v`: flat → tower coordinates
     /// level by level; the block `t` of the level adjoining prime `p` with `K` digits is the
     /// coefficient of `κ_(p^K)^t = ω^(ω^j·a)` with `a` = `t` reversed in `K` digits.
-    pub(crate) fn flat_to_poly(&self, tower: &Tower, v: &[u64]) -> Result<KappaPoly<C>> {
+    pub fn flat_to_poly(&self, tower: &Tower, v: &[u64]) -> Result<KappaPoly<C>> {
         self.flat_to_poly_level(tower, tower.len() - 1, v)
     }
 

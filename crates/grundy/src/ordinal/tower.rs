@@ -115,45 +115,45 @@ impl Tower {
             )));
         }
         let d = 1usize << level;
-        let mask = if d == 64 { u64::MAX } else { (1u64 << d) - 1 };
-        for w in 2u64..=mask {
-            let mut basis = Echelon::new(d, d + 1);
-            let mut rows = Vec::with_capacity(d);
-            let mut x = 1u64;
-            let mut found = None;
-            for k in 0..=d {
-                let mut t = vec![0u64; (d + 1).div_ceil(64)];
-                t[k / 64] |= 1 << (k % 64);
-                if let Some(dep) = basis.insert(vec![x], t) {
-                    found = Some((k, dep));
-                    break;
-                }
-                rows.push(vec![x]);
-                x = mul(x, w);
+        // The Fermat 2-power w = 2^(d/2) lies outside the subfield of nimbers below 2^(d/2), and
+        // the subfields of GF(2^d) have degrees dividing d (powers of 2): so w has degree d.
+        let w = 1u64 << (d / 2);
+        let mut basis = Echelon::new(d, d + 1);
+        let mut rows = Vec::with_capacity(d);
+        let mut x = 1u64;
+        let mut found = None;
+        for k in 0..=d {
+            let mut t = vec![0u64; (d + 1).div_ceil(64)];
+            t[k / 64] |= 1 << (k % 64);
+            if let Some(dep) = basis.insert(vec![x], t) {
+                found = Some((k, dep));
+                break;
             }
-            let Some((k, minpoly)) = found else {
-                return Err(Error::Internal("more than D independent nimbers".into()));
-            };
-            if k < d {
-                continue;
-            }
-            rows.truncate(d);
-            let mut tower = Tower {
-                levels: vec![Level {
-                    field: Gf2Field::new(&minpoly),
-                    ext: None,
-                    rows,
-                    basis,
-                }],
-                nim_img: Vec::new(),
-                gen_img: Vec::new(),
-            };
-            tower.nim_img = (0..d)
-                .map(|b| tower.solve_top(vec![1u64 << b]))
-                .collect::<Result<_>>()?;
-            return Ok(tower);
+            rows.push(vec![x]);
+            x = mul(x, w);
         }
-        Err(Error::Internal("no generator of the nimber field".into()))
+        let Some((k, minpoly)) = found.filter(|(k, _)| *k == d) else {
+            return Err(Error::Internal(format!(
+                "the nimber 2^{} does not have degree {d}",
+                d / 2
+            )));
+        };
+        debug_assert_eq!(k, d);
+        rows.truncate(d);
+        let mut tower = Tower {
+            levels: vec![Level {
+                field: Gf2Field::new(&minpoly),
+                ext: None,
+                rows,
+                basis,
+            }],
+            nim_img: Vec::new(),
+            gen_img: Vec::new(),
+        };
+        tower.nim_img = (0..d)
+            .map(|b| tower.solve_top(vec![1u64 << b]))
+            .collect::<Result<_>>()?;
+        Ok(tower)
     }
 
     /// The top (flat) field.
