@@ -13,9 +13,12 @@
 //! Ordinals are written in the notation of [`crate::notation::ordinal`].
 
 pub mod cnf;
+pub mod excess;
 pub mod games;
+pub mod gf2;
+pub mod nim_mul;
 pub mod nim_sum;
+pub mod tower;
 pub mod transfinite;
-// Nim multiplication below ω^(ω^ω) (issue 8) adds its module here.
 
 pub use cnf::{Ordinal, Term};
