@@ -954,7 +954,8 @@ mod tests {
     #[test]
     fn codeforces_1149e_samples() {
         // (taxes, roads 1-based, published answer: None for LOSE, else the taxes after the move)
-        let cases: [(&[u64], &[(usize, usize)], Option<&[u64]>); 4] = [
+        type Case<'a> = (&'a [u64], &'a [(usize, usize)], Option<&'a [u64]>);
+        let cases: [Case; 4] = [
             (&[2, 1, 1, 5], &[(1, 2), (3, 4)], Some(&[1, 5, 1, 5])),
             (&[1, 5, 1, 5], &[(1, 2), (3, 4)], None),
             (
