@@ -15,7 +15,8 @@
 //! ```
 //!
 //! NATURAL is decimal or `0x` hexadecimal of any size. Spaces are ignored. So `w+w` reads as
-//! `w*2`, `3+w` as `w`, `w^w` as `w^(w)`. Parentheses may nest at most [`MAX_DEPTH`] deep.
+//! `w*2`, `3+w` as `w`, `w^w` as `w^(w)`. Parentheses may nest at most [`MAX_DEPTH`] deep, and
+//! the left factor of a product may have at most [`MAX_PRODUCT_TERMS`] terms.
 
 use crate::error::ParseError;
 use crate::notation::number::{parse_natural, parse_u64};
@@ -24,6 +25,10 @@ use num_bigint::BigUint;
 
 /// The deepest nesting of parentheses accepted (deeper input is an error, not a stack overflow).
 pub const MAX_DEPTH: usize = 200;
+
+/// The most terms the left factor of a product `α*β` may have (the product copies them, so a
+/// long chain `(w+1)*(w+1)*...` would otherwise take quadratic time).
+pub const MAX_PRODUCT_TERMS: usize = 4096;
 
 /// Parses an ordinal; errors name the 1-based column and what was expected.
 pub fn parse_ordinal(s: &str) -> Result<Ordinal, ParseError> {
@@ -85,7 +90,7 @@ impl Parser<'_> {
     fn expr(&mut self, depth: usize) -> Result<Ordinal, ParseError> {
         let mut x = self.prod(depth)?;
         while self.eat('+') {
-            x = x.add(&self.prod(depth)?);
+            x.add_assign(&self.prod(depth)?);
         }
         Ok(x)
     }
@@ -93,6 +98,13 @@ impl Parser<'_> {
     fn prod(&mut self, depth: usize) -> Result<Ordinal, ParseError> {
         let mut x = self.factor(depth, false)?;
         while self.eat('*') {
+            // α·β copies α's lower terms: bound α so that a long product stays fast.
+            if x.terms().len() > MAX_PRODUCT_TERMS {
+                return Err(self.error(format!(
+                    "the left factor of this product has more than {MAX_PRODUCT_TERMS} terms \
+                     (limit of the notation)"
+                )));
+            }
             x = x.mul(&self.factor(depth, false)?);
         }
         Ok(x)
@@ -423,6 +435,17 @@ mod tests {
             .unwrap_err()
             .message
             .contains("nested deeper"));
+        let chain = "(w+1)*".repeat(5000) + "1";
+        assert!(parse_ordinal(&chain)
+            .unwrap_err()
+            .message
+            .contains("more than 4096 terms"));
+        let long: String = (0..20000)
+            .rev()
+            .map(|e| format!("w^{e}"))
+            .collect::<Vec<_>>()
+            .join("+");
+        assert_eq!(parse_ordinal(&long).unwrap().terms().len(), 20000);
         let deep_w = "w^(".repeat(5000);
         assert!(parse_ordinal(&deep_w).is_err());
     }

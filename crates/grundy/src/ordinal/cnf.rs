@@ -218,6 +218,33 @@ impl Ordinal {
         Ordinal::from_canonical(terms)
     }
 
+    /// In-place ordinal sum `α := α + β`: pops α's terms from the end while they are absorbed
+    /// (exponent below β's leading one) or merge (equal exponent), then appends β. Linear
+    /// overall when a long sum is built term by term.
+    pub fn add_assign(&mut self, other: &Ordinal) {
+        let Some(first) = other.terms.first() else {
+            return;
+        };
+        let mut carry = BigUint::zero();
+        while let Some(last) = self.terms.last() {
+            match last.exponent.cmp(&first.exponent) {
+                std::cmp::Ordering::Greater => break,
+                std::cmp::Ordering::Equal => {
+                    carry = self.terms.pop().map(|t| t.coefficient).unwrap_or_default();
+                    break;
+                }
+                std::cmp::Ordering::Less => {
+                    self.terms.pop();
+                }
+            }
+        }
+        self.terms.push(Term {
+            exponent: first.exponent.clone(),
+            coefficient: carry + &first.coefficient,
+        });
+        self.terms.extend(other.terms[1..].iter().cloned());
+    }
+
     /// Ordinal product `α·β` (see the module documentation for the derivation).
     pub fn mul(&self, other: &Ordinal) -> Ordinal {
         let Some(lead) = self.terms.first() else {
@@ -481,6 +508,13 @@ pub(crate) mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn add_assign_is_add(a in arb_ordinal(2), b in arb_ordinal(2)) {
+            let mut x = a.clone();
+            x.add_assign(&b);
+            prop_assert_eq!(x, a.add(&b));
+        }
 
         #[test]
         fn addition_is_associative(a in arb_ordinal(2), b in arb_ordinal(2), c in arb_ordinal(2)) {
