@@ -27,6 +27,7 @@
 //! (the least `d | M` with `x^(2^d) = x`). Known values of `m_p` for `p = 3, 5, 7, …`:
 //! 0, 0, 1, 1, 0, 0, 4, 1, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 1 (OEIS A380496).
 
+use super::gf2::BinaryField;
 use super::nim_mul::{odd_prime_index, ClosureField, Coefficient, KappaPoly};
 use super::Ordinal;
 use crate::{Error, Result};

@@ -273,11 +273,6 @@ impl Gf2Field {
         }
     }
 
-    /// The degree `m` of the modulus: the field has `2^m` elements.
-    pub fn degree(&self) -> usize {
-        self.m
-    }
-
     /// Words per element.
     pub fn words(&self) -> usize {
         self.words
@@ -286,23 +281,6 @@ impl Gf2Field {
     /// The modulus `P`.
     pub fn modulus(&self) -> &[u64] {
         &self.modulus
-    }
-
-    /// The element 0.
-    pub fn zero(&self) -> Vec<u64> {
-        vec![0; self.words]
-    }
-
-    /// The element 1.
-    pub fn one(&self) -> Vec<u64> {
-        let mut v = self.zero();
-        v[0] = 1;
-        v
-    }
-
-    /// Whether `a` is 1.
-    pub fn is_one(&self, a: &[u64]) -> bool {
-        a[0] == 1 && a[1..].iter().all(|&w| w == 0)
     }
 
     /// The residue of a polynomial of degree below `2m` (Barrett, see the module documentation).
@@ -329,16 +307,6 @@ impl Gf2Field {
         r
     }
 
-    /// The product `a·b mod P`.
-    pub fn mul(&self, a: &[u64], b: &[u64]) -> Vec<u64> {
-        self.reduce(&mul(a, b))
-    }
-
-    /// The square `a² mod P`.
-    pub fn square(&self, a: &[u64]) -> Vec<u64> {
-        self.reduce(&square(a))
-    }
-
     /// The product `a·z mod P` (a shift and at most one subtraction of `P`).
     pub fn mul_by_z(&self, a: &[u64]) -> Vec<u64> {
         let mut r = vec![0u64; self.words + 1];
@@ -354,9 +322,27 @@ impl Gf2Field {
         r.truncate(self.words);
         r
     }
+}
+
+/// A finite field of characteristic 2 whose elements are word vectors: what the exponentiation,
+/// Frobenius and degree algorithms need. Implemented by [`Gf2Field`] and by the radical
+/// extensions of [`super::tower`].
+pub trait BinaryField {
+    /// The degree `m` over GF(2): the field has `2^m` elements.
+    fn degree(&self) -> usize;
+    /// The element 1.
+    fn one(&self) -> Vec<u64>;
+    /// The element 0.
+    fn zero(&self) -> Vec<u64>;
+    /// Whether `a` is 1.
+    fn is_one(&self, a: &[u64]) -> bool;
+    /// The product `a·b`.
+    fn mul(&self, a: &[u64], b: &[u64]) -> Vec<u64>;
+    /// The square `a²`.
+    fn square(&self, a: &[u64]) -> Vec<u64>;
 
     /// `a^e` by left-to-right square-and-multiply over a window of 4 bits.
-    pub fn pow(&self, a: &[u64], e: &BigUint) -> Vec<u64> {
+    fn pow(&self, a: &[u64], e: &BigUint) -> Vec<u64> {
         let bits = e.bits();
         if bits == 0 {
             return self.one();
@@ -405,7 +391,7 @@ impl Gf2Field {
     }
 
     /// `a^(2^k)`: `k` Frobenius steps.
-    pub fn frobenius(&self, a: &[u64], k: usize) -> Vec<u64> {
+    fn frobenius(&self, a: &[u64], k: usize) -> Vec<u64> {
         let mut x = a.to_vec();
         for _ in 0..k {
             x = self.square(&x);
@@ -417,15 +403,38 @@ impl Gf2Field {
     /// `a^(2^d) = a` (the subfields of `GF(2^m)` are the `GF(2^d)`, `d | m`, and `GF(2^d)` is the
     /// set of roots of `x^(2^d) - x`). Found by removing prime factors of `m` while the smaller
     /// subfield still holds `a`.
-    pub fn element_degree(&self, a: &[u64]) -> usize {
-        let mut d = self.m;
-        for l in prime_factors(self.m as u64) {
+    fn element_degree(&self, a: &[u64]) -> usize {
+        let mut d = self.degree();
+        for l in prime_factors(self.degree() as u64) {
             let l = l as usize;
             while d % l == 0 && self.frobenius(a, d / l) == a {
                 d /= l;
             }
         }
         d
+    }
+}
+
+impl BinaryField for Gf2Field {
+    fn degree(&self) -> usize {
+        self.m
+    }
+    fn one(&self) -> Vec<u64> {
+        let mut v = vec![0; self.words];
+        v[0] = 1;
+        v
+    }
+    fn zero(&self) -> Vec<u64> {
+        vec![0; self.words]
+    }
+    fn is_one(&self, a: &[u64]) -> bool {
+        a[0] == 1 && a[1..].iter().all(|&w| w == 0)
+    }
+    fn mul(&self, a: &[u64], b: &[u64]) -> Vec<u64> {
+        self.reduce(&mul(a, b))
+    }
+    fn square(&self, a: &[u64]) -> Vec<u64> {
+        self.reduce(&square(a))
     }
 }
 

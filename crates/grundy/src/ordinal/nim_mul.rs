@@ -49,6 +49,7 @@
 //! computed there in flat coordinates and converted back; `a ⊘ b = a ⊗ b^(-1)`.
 
 use super::cnf::{Ordinal, Term};
+use super::gf2::BinaryField;
 use super::tower::Tower;
 use crate::nimber::NimberField;
 use crate::{Error, Result};
