@@ -53,6 +53,9 @@ pub struct Excess {
     pub time: Option<Duration>,
 }
 
+/// The largest prime whose excess is attempted.
+pub const MAX_EXCESS_PRIME: u64 = 1_000_000;
+
 /// The multiplicative order of 2 modulo the odd number `p > 1`.
 pub fn order_of_two(p: u64) -> u64 {
     let mut x = 2 % p;
@@ -78,6 +81,12 @@ impl<C: Coefficient> ClosureField<C> {
     pub fn excess(&mut self, p: u64) -> Result<Excess> {
         if let Some(e) = self.excess.get(&p) {
             return Ok(e.clone());
+        }
+        if p > MAX_EXCESS_PRIME {
+            return Err(Error::limit(
+                format!("excesses are computed for primes up to {MAX_EXCESS_PRIME}, not {p}"),
+                "the fields needed grow quickly with p; primes near 300 already take a minute",
+            ));
         }
         if odd_prime_index(p).is_none() {
             return Err(Error::invalid(format!("{p} is not an odd prime")));

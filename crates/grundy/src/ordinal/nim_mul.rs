@@ -292,7 +292,8 @@ pub struct ClosureField<C> {
     memo: HashMap<(Monomial, Monomial), KappaPoly<C>>,
     /// The towers built most recently, by what they hold (building one is the costly step).
     towers: Vec<(TowerKey, Rc<Tower>)>,
-    /// The largest degree over GF(2) of a finite field built for an excess or an inverse.
+    /// The largest degree over GF(2) of a finite field flattened by Gaussian elimination (the
+    /// levels below the top of a [`Tower`]; memory grows as its square).
     pub max_degree: usize,
     /// Time spent in excess computations nested in the ones under way (one entry a level), to
     /// report each prime's own time.
