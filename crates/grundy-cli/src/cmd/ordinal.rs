@@ -4,7 +4,7 @@ use crate::error::CliError;
 use crate::output::{print_json, stdout};
 use clap::{Args, Subcommand};
 use grundy::notation::ordinal::{
-    parse_heap_graph, parse_matrix, parse_ordinal, parse_row, parse_token_heap,
+    parse_heap_graph, parse_matrix, parse_ordinal, parse_row, parse_token_heap, MAX_PRODUCT_TERMS,
 };
 use grundy::ordinal::games::{
     cascade_value, increases_value, FreeSet, IncreaseRule, LevelGame, LevelMove, NimWithIncreases,
@@ -161,11 +161,29 @@ pub fn run(command: OrdinalCommand) -> Result<(), CliError> {
         OrdinalCommand::NimSum { values } => print_ordinal(&nim_sum_all(&parse_all(&values)?)),
         OrdinalCommand::Add { values } => {
             let xs = parse_all(&values)?;
-            print_ordinal(&xs.iter().fold(Ordinal::zero(), |acc, x| acc.add(x)))
+            let mut sum = Ordinal::zero();
+            for x in &xs {
+                sum.add_assign(x);
+            }
+            print_ordinal(&sum)
         }
         OrdinalCommand::Mul { values } => {
             let xs = parse_all(&values)?;
-            print_ordinal(&xs.iter().fold(Ordinal::one(), |acc, x| acc.mul(x)))
+            let mut product = Ordinal::one();
+            for (i, x) in xs.iter().enumerate() {
+                if product.terms().len() > MAX_PRODUCT_TERMS {
+                    return Err(grundy::Error::limit(
+                        format!(
+                            "the product of arguments 1..{i} has more than {MAX_PRODUCT_TERMS} \
+                             terms"
+                        ),
+                        "multiply fewer or smaller ordinals",
+                    )
+                    .into());
+                }
+                product = product.mul(x);
+            }
+            print_ordinal(&product)
         }
         OrdinalCommand::Pow { base, exponent } => {
             let a = parse_ordinal(&base).map_err(|e| e.in_source("BASE"))?;
