@@ -27,6 +27,21 @@
 //! lower terms are absorbed by the next leading term). Expanding `β = Σ ω^fⱼ·dⱼ` with left
 //! distributivity gives `α·β = Σ_{fⱼ>0} ω^(a+fⱼ)·dⱼ + α·d₀`. Example: `2·ω = ω`, `ω·2 = ω+ω`.
 
+//!
+//! ```
+//! use grundy::notation::ordinal::parse_ordinal;
+//! use grundy::ordinal::{nim_sum::nim_sum, Ordinal};
+//!
+//! let w = Ordinal::omega();
+//! assert_eq!(Ordinal::one().add(&w), w); // 1 + ω = ω
+//! assert_eq!(w.add(&Ordinal::one()).to_string(), "w+1");
+//! let a = parse_ordinal("w^(w)*4+w^3*9+11").unwrap();
+//! let b = parse_ordinal("w^(w)*6+w^3*5+w").unwrap();
+//! assert_eq!(nim_sum(&a, &b).to_string(), "w^(w)*2+w^3*12+w+11");
+//! // ω + γ = ω·2 has the solution γ = ω (left subtraction).
+//! assert_eq!(w.mul(&Ordinal::from(2)).left_sub(&w), Some(w.clone()));
+//! ```
+
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use std::fmt;

@@ -40,6 +40,19 @@
 //! # Nim with increases
 //! See [`IncreaseRule`] and [`increases_value`].
 
+//!
+//! ```
+//! use grundy::ordinal::games::{FreeSet, LevelGame};
+//! use num_bigint::BigUint;
+//!
+//! // Codeforces 1149E, sample 3: roads 1→2, 1→3, 3→2 and taxes 314 159 265.
+//! let game = LevelGame::new(vec![vec![1, 2], vec![], vec![1]], FreeSet::Successors).unwrap();
+//! let taxes: Vec<BigUint> = [314u32, 159, 265].map(BigUint::from).to_vec();
+//! assert_eq!(game.value(&taxes).unwrap().to_string(), "w^2*314+w*265+159");
+//! let m = game.winning_move(&taxes).unwrap().unwrap();
+//! assert_eq!((m.vertex, m.to.clone()), (0, BigUint::from(0u8)));
+//! ```
+
 use super::nim_sum::{nim_sum_all, OrdinalSet};
 use super::transfinite::{Family, TransfiniteGame};
 use super::Ordinal;
