@@ -42,6 +42,9 @@ enum Command {
     /// Count K-heap positions by nim-sum: how many K-tuples (or multisets) of heap sizes in
     /// [M, N] have Grundy values xoring to X.
     Count(cmd::count::CountArgs),
+    /// Ordinals and games with transfinite Grundy values (cascading nim, 1451F, 1149E, ...).
+    #[command(subcommand)]
+    Ordinal(cmd::ordinal::OrdinalCommand),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -53,6 +56,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Analyze(a) => cmd::pattern::analyze(a),
         Command::Value(a) => cmd::pattern::value(a),
         Command::Count(c) => cmd::count::run(c),
+        Command::Ordinal(c) => cmd::ordinal::run(c),
     }
 }
 

@@ -17,6 +17,7 @@
 //! | [`solve`] | engines: Grundy values, outcomes and remoteness, the generalized Sprague-Grundy function of games with cycles, sums, misère Nim |
 //! | [`heap`] | heap games: rules (octal, subtraction, divide, scripts), Grundy sequence engines, sums of heaps |
 //! | [`count`] | counting positions: value histograms over huge heap ranges, the Walsh-Hadamard transform, xor-convolution powers, multisets by Pólya counting |
+//! | [`ordinal`] | ordinals below epsilon-0 (Cantor normal form, arithmetic, nim-sum) and transfinite games: cascading nim, nim with increases, games with "any number" moves |
 //! | [`notation`] | parsing of the notations of the command line (numbers, games, ordinals, graph files) |
 //! | [`pattern`] | what a sequence does: periods with proofs, arithmetic periods, run tables, self-similar rules, values of huge heaps |
 //! | [`error`] | the error values shared by all parsers and engines |
@@ -34,5 +35,6 @@ pub mod nimber;
 pub mod notation;
 pub mod solve;
 pub mod pattern;
+pub mod ordinal;
 
 pub use error::{Error, LimitError, ParseError, Result};

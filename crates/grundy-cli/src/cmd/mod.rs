@@ -6,3 +6,4 @@ pub mod nimber;
 pub mod nimber_product;
 pub mod heap;
 pub mod pattern;
+pub mod ordinal;

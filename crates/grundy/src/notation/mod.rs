@@ -5,3 +5,4 @@
 pub mod graph;
 pub mod game;
 pub mod number;
+pub mod ordinal;

@@ -1,0 +1,231 @@
+//! `grundy ordinal nim-mul | nim-inv | nim-pow | excess`: the nim product of ordinals below
+//! ω^(ω^ω), the algebraic closure of GF(2), and the excesses behind it.
+
+use crate::error::CliError;
+use crate::output::stdout;
+use clap::Args;
+use grundy::nimber::NimBig;
+use grundy::notation::number::parse_natural;
+use grundy::notation::ordinal::parse_ordinal;
+use grundy::ordinal::excess::MAX_EXCESS_PRIME;
+use grundy::ordinal::nim_mul::{odd_prime_index, ClosureField, DEFAULT_MAX_DEGREE};
+use grundy::ordinal::Ordinal;
+use grundy::Error;
+use num_traits::ToPrimitive;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Where the excesses computed are kept between runs.
+#[derive(Args, Debug, Clone)]
+pub struct CacheArgs {
+    /// The excess cache file (default `$XDG_CACHE_HOME/grundy/excess.tsv`, else
+    /// `~/.cache/grundy/excess.tsv`). Only a speed-up: results never depend on it.
+    #[arg(long, value_name = "FILE")]
+    pub cache: Option<PathBuf>,
+    /// Neither read nor write the excess cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// The largest degree over GF(2) of a finite field flattened by Gaussian elimination while
+    /// building the fields for excesses and inverses (memory grows as its square: 12000 takes
+    /// about 60 MB). The top field of a tower is never flattened.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEGREE)]
+    pub max_degree: usize,
+}
+
+/// `nim-mul A B...`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  grundy ordinal nim-mul w w        # w^2\n  \
+    grundy ordinal nim-mul w w^2      # 2, since w^3 = 2\n  grundy ordinal nim-mul w^w 'w^(w^2)' 3"
+)]
+pub struct NimMulArgs {
+    /// Ordinals below w^(w^w) in Cantor normal form, e.g. `w^(w^2*3+1)*2+w+7`.
+    #[arg(required = true, value_name = "A")]
+    pub values: Vec<String>,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+}
+
+/// `nim-inv A`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Example:\n  grundy ordinal nim-inv w   # w^2*3, as w ⊗ w^2 = 2 and 2 ⊗ 3 = 1"
+)]
+pub struct NimInvArgs {
+    /// A nonzero ordinal below w^(w^w).
+    #[arg(value_name = "A")]
+    pub value: String,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+}
+
+/// `nim-pow A E`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  grundy ordinal nim-pow w 3              # 2\n  \
+    grundy ordinal nim-pow 'w^(w^2)' 7      # w+1, the excess of 7"
+)]
+pub struct NimPowArgs {
+    /// An ordinal below w^(w^w).
+    #[arg(value_name = "A")]
+    pub value: String,
+    /// A natural number exponent (A^0 = 1).
+    #[arg(value_name = "E")]
+    pub exponent: String,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+}
+
+/// `excess P`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  grundy ordinal excess 19              # 4: alpha_19 = w^3+4\n  \
+    grundy ordinal excess 47 --verbose    # 1, with alpha_47 = w^(w^7)+1 and timings on stderr"
+)]
+pub struct ExcessArgs {
+    /// An odd prime.
+    #[arg(value_name = "P")]
+    pub prime: String,
+    /// Print, on stderr, each excess computed: f(p), alpha_p, the field degree and the time.
+    #[arg(long, short)]
+    pub verbose: bool,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+}
+
+fn cache_path(args: &CacheArgs) -> Option<PathBuf> {
+    if args.no_cache {
+        return None;
+    }
+    if let Some(p) = &args.cache {
+        return Some(p.clone());
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|s| !s.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("grundy").join("excess.tsv"))
+}
+
+/// The field, with the cached excesses read in (an unreadable cache is ignored).
+fn open_field(args: &CacheArgs) -> ClosureField<NimBig> {
+    let mut field = ClosureField::new();
+    field.max_degree = args.max_degree;
+    if let Some(path) = cache_path(args) {
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            field.load_excesses_tsv(&text);
+        }
+    }
+    field
+}
+
+/// Writes the excesses back if new ones were computed; a failure is only a warning.
+fn save_field(args: &CacheArgs, field: &ClosureField<NimBig>, known_before: usize) {
+    if field.known_excesses().count() == known_before {
+        return;
+    }
+    let Some(path) = cache_path(args) else { return };
+    let result = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|_| std::fs::write(&path, field.excesses_to_tsv()));
+    if let Err(e) = result {
+        eprintln!(
+            "grundy: warning: could not write the excess cache {}: {e}",
+            path.display()
+        );
+    }
+}
+
+fn parse_arg(s: &str, i: usize) -> Result<Ordinal, CliError> {
+    Ok(parse_ordinal(s).map_err(|e| e.in_source(format!("argument {i}")))?)
+}
+
+fn print_line(x: impl std::fmt::Display) -> Result<(), CliError> {
+    let mut out = stdout();
+    writeln!(out, "{x}")?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Runs `f` on a field read from the cache, saving new excesses afterwards.
+fn with_field<T>(
+    args: &CacheArgs,
+    f: impl FnOnce(&mut ClosureField<NimBig>) -> Result<T, CliError>,
+) -> Result<T, CliError> {
+    let mut field = open_field(args);
+    let before = field.known_excesses().count();
+    let r = f(&mut field);
+    save_field(args, &field, before);
+    r
+}
+
+/// `grundy ordinal nim-mul`.
+pub fn nim_mul(args: NimMulArgs) -> Result<(), CliError> {
+    let xs: Vec<Ordinal> = args
+        .values
+        .iter()
+        .enumerate()
+        .map(|(i, s)| parse_arg(s, i + 1))
+        .collect::<Result<_, _>>()?;
+    let product = with_field(&args.cache, |field| {
+        let mut acc = Ordinal::one();
+        for x in &xs {
+            acc = field.mul_ordinals(&acc, x)?;
+        }
+        Ok(acc)
+    })?;
+    print_line(product)
+}
+
+/// `grundy ordinal nim-inv`.
+pub fn nim_inv(args: NimInvArgs) -> Result<(), CliError> {
+    let x = parse_arg(&args.value, 1)?;
+    let inv = with_field(&args.cache, |field| Ok(field.inv_ordinal(&x)?))?;
+    print_line(inv)
+}
+
+/// `grundy ordinal nim-pow`.
+pub fn nim_pow(args: NimPowArgs) -> Result<(), CliError> {
+    let x = parse_arg(&args.value, 1)?;
+    let e = parse_natural(&args.exponent).map_err(|e| e.in_source("argument 2 (E)"))?;
+    let y = with_field(&args.cache, |field| Ok(field.pow_ordinal(&x, &e)?))?;
+    print_line(y)
+}
+
+/// `grundy ordinal excess`.
+pub fn excess(args: ExcessArgs) -> Result<(), CliError> {
+    let n = parse_natural(&args.prime).map_err(|e| e.in_source("argument P"))?;
+    let p = match n.to_u64() {
+        Some(p) if p > MAX_EXCESS_PRIME => p,
+        Some(p) if odd_prime_index(p).is_some() => p,
+        _ => return Err(Error::invalid(format!("argument P: {n} is not an odd prime")).into()),
+    };
+    let verbose = args.verbose;
+    let m = with_field(&args.cache, |field| {
+        let known: Vec<u64> = field.known_excesses().map(|e| e.p).collect();
+        let start = Instant::now();
+        let e = field.excess(p)?;
+        if verbose {
+            for x in field.known_excesses() {
+                let how = match x.time {
+                    Some(t) if !known.contains(&x.p) => {
+                        format!("computed in {:.3} s", t.as_secs_f64())
+                    }
+                    _ => "from the cache".to_string(),
+                };
+                eprintln!(
+                    "p = {}: m_p = {}, f(p) = {}, alpha_p = {}, field degree {}, {how}",
+                    x.p, x.m, x.f, x.alpha, x.field_degree
+                );
+            }
+            eprintln!(
+                "excess of {p}: {:.3} s in all",
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Ok(e.m)
+    })?;
+    print_line(m)
+}

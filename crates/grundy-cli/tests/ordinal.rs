@@ -1,0 +1,225 @@
+//! CLI tests of `grundy ordinal ...` (ordinal arithmetic and transfinite games).
+
+use assert_cmd::Command;
+use predicates::str::contains;
+use std::io::Write;
+
+fn grundy() -> Command {
+    Command::cargo_bin("grundy").unwrap()
+}
+
+fn ok(args: &[&str], stdout: &str) {
+    grundy()
+        .args(args)
+        .assert()
+        .success()
+        .stdout(stdout.to_string());
+}
+
+fn bad(args: &[&str], code: i32, message: &str) {
+    grundy()
+        .args(args)
+        .assert()
+        .code(code)
+        .stdout("")
+        .stderr(contains(message));
+}
+
+fn file(text: &str) -> tempfile_like::TempFile {
+    tempfile_like::TempFile::new(text)
+}
+
+/// A minimal temporary file (the workspace has no tempfile crate).
+mod tempfile_like {
+    use std::path::PathBuf;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+    pub struct TempFile(pub PathBuf);
+
+    impl TempFile {
+        pub fn new(text: &str) -> Self {
+            let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+            let path = std::env::temp_dir().join(format!(
+                "grundy-ordinal-test-{}-{n}.txt",
+                std::process::id()
+            ));
+            let mut f = std::fs::File::create(&path).unwrap();
+            super::Write::write_all(&mut f, text.as_bytes()).unwrap();
+            TempFile(path)
+        }
+        pub fn path(&self) -> &str {
+            self.0.to_str().unwrap()
+        }
+    }
+
+    impl Drop for TempFile {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+}
+
+#[test]
+fn nim_sum_worked_example() {
+    ok(
+        &["ordinal", "nim-sum", "w^(w)*4+w^3*9+11", "w^(w)*6+w^3*5+w"],
+        "w^(w)*2+w^3*12+w+11\n",
+    );
+    ok(&["ordinal", "nim-sum", "5", "3"], "6\n");
+    ok(&["ordinal", "nim-sum", "w+w", "3+w"], "w*3\n");
+    ok(&["ordinal", "nim-sum", "w^2*5", "w^2*5"], "0\n");
+}
+
+#[test]
+fn arithmetic() {
+    ok(&["ordinal", "add", "w", "1"], "w+1\n");
+    ok(&["ordinal", "add", "1", "w"], "w\n");
+    ok(&["ordinal", "mul", "w+1", "2"], "w*2+1\n");
+    ok(&["ordinal", "mul", "2", "w"], "w\n");
+    ok(&["ordinal", "pow", "w+1", "3"], "w^3+w^2+w+1\n");
+    ok(
+        &["ordinal", "pow", "2", "100"],
+        "1267650600228229401496703205376\n",
+    );
+    ok(&["ordinal", "cmp", "w^(w)", "w^100*7"], ">\n");
+    ok(&["ordinal", "cmp", "1+w", "w"], "=\n");
+    ok(&["ordinal", "cmp", "w*2", "w^2"], "<\n");
+    ok(
+        &["ordinal", "add", "w^(w^2*3+1)*2+w^2*5+w+7", "0"],
+        "w^(w^2*3+1)*2+w^2*5+w+7\n",
+    );
+}
+
+#[test]
+fn cascade() {
+    ok(&["ordinal", "cascade", "1,0", "0,3"], "w+3\n");
+    ok(
+        &["ordinal", "cascade", "1,0", "0,3", "--move"],
+        "w+3\nr1p1: 1 -> 0, set r1p2 = 3\n",
+    );
+    ok(&["ordinal", "cascade", "2,5", "2,5", "--move"], "0\nP\n");
+    ok(
+        &["ordinal", "cascade", "4,0,9,11", "6,0,5,0"],
+        "w^3*2+w*12+11\n",
+    );
+    ok(
+        &["ordinal", "cascade", "1,0", "0,3", "--json"],
+        "{\"value\":\"w+3\",\"outcome\":\"N\",\"winning_move\":{\"at\":\"r1p1\",\"from\":\"1\",\"to\":\"0\",\"set\":[{\"at\":\"r1p2\",\"to\":\"3\"}]}}\n",
+    );
+    ok(
+        &[
+            "ordinal",
+            "cascade",
+            "0x10000000000000000000000000000000000000000,0",
+        ],
+        "w*1461501637330902918203684832716283019655932542976\n",
+    );
+}
+
+#[test]
+fn matrix_dag_election() {
+    let m = file("1 2\n3 4\n");
+    ok(
+        &["ordinal", "matrix", m.path(), "--move"],
+        "w^2+w+4\n(1,1): 1 -> 0, set (2,1) = 2, set (2,2) = 0\n",
+    );
+    let z = file("# a P-position: every anti-diagonal xors to 0\n0 1\n1 0\n");
+    ok(&["ordinal", "matrix", z.path(), "--move"], "0\nP\n");
+    let g = file("a=1: b\nb=2: c\nc=3\n");
+    ok(&["ordinal", "dag", g.path()], "w^2+w*2+3\n");
+    let e = file("a=1: b c\nb=1: c\nc=1\n");
+    ok(
+        &["ordinal", "election", e.path(), "--move"],
+        "w^2+w+1\na: 1 -> 0, set b = 0, set c = 0\n",
+    );
+    grundy()
+        .args(["ordinal", "dag", "-", "--json"])
+        .write_stdin("x=2: y\ny=2\n")
+        .assert()
+        .success()
+        .stdout("{\"value\":\"w*2+2\",\"outcome\":\"N\",\"winning_move\":{\"at\":\"x\",\"from\":\"2\",\"to\":\"0\",\"set\":[{\"at\":\"y\",\"to\":\"0\"}]}}\n");
+}
+
+#[test]
+fn increases() {
+    ok(&["ordinal", "increases", "--zero", "0:2"], "w+1\n");
+    ok(
+        &["ordinal", "increases", "--zero", "0:1", "5:1", "--move"],
+        "w+4\nheap 1: 0:1 -> 4:0\n",
+    );
+    ok(&["ordinal", "increases", "3:2", "3", "--move"], "0\nP\n");
+    ok(&["ordinal", "increases", "--forced", "7:2"], "1\n");
+    ok(
+        &["ordinal", "increases", "--forced", "--zero", "0:1"],
+        "w\n",
+    );
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_place() {
+    bad(
+        &["ordinal", "nim-sum", "w", "w+"],
+        2,
+        "argument 2, column 3: expected a natural number, w, or '('",
+    );
+    bad(
+        &["ordinal", "add", "w^(2"],
+        2,
+        "argument 1, column 5: expected ')'",
+    );
+    bad(&["ordinal", "cmp", "w", "x"], 2, "B, column 1");
+    bad(&["ordinal", "pow", "w", "1e"], 2, "EXPONENT, column 2");
+    bad(&["ordinal", "cascade", "1,0", "2,x"], 2, "row 2, column 3");
+    bad(&["ordinal", "increases", "3:y"], 2, "heap 1, column 3");
+    let m = file("1 2\n3\n");
+    bad(
+        &["ordinal", "matrix", m.path()],
+        2,
+        "line 2: expected 2 entries",
+    );
+    let m = file("1 2\n3 q\n");
+    bad(&["ordinal", "matrix", m.path()], 2, "line 2, column 3");
+    let c = file("a=1: b\nb: a\n");
+    bad(&["ordinal", "dag", c.path()], 2, "cycle through vertex");
+    let d = file("a=1: b\na=2\n");
+    bad(
+        &["ordinal", "election", d.path()],
+        2,
+        "line 2, column 1: vertex a is listed twice",
+    );
+    bad(&["ordinal", "dag", "/nonexistent/file"], 2, "cannot open");
+    bad(&["ordinal", "nim-sum"], 2, "required");
+}
+
+#[test]
+fn limits_exit_3() {
+    bad(&["ordinal", "pow", "2", "100000000"], 3, "limit reached");
+    bad(&["ordinal", "pow", "w+1", "1000000"], 3, "limit reached");
+    let mut args = vec!["ordinal", "mul"];
+    args.extend(std::iter::repeat("w+1").take(5000));
+    bad(&args, 3, "more than 4096 terms");
+}
+
+#[test]
+fn help_has_examples() {
+    for sub in [
+        "nim-sum",
+        "add",
+        "mul",
+        "pow",
+        "cmp",
+        "cascade",
+        "matrix",
+        "dag",
+        "election",
+        "increases",
+    ] {
+        grundy()
+            .args(["ordinal", sub, "--help"])
+            .assert()
+            .success()
+            .stdout(contains("grundy ordinal"));
+    }
+}

@@ -1,0 +1,141 @@
+//! CLI tests of `grundy ordinal nim-mul | nim-inv | nim-pow | excess`.
+
+use assert_cmd::Command;
+use predicates::str::contains;
+use std::path::PathBuf;
+
+/// A private cache directory per test, so tests neither read nor write the user's cache.
+fn cache_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("grundy-nim-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn grundy(name: &str) -> Command {
+    let mut c = Command::cargo_bin("grundy").unwrap();
+    c.env("XDG_CACHE_HOME", cache_dir(name));
+    c
+}
+
+fn ok(name: &str, args: &[&str], stdout: &str) {
+    grundy(name)
+        .args(args)
+        .assert()
+        .success()
+        .stdout(format!("{stdout}\n"));
+}
+
+fn bad(name: &str, args: &[&str], code: i32, message: &str) {
+    grundy(name)
+        .args(args)
+        .assert()
+        .code(code)
+        .stdout("")
+        .stderr(contains(message));
+}
+
+#[test]
+fn nim_mul_published_values() {
+    ok("mul1", &["ordinal", "nim-mul", "w", "w"], "w^2");
+    ok("mul2", &["ordinal", "nim-mul", "w", "w^2"], "2");
+    ok("mul3", &["ordinal", "nim-mul", "w", "7"], "w*7");
+    ok("mul4", &["ordinal", "nim-mul", "w", "w", "w", "3"], "1");
+    ok("mul5", &["ordinal", "nim-mul", "3", "5"], "1");
+    ok("mul6", &["ordinal", "nim-mul", "8", "8"], "13");
+}
+
+#[test]
+fn nim_pow_published_values() {
+    ok("pow1", &["ordinal", "nim-pow", "w", "3"], "2");
+    ok("pow2", &["ordinal", "nim-pow", "w^w", "5"], "4");
+    ok("pow3", &["ordinal", "nim-pow", "w^(w^2)", "7"], "w+1");
+    ok("pow4", &["ordinal", "nim-pow", "w+1", "0"], "1");
+}
+
+#[test]
+fn nim_inv_round_trips() {
+    ok("inv1", &["ordinal", "nim-inv", "w"], "w^2*3");
+    ok("inv2", &["ordinal", "nim-inv", "2"], "3");
+    let out = grundy("inv3")
+        .args(["ordinal", "nim-inv", "w^(w)*5+w^2+9"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let inv = String::from_utf8(out).unwrap();
+    ok(
+        "inv4",
+        &["ordinal", "nim-mul", "w^(w)*5+w^2+9", inv.trim()],
+        "1",
+    );
+}
+
+#[test]
+fn excess_values_and_cache() {
+    let dir = cache_dir("excess");
+    let cache = dir.join("ex.tsv");
+    let cache_s = cache.to_str().unwrap();
+    for (p, m) in [("3", "0"), ("7", "1"), ("19", "4"), ("23", "1")] {
+        grundy("excess-run")
+            .args(["ordinal", "excess", p, "--cache", cache_s])
+            .assert()
+            .success()
+            .stdout(format!("{m}\n"));
+    }
+    let text = std::fs::read_to_string(&cache).unwrap();
+    assert!(text.contains("19\t4\t18\t"), "{text}");
+    grundy("excess-verbose")
+        .args(["ordinal", "excess", "23", "--verbose", "--cache", cache_s])
+        .assert()
+        .success()
+        .stdout("1\n")
+        .stderr(contains("p = 23: m_p = 1, f(p) = 11, alpha_p = w^(w^3)+1"))
+        .stderr(contains("from the cache"));
+    grundy("excess-nocache")
+        .args(["ordinal", "excess", "13", "--no-cache", "-v"])
+        .assert()
+        .success()
+        .stdout("0\n")
+        .stderr(contains("computed in"));
+}
+
+#[test]
+fn bad_input() {
+    bad("b1", &["ordinal", "excess", "9"], 2, "not an odd prime");
+    bad("b2", &["ordinal", "excess", "2"], 2, "not an odd prime");
+    bad("b3", &["ordinal", "excess", "x"], 2, "argument P");
+    bad(
+        "b4",
+        &["ordinal", "nim-mul", "w^(w^w)", "2"],
+        2,
+        "not below w^(w^w)",
+    );
+    bad("b5", &["ordinal", "nim-mul", "w", "w^"], 2, "argument 2");
+    bad("b6", &["ordinal", "nim-inv", "0"], 2, "no nim inverse");
+    bad("b7", &["ordinal", "nim-pow", "w", "-1"], 2, "argument 2");
+    bad(
+        "b9",
+        &["ordinal", "excess", "18446744073709551557"],
+        3,
+        "up to 1000000",
+    );
+    bad(
+        "b8",
+        &["ordinal", "excess", "47", "--max-degree", "100"],
+        3,
+        "limit reached",
+    );
+}
+
+#[test]
+fn help_has_examples() {
+    for sub in ["nim-mul", "nim-inv", "nim-pow", "excess"] {
+        grundy("help")
+            .args(["ordinal", sub, "--help"])
+            .assert()
+            .success()
+            .stdout(contains("grundy ordinal"));
+    }
+}

@@ -1,0 +1,158 @@
+//! The nim product of ordinals below ω^(ω^ω): the excesses by Lenstra's algorithm (time per
+//! prime), GF(2) polynomial products (carry-less multiply + Karatsuba against shift-xor), and
+//! ordinal products.
+//!
+//! `cargo bench -p grundy --bench ordinal_nim` (add `-- quick` for fewer repetitions).
+
+mod common;
+
+use common::{header, median_time, row};
+use grundy::nimber::NimBig;
+use grundy::ordinal::excess::reference::is_pth_power;
+use grundy::ordinal::gf2::{self, BinaryField};
+use grundy::ordinal::nim_mul::{odd_prime, ClosureField, KappaPoly};
+use rand::{Rng, SeedableRng};
+
+type F = ClosureField<NimBig>;
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "quick");
+    let runs = if quick { 3 } else { 7 };
+
+    // Excesses: each prime on a field that already knows the smaller primes (read from the
+    // cache format), so the time is that prime's own. The naive method: the slow κ-polynomial
+    // criterion on α_p alone (smallest primes only).
+    header("Excesses α_p = κ_f(p) + m_p, first 20 odd primes (time per prime)");
+    let mut all = F::new();
+    for j in 0..20 {
+        all.excess(odd_prime(j)).expect("excess");
+    }
+    let tsv = all.excesses_to_tsv();
+    let mut total = std::time::Duration::ZERO;
+    for j in 0..20 {
+        let p = odd_prime(j);
+        let smaller: String = tsv
+            .lines()
+            .filter(|l| {
+                l.split('\t')
+                    .next()
+                    .and_then(|x| x.parse::<u64>().ok())
+                    .is_some_and(|q| q < p)
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let prime_runs = if p == 47 || p == 59 {
+            runs.min(3)
+        } else {
+            runs
+        };
+        let fast = median_time(prime_runs, || {
+            let mut f = F::new();
+            f.load_excesses_tsv(&smaller);
+            f.excess(p).expect("excess").m
+        });
+        total += fast;
+        let naive = (p <= 13).then(|| {
+            let e = all.excess(p).expect("excess");
+            let alpha = KappaPoly::<NimBig>::from_ordinal(&e.alpha).expect("alpha");
+            median_time(runs, || {
+                let mut f = F::new();
+                f.load_excesses_tsv(&smaller);
+                is_pth_power(&mut f, &alpha, p).expect("check")
+            })
+        });
+        let e = all.excess(p).expect("excess");
+        row(
+            &format!(
+                "p = {p}: m = {}, α = {}, field degree {}",
+                e.m, e.alpha, e.field_degree
+            ),
+            1,
+            fast,
+            naive,
+        );
+    }
+    println!("\nall 20 primes: {}", common::fmt_duration(total));
+
+    header("GF(2)[x] products (clmul + Karatsuba vs shift-xor)");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+    for bits in [64usize, 256, 1024, 5060, 16384] {
+        let words = bits.div_ceil(64);
+        let a: Vec<u64> = (0..words).map(|_| rng.gen()).collect();
+        let b: Vec<u64> = (0..words).map(|_| rng.gen()).collect();
+        let fast = median_time(runs, || gf2::mul(&a, &b));
+        let mut school = vec![0u64; 2 * words];
+        let sb = median_time(runs, || {
+            school.iter_mut().for_each(|w| *w = 0);
+            gf2::mul_schoolbook_into(&a, &b, &mut school);
+            school[0]
+        });
+        let naive = median_time(runs.min(5), || gf2::reference::mul_shift_xor(&a, &b));
+        row(
+            &format!("{bits}-bit product, Karatsuba over clmul"),
+            1,
+            fast,
+            Some(naive),
+        );
+        row(
+            &format!("{bits}-bit product, schoolbook clmul"),
+            1,
+            sb,
+            Some(naive),
+        );
+    }
+
+    header("Ordinal nim products below ω^(ω^3) (κ-polynomials vs the flat tower field)");
+    let mut f = F::new();
+    let random = |rng: &mut rand::rngs::StdRng, terms: usize| {
+        let mut p = KappaPoly::<NimBig>::zero();
+        for _ in 0..terms {
+            let mut m = vec![
+                rng.gen_range(0..9u64),
+                rng.gen_range(0..5),
+                rng.gen_range(0..7),
+            ];
+            while m.last() == Some(&0) {
+                m.pop();
+            }
+            p.add_term(m, NimBig::from(rng.gen_range(1..16u64)));
+        }
+        p
+    };
+    for terms in [1usize, 4, 16] {
+        let xs: Vec<_> = (0..64).map(|_| random(&mut rng, terms)).collect();
+        let fast = median_time(runs, || {
+            let mut acc = 0usize;
+            for w in xs.windows(2) {
+                acc += f.mul(&w[0], &w[1]).expect("product").terms().count();
+            }
+            acc
+        });
+        let refs: Vec<&KappaPoly<NimBig>> = xs.iter().collect();
+        let tower = f.tower_for(&refs).expect("tower");
+        let flat = median_time(runs, || {
+            let mut acc = 0usize;
+            for w in xs.windows(2) {
+                let (a, b) = (
+                    f.poly_to_flat(&tower, &w[0]).expect("flat"),
+                    f.poly_to_flat(&tower, &w[1]).expect("flat"),
+                );
+                acc += f
+                    .flat_to_poly(&tower, &tower.field().mul(&a, &b))
+                    .expect("back")
+                    .terms()
+                    .count();
+            }
+            acc
+        });
+        row(
+            &format!(
+                "{terms}-term products (63), κ-polynomials; other = via GF(2^{})",
+                tower.degree()
+            ),
+            63,
+            fast,
+            Some(flat),
+        );
+    }
+}

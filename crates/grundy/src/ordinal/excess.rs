@@ -1,0 +1,358 @@
+//! The excesses `α_p = κ_p^p`, computed by Lenstra's algorithm ("On the algebraic closure of
+//! two", 1977; see also OEIS A380496).
+//!
+//! **What is sought.** For the odd prime `p`, `α_p` is the least ordinal below `κ_p` that is not a
+//! `p`-th power of an ordinal below `κ_p` ([`super::nim_mul`]). The ordinals below `κ_p` are the
+//! union of the finite fields `GF(2^M)` with all prime factors of `M` below `p`.
+//!
+//! **When is `x` a `p`-th power?** Let `f = f(p)` be the order of 2 modulo `p` (the least `f` with
+//! `p | 2^f - 1`; it divides `p - 1`, so its prime factors are below `p`). Take `x ∈ GF(2^M)`.
+//! If `f ∤ M`, then `p ∤ 2^M - 1 = |GF(2^M)^×|`, so `y ↦ y^p` is a bijection and `x` is a `p`-th
+//! power. If `f | M`, the `p`-th powers of the cyclic group `GF(2^M)^×` are the `x` with
+//! `x^((2^M-1)/p) = 1`; and enlarging `M` by factors below `p` does not change the answer,
+//! because `v_p(2^M - 1) = v_p(2^f - 1) + v_p(M/f)` (lifting the exponent) stays the same, while
+//! `x` is a `p`-th power in `GF(2^M')` exactly when `v_p(ord x) < v_p(2^M' - 1)`.
+//! So: `x` is not a `p`-th power ⇔ `f | M` and `x^((2^M-1)/p) ≠ 1`, for any `M` whose field holds
+//! `x`.
+//!
+//! **Where to look (Lenstra).** Define `κ_h` for every `h ≥ 2`: for a prime power `q = r^e`,
+//! `κ_(2^e) = 2^(2^(e-1))` (a Fermat 2-power) and `κ_(r^e)` as in [`super::nim_mul`] for odd `r`;
+//! otherwise let `q` be the part of `h` of its smallest prime and `g = h/q`, and put
+//! `κ_h = κ_g` if `q` divides the degree `d(κ_g)` of `κ_g` over GF(2), else `κ_h = κ_g + κ_q`.
+//! Lenstra proved that `α_p = κ_(f(p)) + m_p` (ordinal sum) for a natural number `m_p`, the
+//! *Lenstra excess*: every ordinal below `κ_(f(p))` has degree prime to `f`'s largest prime parts
+//! and is a `p`-th power. So the candidates `κ_f, κ_f + 1, κ_f + 2, …` are tested in turn, each in
+//! the finite field of [`super::tower`] that holds it, by the criterion above: one exponentiation
+//! with an exponent of `M` bits in `GF(2^M)`. Degrees `d(κ_g)` are computed in the same fields
+//! (the least `d | M` with `x^(2^d) = x`). Known values of `m_p` for `p = 3, 5, 7, …`:
+//! 0, 0, 1, 1, 0, 0, 4, 1, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 1 (OEIS A380496).
+
+use super::gf2::BinaryField;
+use super::nim_mul::{odd_prime_index, ClosureField, Coefficient, KappaPoly};
+use super::Ordinal;
+use crate::{Error, Result};
+use num_bigint::BigUint;
+use num_traits::{One, ToPrimitive};
+use std::time::{Duration, Instant};
+
+/// The excess of one odd prime: `α_p = κ_(f(p)) + m_p`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Excess {
+    /// The odd prime `p`.
+    pub p: u64,
+    /// `f(p)`, the multiplicative order of 2 modulo `p`.
+    pub f: u64,
+    /// The Lenstra excess `m_p` (OEIS A380496).
+    pub m: u64,
+    /// `α_p = κ_p^p`, the least non-`p`-th power below `κ_p`.
+    pub alpha: Ordinal,
+    /// The degree `M` over GF(2) of the finite field in which `α_p` was tested.
+    pub field_degree: usize,
+    /// The time this prime's own computation took (without the smaller primes it needed);
+    /// `None` when read from a cache.
+    pub time: Option<Duration>,
+}
+
+/// The largest prime whose excess is attempted.
+pub const MAX_EXCESS_PRIME: u64 = 1_000_000;
+
+/// The multiplicative order of 2 modulo the odd number `p > 1`.
+pub fn order_of_two(p: u64) -> u64 {
+    let mut x = 2 % p;
+    let mut h = 1;
+    while x != 1 {
+        x = (x as u128 * 2 % p as u128) as u64;
+        h += 1;
+    }
+    h
+}
+
+/// The smallest prime factor of `h ≥ 2`.
+fn smallest_prime_factor(h: u64) -> u64 {
+    (2..)
+        .find(|d| h % d == 0 || d * d > h)
+        .map_or(h, |d| if h % d == 0 { d } else { h })
+}
+
+impl<C: Coefficient> ClosureField<C> {
+    /// The excess of the odd prime `p`, computed (with those of all smaller primes it needs) if
+    /// not known yet. [`Error::Invalid`] if `p` is not an odd prime; [`Error::Limit`] if a field
+    /// beyond [`ClosureField::max_degree`] would be needed.
+    pub fn excess(&mut self, p: u64) -> Result<Excess> {
+        if let Some(e) = self.excess.get(&p) {
+            return Ok(e.clone());
+        }
+        if p > MAX_EXCESS_PRIME {
+            return Err(Error::limit(
+                format!("excesses are computed for primes up to {MAX_EXCESS_PRIME}, not {p}"),
+                "the fields needed grow quickly with p; primes near 300 already take a minute",
+            ));
+        }
+        if odd_prime_index(p).is_none() {
+            return Err(Error::invalid(format!("{p} is not an odd prime")));
+        }
+        let start = Instant::now();
+        self.nested.push(Duration::ZERO);
+        let r = self.search_excess(p);
+        let inner = self.nested.pop().unwrap_or_default();
+        let total = start.elapsed();
+        if let Some(outer) = self.nested.last_mut() {
+            *outer += total;
+        }
+        let mut ex = r?;
+        ex.time = Some(total.saturating_sub(inner));
+        self.excess.insert(p, ex.clone());
+        Ok(ex)
+    }
+
+    /// The search of the module documentation: the first candidate `κ_f + m` that is not a
+    /// `p`-th power.
+    fn search_excess(&mut self, p: u64) -> Result<Excess> {
+        let f = order_of_two(p);
+        let kf = self.kappa(f)?;
+        let c0 = kf
+            .terms()
+            .find(|(m, _)| m.is_empty())
+            .map(|(_, c)| c.to_natural())
+            .unwrap_or_default();
+        let modulus_p = BigUint::from(p);
+        for m in 0u64..1 << 16 {
+            // κ_f + m as an ordinal sum: m is added to the finite part.
+            let mut x = KappaPoly::zero();
+            for (mono, c) in kf.terms() {
+                if !mono.is_empty() {
+                    x.add_term(mono.clone(), c.clone());
+                }
+            }
+            let finite = C::from_natural(&(&c0 + m))
+                .ok_or_else(|| Error::Internal("finite part too large".into()))?;
+            x.add_term(Vec::new(), finite);
+            let tower = self.tower_for(&[&x])?;
+            let deg = tower.degree();
+            if deg as u64 % f != 0 {
+                continue;
+            }
+            let v = self.poly_to_flat(&tower, &x)?;
+            let e = ((BigUint::one() << deg) - 1u32) / &modulus_p;
+            if !tower.field().is_one(&tower.field().pow(&v, &e)) {
+                return Ok(Excess {
+                    p,
+                    f,
+                    m,
+                    alpha: x.to_ordinal(),
+                    field_degree: deg,
+                    time: None,
+                });
+            }
+        }
+        Err(Error::Internal(format!(
+            "no excess found for {p} among the first 65536 candidates"
+        )))
+    }
+
+    /// Lenstra's `κ_h` (module documentation).
+    pub fn kappa(&mut self, h: u64) -> Result<KappaPoly<C>> {
+        if h < 2 {
+            return Err(Error::Internal(format!("κ_{h} is not defined")));
+        }
+        let r = smallest_prime_factor(h);
+        let mut q = 1u64;
+        while h % (q * r) == 0 {
+            q *= r;
+        }
+        let e = q.ilog(r);
+        let kq = if r == 2 {
+            let bits = 1u32 << (e - 1);
+            if bits >= 64 {
+                return Err(Error::limit(
+                    format!("κ_{q} = 2^{bits} is beyond the 64-bit nimbers used here"),
+                    "",
+                ));
+            }
+            KappaPoly::constant(C::from_u64(1u64 << bits))
+        } else {
+            let j = odd_prime_index(r).expect("r is an odd prime");
+            let mut mono = vec![0u64; j + 1];
+            mono[j] = q / r;
+            KappaPoly::monomial(mono, C::one())
+        };
+        let g = h / q;
+        if g == 1 {
+            return Ok(kq);
+        }
+        let kg = self.kappa(g)?;
+        if self.degree_of(&kg)? % q as usize == 0 {
+            Ok(kg)
+        } else {
+            Ok(kg.add(&kq))
+        }
+    }
+
+    /// The degree over GF(2) of the ordinal `x` (of its minimal polynomial), computed in a finite
+    /// field holding it.
+    pub fn degree_of(&mut self, x: &KappaPoly<C>) -> Result<usize> {
+        let tower = self.tower_for(&[x])?;
+        let v = self.poly_to_flat(&tower, x)?;
+        Ok(tower.field().element_degree(&v))
+    }
+
+    /// The excesses known so far, increasing in `p`.
+    pub fn known_excesses(&self) -> impl Iterator<Item = &Excess> {
+        self.excess.values()
+    }
+
+    /// The known excesses as a cache file: one line `p<TAB>m<TAB>f<TAB>field degree<TAB>α_p`
+    /// each, after a comment line.
+    pub fn excesses_to_tsv(&self) -> String {
+        let mut s = String::from("# grundy excess cache: p\tm_p\tf(p)\tfield degree\talpha_p\n");
+        for e in self.excess.values() {
+            s.push_str(&format!(
+                "{}\t{}\t{}\t{}\t{}\n",
+                e.p, e.m, e.f, e.field_degree, e.alpha
+            ));
+        }
+        s
+    }
+
+    /// Loads excesses from a cache file written by [`Self::excesses_to_tsv`]. Lines that do not
+    /// read as a consistent entry (an odd prime, `f` its order of 2, `α_p` below `ω^(ω^ω)` using
+    /// only smaller primes) are skipped; returns how many entries were taken.
+    pub fn load_excesses_tsv(&mut self, text: &str) -> usize {
+        let mut n = 0;
+        for line in text.lines() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let cols: Vec<&str> = line.split('\t').collect();
+            if cols.len() != 5 {
+                continue;
+            }
+            let (Ok(p), Ok(m), Ok(f), Ok(deg)) = (
+                cols[0].parse::<u64>(),
+                cols[1].parse::<u64>(),
+                cols[2].parse::<u64>(),
+                cols[3].parse::<usize>(),
+            ) else {
+                continue;
+            };
+            let Some(j) = odd_prime_index(p) else {
+                continue;
+            };
+            let Ok(alpha) = crate::notation::ordinal::parse_ordinal(cols[4]) else {
+                continue;
+            };
+            let Ok(poly) = KappaPoly::<C>::from_ordinal(&alpha) else {
+                continue;
+            };
+            let uses_smaller = poly.terms().all(|(mono, _)| mono.len() <= j);
+            let finite = alpha.finite_part().to_u64().unwrap_or(0);
+            if order_of_two(p) != f || !uses_smaller || finite < m || poly.is_zero() {
+                continue;
+            }
+            self.excess.insert(
+                p,
+                Excess {
+                    p,
+                    f,
+                    m,
+                    alpha,
+                    field_degree: deg,
+                    time: None,
+                },
+            );
+            n += 1;
+        }
+        n
+    }
+}
+
+/// The defining property of `α_p` checked slowly and independently of the flat fields: with the
+/// κ-polynomial product only.
+pub mod reference {
+    use super::super::nim_mul::{odd_prime, ClosureField, Coefficient, KappaPoly};
+    use crate::Result;
+    use num_bigint::BigUint;
+    use num_integer::Integer;
+    use num_traits::One;
+
+    /// Whether `x` is a `p`-th power of an ordinal below `κ_p`, by the criterion of the module
+    /// documentation, with `x^((2^M - 1)/p)` computed by repeated κ-polynomial products in a field
+    /// degree `M` read off `x`'s generators: `M = lcm(2^J · Π p_j^(K_j), f(p))`.
+    pub fn is_pth_power<C: Coefficient>(
+        field: &mut ClosureField<C>,
+        x: &KappaPoly<C>,
+        p: u64,
+    ) -> Result<bool> {
+        let (level, k) = field.needs(&[x])?;
+        let mut m: u64 = 1 << level;
+        for (&j, &d) in &k {
+            m *= odd_prime(j).pow(d);
+        }
+        let m = m.lcm(&super::order_of_two(p));
+        let e = ((BigUint::one() << m) - 1u32) / p;
+        let y = field.pow(x, &e)?;
+        Ok(y == KappaPoly::constant(C::one()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::nim_mul::tests::F;
+    use super::*;
+
+    #[test]
+    fn orders_of_two() {
+        let want = [
+            (3, 2),
+            (5, 4),
+            (7, 3),
+            (11, 10),
+            (23, 11),
+            (47, 23),
+            (73, 9),
+        ];
+        for (p, f) in want {
+            assert_eq!(order_of_two(p), f, "f({p})");
+        }
+    }
+
+    #[test]
+    fn bad_primes_are_invalid() {
+        let mut f = F::new();
+        for p in [0, 1, 2, 4, 9, 15, 91] {
+            assert!(matches!(f.excess(p), Err(Error::Invalid(_))), "{p}");
+        }
+    }
+
+    #[test]
+    fn lenstra_kappas() {
+        // κ_12 = κ_3 + κ_4 = ω + 4 (4 ∤ d(ω) = 6); κ_18 = κ_9 = ω³ (2 | d(ω³) = 18);
+        // κ_35 = κ_7 + κ_5 (5 ∤ d(κ_7) = 42).
+        let mut f = F::new();
+        assert_eq!(f.kappa(12).unwrap().to_ordinal().to_string(), "w+4");
+        assert_eq!(f.kappa(18).unwrap().to_ordinal().to_string(), "w^3");
+        assert_eq!(
+            f.kappa(35).unwrap().to_ordinal().to_string(),
+            "w^(w^2)+w^(w)"
+        );
+        let omega = f.kappa(3).unwrap();
+        assert_eq!(f.degree_of(&omega).unwrap(), 6);
+    }
+
+    #[test]
+    fn cache_round_trip_and_bad_lines() {
+        let mut f = F::new();
+        for p in [3, 5, 7, 11, 13] {
+            f.excess(p).unwrap();
+        }
+        let tsv = f.excesses_to_tsv();
+        let mut g = F::new();
+        assert_eq!(g.load_excesses_tsv(&tsv), 5);
+        for p in [3, 5, 7, 11, 13] {
+            let (a, b) = (f.excess(p).unwrap(), g.excess(p).unwrap());
+            assert_eq!((a.m, a.f, &a.alpha), (b.m, b.f, &b.alpha));
+        }
+        let bad = "9\t0\t6\t6\tw\n7\t1\t4\t6\tw+1\n7\t1\t3\t6\tw^(w^5)\nx\n";
+        assert_eq!(F::new().load_excesses_tsv(bad), 0);
+    }
+}

@@ -1,0 +1,28 @@
+//! Ordinals and transfinite games.
+//!
+//! When a move may set a pile to *any* natural number, a position can reach every natural
+//! Grundy value and its value is `ω = mex ℕ`. This module holds what such games need:
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`cnf`] | ordinals below epsilon-0 in Cantor normal form: order, sum, product, powers |
+//! | [`nim_sum`] | the nim-sum (xor of base-2 expansions, coefficient-wise on powers of ω) and the mex of sets with initial segments |
+//! | [`transfinite`] | a Grundy engine for games whose positions have infinitely many options, given as finitely many families |
+//! | [`games`] | cascading nim, nim with increases, the Codeforces 1451F matrix game, the DAG path game, the Codeforces 1149E game |
+//! | [`nim_mul`] | the nim product below `ω^(ω^ω)`, the algebraic closure of GF(2): ordinals as polynomials in Lenstra's κ's; product, power, inverse, quotient |
+//! | [`excess`] | the excesses `α_p = κ_p^p` by Lenstra's algorithm, computed on demand, with a cache format |
+//! | [`tower`] | finite pieces `GF(2^M)` of that field written flat, `GF(2)[z]/(P)`, by Gaussian elimination over a tower of radical extensions |
+//! | [`gf2`] | GF(2)[x] arithmetic: carry-less multiply (PCLMULQDQ when present), Karatsuba, Barrett reduction |
+//!
+//! Ordinals are written in the notation of [`crate::notation::ordinal`].
+
+pub mod cnf;
+pub mod excess;
+pub mod games;
+pub mod gf2;
+pub mod nim_mul;
+pub mod nim_sum;
+pub mod tower;
+pub mod transfinite;
+
+pub use cnf::{Ordinal, Term};

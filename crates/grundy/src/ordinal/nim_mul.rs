@@ -1,0 +1,789 @@
+//! The nim product of ordinals below `ω^(ω^ω)`: the algebraic closure of GF(2).
+//!
+//! ## The field
+//! Conway's nim-sum and nim-product `a ⊗ b = mex { a'⊗b ⊕ a⊗b' ⊕ a'⊗b' : a' < a, b' < b }` make
+//! the class of all ordinals a field `On₂` of characteristic 2. Its pieces, in order:
+//!
+//! * The natural numbers are the **quadratic closure** of GF(2): the nimbers below `2^(2^k)` form
+//!   the field of order `2^(2^k)`, and every finite field of 2-power degree sits in one of them
+//!   ([`crate::nimber`]). The equation `x³ = 2` has no root among them (a cube root of 2 generates a
+//!   field of degree 6), and ω is the least ordinal beyond them: **ω³ = 2**.
+//! * The ordinals below `ω^(ω^ω)` are the **algebraic closure** of GF(2) (Conway, *On Numbers and
+//!   Games*, ch. 6; Lenstra, "On the algebraic closure of two", 1977, and "Nim multiplication",
+//!   1978; DiMuro, "On On_p"). They are built one prime power at a time. For the `n`-th odd prime
+//!   `p` (3, 5, 7, … for `n` = 1, 2, 3, …) and `k ≥ 1` put
+//!   `κ_(p^k) = ω^(ω^(n-1) · p^(k-1))` (so `κ_3 = ω`, `κ_9 = ω³`, `κ_5 = ω^ω`, `κ_7 = ω^(ω²)`).
+//!   The ordinals below `κ_(p^k)` form a field; it has no extension of degree `p`'s power beyond
+//!   what `κ_(p^(k-1))` gives, and `κ_(p^k)` is its least element that is not a `p`-th power there:
+//!   `κ_(p^k)^p = κ_(p^(k-1))` for `k ≥ 2`, and `κ_p^p = α_p`, where the **excess** `α_p` is the
+//!   least ordinal below `κ_p` that is not a `p`-th power of an ordinal below `κ_p`.
+//!   Examples: `α_3 = 2` (ω³ = 2), `α_5 = 4` (`(ω^ω)^5 = 4`), `α_7 = ω+1` (`(ω^(ω²))^7 = ω+1`), and
+//!   Lenstra's `α_47 = ω^(ω^7)+1` (`(ω^(ω^13))^47 = ω^(ω^7)+1`). The excesses are computed by
+//!   [`super::excess`].
+//!
+//! ## Ordinals as polynomials in the κ's
+//! Write an ordinal below `ω^(ω^ω)` in Cantor normal form `Σ ω^(e_i)·c_i`, each exponent
+//! `e = ω^(r)·a_r + … + ω·a_1 + a_0` below `ω^ω` (natural `a`'s). For the prime `p` of index
+//! `n = j+1`, expand `a_j = Σ_k d_k p^k` in base `p`. Then, as nim products,
+//!
+//! `ω^e = ⊗_j ω^(ω^j·a_j)` and `ω^(ω^j·a_j) = ⊗_k κ_(p^(k+1))^(d_k)`,
+//!
+//! and `ω^e·c = ω^e ⊗ c`, `Σ` of distinct terms = their nim-sum. (Conway's theorem: below
+//! `κ_(p^(k+1))` every ordinal is a polynomial of degree `< p` in `κ_(p^(k+1))` over the ordinals
+//! below it, with the ordinal arithmetic of the exponents matching the digits.) So an ordinal is a
+//! polynomial in the κ's with finite-nimber coefficients: [`KappaPoly`], keyed by the exponent
+//! vector `(a_0, a_1, …)` of its monomials.
+//!
+//! ## The product
+//! Multiply coefficients as nimbers and monomials by adding their exponents **digit by digit in
+//! base p, carrying downward**: a digit reaching `p` at place `k ≥ 1` is the factor
+//! `κ_(p^(k+1))^p = κ_(p^k)`, one more at place `k - 1`; a digit reaching `p` at place 0 is the
+//! factor `κ_p^p = α_p`, an ordinal below `κ_p`, multiplied in recursively (it involves only
+//! smaller primes, so the recursion ends). Equivalently the part of prime `p` is a polynomial in
+//! the single generator `Y = κ_(p^K)`: `ω^(ω^j·a) = Y^(a reversed in K base-p digits)`, reduced
+//! by `Y^(p^K) = α_p` ([`super::tower`] uses this form).
+//!
+//! ## Inverse and division
+//! An ordinal `x ≠ 0` lies in a finite subfield `GF(2^M)` (the tower of [`super::tower`] over its
+//! generators), where `x^(-1) = x^(2^M - 2)` (Lagrange: `x^(2^M - 1) = 1`). The inverse is
+//! computed there in flat coordinates and converted back; `a ⊘ b = a ⊗ b^(-1)`.
+
+use super::cnf::{Ordinal, Term};
+use super::gf2::BinaryField;
+use super::tower::Tower;
+use crate::nimber::NimberField;
+use crate::{Error, Result};
+use num_bigint::BigUint;
+use num_traits::{One, ToPrimitive};
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+use std::sync::{Mutex, OnceLock};
+
+/// A finite-nimber type usable as the coefficients of ordinals: a [`NimberField`] converting to and
+/// from natural numbers.
+pub trait Coefficient: NimberField {
+    /// The nimber equal to `n`, if this type can hold it.
+    fn from_natural(n: &BigUint) -> Option<Self>;
+    /// The natural number equal to this nimber.
+    fn to_natural(&self) -> BigUint;
+}
+
+/// The most odd primes whose κ's an ordinal may use: exponents `ω^j` with `j` below this.
+pub const MAX_PRIME_INDEX: usize = 100_000;
+
+/// The odd prime of index `j` (0 → 3, 1 → 5, 2 → 7, …): `κ_p = ω^(ω^j)`.
+pub fn odd_prime(j: usize) -> u64 {
+    static PRIMES: OnceLock<Mutex<Vec<u64>>> = OnceLock::new();
+    let mut v = PRIMES
+        .get_or_init(|| Mutex::new(vec![3]))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    while v.len() <= j {
+        let mut c = v.last().copied().unwrap_or(1) + 2;
+        while !is_prime(c) {
+            c += 2;
+        }
+        v.push(c);
+    }
+    v[j]
+}
+
+/// Whether `n` is prime (trial division; `n` is small here).
+pub fn is_prime(n: u64) -> bool {
+    if n < 2 {
+        return false;
+    }
+    let mut d = 2;
+    while d * d <= n {
+        if n % d == 0 {
+            return false;
+        }
+        d += 1;
+    }
+    true
+}
+
+/// The index `j` of an odd prime `p` (`p = odd_prime(j)`), `None` if `p` is not an odd prime.
+pub fn odd_prime_index(p: u64) -> Option<usize> {
+    if p < 3 || !is_prime(p) {
+        return None;
+    }
+    (0..).find(|&j| odd_prime(j) >= p)
+}
+
+/// A monomial `⊗_j ω^(ω^j·a_j)`: the vector `(a_0, a_1, …)` without trailing zeros.
+pub type Monomial = Vec<u64>;
+
+/// The base-`p` digits of `a`, least significant first.
+pub fn digits(mut a: u64, p: u64) -> Vec<u64> {
+    let mut d = Vec::new();
+    while a > 0 {
+        d.push(a % p);
+        a /= p;
+    }
+    d
+}
+
+/// `a` with its `k` base-`p` digits in reverse order: the exponent of `κ_(p^k)` in
+/// `ω^(ω^j·a) = κ_(p^k)^(rev a)` (requires `a < p^k`).
+pub fn reverse_digits(a: u64, p: u64, k: u32) -> u64 {
+    let d = digits(a, p);
+    (0..k as usize).fold(0u64, |acc, i| acc * p + d.get(i).copied().unwrap_or(0))
+}
+
+/// Adds two exponents of the prime `p` digit by digit, carrying downward (see the module
+/// documentation): returns the new exponent and whether a carry left place 0 (a factor `α_p`).
+fn add_exponents(a: u64, b: u64, p: u64) -> Result<(u64, bool)> {
+    let (da, db) = (digits(a, p), digits(b, p));
+    let n = da.len().max(db.len());
+    let mut out = vec![0u64; n];
+    let mut carry = 0;
+    for k in (0..n).rev() {
+        let s = da.get(k).copied().unwrap_or(0) + db.get(k).copied().unwrap_or(0) + carry;
+        if s >= p {
+            out[k] = s - p;
+            carry = 1;
+        } else {
+            out[k] = s;
+            carry = 0;
+        }
+    }
+    let mut v: u64 = 0;
+    for &d in out.iter().rev() {
+        v = v
+            .checked_mul(p)
+            .and_then(|v| v.checked_add(d))
+            .ok_or_else(|| Error::limit("an exponent of the product exceeds 2^64", ""))?;
+    }
+    Ok((v, carry == 1))
+}
+
+/// An ordinal below `ω^(ω^ω)` as a polynomial in the κ's with finite-nimber coefficients (see the
+/// module documentation): a map from monomials to nonzero coefficients.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KappaPoly<C> {
+    terms: BTreeMap<Monomial, C>,
+}
+
+impl<C: Coefficient> KappaPoly<C> {
+    /// The ordinal 0.
+    pub fn zero() -> Self {
+        KappaPoly {
+            terms: BTreeMap::new(),
+        }
+    }
+
+    /// The nimber `c` (a finite ordinal).
+    pub fn constant(c: C) -> Self {
+        Self::monomial(Vec::new(), c)
+    }
+
+    /// `c ⊗ monomial`.
+    pub fn monomial(mut m: Monomial, c: C) -> Self {
+        while m.last() == Some(&0) {
+            m.pop();
+        }
+        let mut p = Self::zero();
+        p.add_term(m, c);
+        p
+    }
+
+    /// Whether this is 0.
+    pub fn is_zero(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// The terms, monomial and coefficient.
+    pub fn terms(&self) -> impl Iterator<Item = (&Monomial, &C)> {
+        self.terms.iter()
+    }
+
+    /// Adds `c ⊗ m` (nim-sum), `m` without trailing zeros.
+    pub fn add_term(&mut self, m: Monomial, c: C) {
+        if c.is_zero() {
+            return;
+        }
+        match self.terms.entry(m) {
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(c);
+            }
+            std::collections::btree_map::Entry::Occupied(mut e) => {
+                let s = e.get().nim_add(&c);
+                if s.is_zero() {
+                    e.remove();
+                } else {
+                    *e.get_mut() = s;
+                }
+            }
+        }
+    }
+
+    /// The nim-sum `self ⊕ other`.
+    pub fn add(&self, other: &Self) -> Self {
+        let mut s = self.clone();
+        for (m, c) in &other.terms {
+            s.add_term(m.clone(), c.clone());
+        }
+        s
+    }
+
+    /// The ordinal `self`, read from an ordinal in Cantor normal form; an
+    /// [`Error::Invalid`] at or above `ω^(ω^ω)`.
+    pub fn from_ordinal(x: &Ordinal) -> Result<Self> {
+        let mut p = Self::zero();
+        for t in x.terms() {
+            let mut m: Monomial = Vec::new();
+            for et in t.exponent.terms() {
+                let j = et.exponent.as_natural().ok_or_else(|| {
+                    Error::invalid(format!(
+                        "{x} is not below w^(w^w): nim multiplication is defined here for the \
+                         algebraic closure of GF(2), the ordinals below w^(w^w)"
+                    ))
+                })?;
+                let j = j.to_usize().filter(|&j| j < MAX_PRIME_INDEX).ok_or_else(|| {
+                    Error::limit(
+                        format!("an exponent term w^{j} uses a prime beyond the {MAX_PRIME_INDEX}-th odd prime"),
+                        "use exponents below w^100000",
+                    )
+                })?;
+                let a = et.coefficient.to_u64().ok_or_else(|| {
+                    Error::limit(
+                        format!("the exponent coefficient {} exceeds 2^64", et.coefficient),
+                        "use smaller exponents",
+                    )
+                })?;
+                if m.len() <= j {
+                    m.resize(j + 1, 0);
+                }
+                m[j] = a;
+            }
+            let c = C::from_natural(&t.coefficient).ok_or_else(|| {
+                Error::limit(
+                    format!(
+                        "the coefficient {} is too large for the nimber type",
+                        t.coefficient
+                    ),
+                    "",
+                )
+            })?;
+            p.add_term(m, c);
+        }
+        Ok(p)
+    }
+
+    /// The ordinal in Cantor normal form.
+    pub fn to_ordinal(&self) -> Ordinal {
+        Ordinal::from_terms(self.terms.iter().map(|(m, c)| {
+            let e = Ordinal::from_terms(
+                m.iter()
+                    .enumerate()
+                    .map(|(j, &a)| (Ordinal::from(j as u64), BigUint::from(a))),
+            );
+            (e, c.to_natural())
+        }))
+    }
+}
+
+/// The field of ordinals below `ω^(ω^ω)` with nim arithmetic: holds the excesses `α_p` computed
+/// so far (see [`super::excess`]) and a memo of monomial products.
+pub struct ClosureField<C> {
+    pub(crate) excess: BTreeMap<u64, super::excess::Excess>,
+    alpha: HashMap<usize, KappaPoly<C>>,
+    memo: HashMap<(Monomial, Monomial), KappaPoly<C>>,
+    /// The towers built most recently, by what they hold (building one is the costly step).
+    towers: Vec<(TowerKey, Rc<Tower>)>,
+    /// The largest degree over GF(2) of a finite field flattened by Gaussian elimination (the
+    /// levels below the top of a [`Tower`]; memory grows as its square).
+    pub max_degree: usize,
+    /// Time spent in excess computations nested in the ones under way (one entry a level), to
+    /// report each prime's own time.
+    pub(crate) nested: Vec<std::time::Duration>,
+}
+
+/// The default limit on the degree of the finite fields built ([`ClosureField::max_degree`]).
+pub const DEFAULT_MAX_DEGREE: usize = 12_000;
+
+const MEMO_LIMIT: usize = 1 << 16;
+
+/// How many recently built towers are kept.
+const TOWER_CACHE: usize = 4;
+
+/// What a tower holds: the nimber level and the digit count per prime index.
+type TowerKey = (u32, BTreeMap<usize, u32>);
+
+impl<C: Coefficient> Default for ClosureField<C> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<C: Coefficient> ClosureField<C> {
+    /// A field with no excess known yet (they are computed on demand).
+    pub fn new() -> Self {
+        ClosureField {
+            excess: BTreeMap::new(),
+            alpha: HashMap::new(),
+            memo: HashMap::new(),
+            towers: Vec::new(),
+            nested: Vec::new(),
+            max_degree: DEFAULT_MAX_DEGREE,
+        }
+    }
+
+    /// `α_p` for the prime of index `j`, as a polynomial (computing the excess if needed).
+    pub(crate) fn alpha(&mut self, j: usize) -> Result<KappaPoly<C>> {
+        if let Some(a) = self.alpha.get(&j) {
+            return Ok(a.clone());
+        }
+        let e = self.excess(odd_prime(j))?;
+        let a = KappaPoly::from_ordinal(&e.alpha)?;
+        self.alpha.insert(j, a.clone());
+        Ok(a)
+    }
+
+    /// The product of two monomials (module documentation: digits added with downward carries,
+    /// a carry out of place 0 of prime `p` multiplies by `α_p`), from the highest prime down.
+    fn mul_monomials(&mut self, a: &[u64], b: &[u64]) -> Result<KappaPoly<C>> {
+        let n = a.len().max(b.len());
+        if n == 0 {
+            return Ok(KappaPoly::constant(C::one()));
+        }
+        let key = (a.to_vec(), b.to_vec());
+        if let Some(r) = self.memo.get(&key) {
+            return Ok(r.clone());
+        }
+        let j = n - 1;
+        let p = odd_prime(j);
+        let x = a.get(j).copied().unwrap_or(0);
+        let y = b.get(j).copied().unwrap_or(0);
+        let (t, carry) = add_exponents(x, y, p)?;
+        let trim = |v: &[u64]| {
+            let mut v = v[..v.len().min(j)].to_vec();
+            while v.last() == Some(&0) {
+                v.pop();
+            }
+            v
+        };
+        let mut lower = self.mul_monomials(&trim(a), &trim(b))?;
+        if carry {
+            let alpha = self.alpha(j)?;
+            lower = self.mul(&lower, &alpha)?;
+        }
+        let mut out = KappaPoly::zero();
+        for (m, c) in lower.terms {
+            let mut m = m;
+            if t != 0 {
+                m.resize(j, 0);
+                m.push(t);
+            }
+            out.add_term(m, c);
+        }
+        if self.memo.len() < MEMO_LIMIT {
+            self.memo.insert(key, out.clone());
+        }
+        Ok(out)
+    }
+
+    /// The nim product `x ⊗ y` of two polynomials: term by term.
+    pub fn mul(&mut self, x: &KappaPoly<C>, y: &KappaPoly<C>) -> Result<KappaPoly<C>> {
+        let mut acc = KappaPoly::zero();
+        for (ma, ca) in &x.terms {
+            for (mb, cb) in &y.terms {
+                let c = ca.nim_mul(cb);
+                for (m, d) in self.mul_monomials(ma, mb)?.terms {
+                    acc.add_term(m, d.nim_mul(&c));
+                }
+            }
+        }
+        Ok(acc)
+    }
+
+    /// The nim power `x^e` (`x^0 = 1`) by square-and-multiply.
+    pub fn pow(&mut self, x: &KappaPoly<C>, e: &BigUint) -> Result<KappaPoly<C>> {
+        let mut r = KappaPoly::constant(C::one());
+        for i in (0..e.bits()).rev() {
+            r = self.mul(&r, &r)?;
+            if e.bit(i) {
+                r = self.mul(&r, x)?;
+            }
+        }
+        Ok(r)
+    }
+
+    /// The nim inverse `x^(-1)`, computed in the finite field holding `x` (module documentation);
+    /// [`Error::Invalid`] for 0.
+    pub fn inv(&mut self, x: &KappaPoly<C>) -> Result<KappaPoly<C>> {
+        if x.is_zero() {
+            return Err(Error::invalid("0 has no nim inverse"));
+        }
+        let tower = self.tower_for(&[x])?;
+        let v = self.poly_to_flat(&tower, x)?;
+        let f = tower.field();
+        let e = (BigUint::one() << f.degree()) - 2u32;
+        let inv = f.pow(&v, &e);
+        self.flat_to_poly(&tower, &inv)
+    }
+
+    /// The nim quotient `x ⊘ y = x ⊗ y^(-1)`; [`Error::Invalid`] when `y = 0`.
+    pub fn div(&mut self, x: &KappaPoly<C>, y: &KappaPoly<C>) -> Result<KappaPoly<C>> {
+        let yi = self.inv(y)?;
+        self.mul(x, &yi)
+    }
+
+    /// What a finite field holding all of `xs` needs: the nimber level `J` and, per prime index,
+    /// the number of base-`p` digits `K` (including, recursively, what each `α_p` used needs).
+    pub fn needs(&mut self, xs: &[&KappaPoly<C>]) -> Result<(u32, BTreeMap<usize, u32>)> {
+        let mut level = 1u32;
+        let mut k: BTreeMap<usize, u32> = BTreeMap::new();
+        let visit = |p: &KappaPoly<C>, level: &mut u32, k: &mut BTreeMap<usize, u32>| {
+            for (m, c) in p.terms() {
+                *level = (*level).max(c.level());
+                for (j, &a) in m.iter().enumerate() {
+                    let d = digits(a, odd_prime(j)).len() as u32;
+                    if d > 0 {
+                        let e = k.entry(j).or_insert(0);
+                        *e = (*e).max(d);
+                    }
+                }
+            }
+        };
+        for x in xs {
+            visit(x, &mut level, &mut k);
+        }
+        // Each adjoined prime needs its excess, which may need lower primes: close downward.
+        let mut done: Vec<usize> = Vec::new();
+        loop {
+            let next = k.keys().rev().find(|j| !done.contains(j)).copied();
+            let Some(j) = next else { break };
+            done.push(j);
+            let a = self.alpha(j)?;
+            visit(&a, &mut level, &mut k);
+        }
+        if level > 6 {
+            return Err(Error::limit(
+                "a coefficient needs nimbers of 128 bits or more in a finite-field computation",
+                "use coefficients below 2^64",
+            ));
+        }
+        Ok((level, k))
+    }
+
+    /// The flat tower holding all of `xs`.
+    pub fn tower_for(&mut self, xs: &[&KappaPoly<C>]) -> Result<Rc<Tower>> {
+        let key = self.needs(xs)?;
+        if let Some(i) = self.towers.iter().position(|(k, _)| *k == key) {
+            let entry = self.towers.remove(i);
+            let t = entry.1.clone();
+            self.towers.push(entry);
+            return Ok(t);
+        }
+        let t = Rc::new(self.build_tower(key.0, &key.1)?);
+        if self.towers.len() >= TOWER_CACHE {
+            self.towers.remove(0);
+        }
+        self.towers.push((key, t.clone()));
+        Ok(t)
+    }
+
+    /// Builds the tower for nimber level `level` and the primes with digit counts `k`.
+    pub fn build_tower(&mut self, level: u32, k: &BTreeMap<usize, u32>) -> Result<Tower> {
+        let mul = |a: u64, b: u64| -> u64 {
+            C::from_u64(a)
+                .nim_mul(&C::from_u64(b))
+                .to_natural()
+                .to_u64()
+                .unwrap_or(0)
+        };
+        let mut tower = Tower::nimbers(level, &mul)?;
+        for (&j, &d) in k {
+            let a = self.alpha(j)?;
+            let av = self.poly_to_flat(&tower, &a)?;
+            tower.adjoin(j, odd_prime(j), d, &av, self.max_degree)?;
+        }
+        Ok(tower)
+    }
+
+    /// The image of `x` in the top field of `tower` (which must hold it).
+    pub fn poly_to_flat(&self, tower: &Tower, x: &KappaPoly<C>) -> Result<Vec<u64>> {
+        let f = tower.field();
+        let mut acc = f.zero();
+        for (m, c) in x.terms() {
+            let c = c
+                .to_natural()
+                .to_u64()
+                .filter(|&c| c >> (tower.nimber_bits() - 1) >> 1 == 0)
+                .ok_or_else(|| Error::Internal("coefficient outside the tower".into()))?;
+            let mut v = tower.nimber(c);
+            for (j, &a) in m.iter().enumerate() {
+                if a == 0 {
+                    continue;
+                }
+                let (g, k) = tower
+                    .generator(j)
+                    .ok_or_else(|| Error::Internal("prime outside the tower".into()))?;
+                let e = reverse_digits(a, odd_prime(j), k);
+                v = f.mul(&v, &f.pow(g, &BigUint::from(e)));
+            }
+            for (s, t) in acc.iter_mut().zip(&v) {
+                *s ^= t;
+            }
+        }
+        Ok(acc)
+    }
+
+    /// The polynomial whose image in the top field of `tower` is `v`: flat → tower coordinates
+    /// level by level; the block `t` of the level adjoining prime `p` with `K` digits is the
+    /// coefficient of `κ_(p^K)^t = ω^(ω^j·a)` with `a` = `t` reversed in `K` digits.
+    pub fn flat_to_poly(&self, tower: &Tower, v: &[u64]) -> Result<KappaPoly<C>> {
+        self.flat_to_poly_level(tower, tower.len() - 1, v)
+    }
+
+    fn flat_to_poly_level(&self, tower: &Tower, level: usize, v: &[u64]) -> Result<KappaPoly<C>> {
+        let coords = tower.to_tower(level, v);
+        let (_, ext) = tower.level_shape(level);
+        let Some((j, p, k, n)) = ext else {
+            return Ok(KappaPoly::constant(C::from_u64(coords[0])));
+        };
+        let (pw, _) = tower.level_shape(level - 1);
+        let mut out = KappaPoly::zero();
+        for t in 0..n {
+            let blk = &coords[t * pw..(t + 1) * pw];
+            if blk.iter().all(|&w| w == 0) {
+                continue;
+            }
+            let a = reverse_digits(t as u64, p, k);
+            for (m, c) in self.flat_to_poly_level(tower, level - 1, blk)?.terms {
+                let mut m = m;
+                if a != 0 {
+                    m.resize(j, 0);
+                    m.push(a);
+                }
+                out.add_term(m, c);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The nim product of two ordinals below `ω^(ω^ω)`.
+    pub fn mul_ordinals(&mut self, a: &Ordinal, b: &Ordinal) -> Result<Ordinal> {
+        let (x, y) = (KappaPoly::from_ordinal(a)?, KappaPoly::from_ordinal(b)?);
+        Ok(self.mul(&x, &y)?.to_ordinal())
+    }
+
+    /// The nim power `a^e` of an ordinal below `ω^(ω^ω)`.
+    pub fn pow_ordinal(&mut self, a: &Ordinal, e: &BigUint) -> Result<Ordinal> {
+        let x = KappaPoly::from_ordinal(a)?;
+        Ok(self.pow(&x, e)?.to_ordinal())
+    }
+
+    /// The nim inverse of a nonzero ordinal below `ω^(ω^ω)`.
+    pub fn inv_ordinal(&mut self, a: &Ordinal) -> Result<Ordinal> {
+        let x = KappaPoly::from_ordinal(a)?;
+        Ok(self.inv(&x)?.to_ordinal())
+    }
+
+    /// The nim quotient `a ⊘ b` of ordinals below `ω^(ω^ω)`, `b ≠ 0`.
+    pub fn div_ordinals(&mut self, a: &Ordinal, b: &Ordinal) -> Result<Ordinal> {
+        let (x, y) = (KappaPoly::from_ordinal(a)?, KappaPoly::from_ordinal(b)?);
+        Ok(self.div(&x, &y)?.to_ordinal())
+    }
+}
+
+/// Checks that `t` is a term of an ordinal below `ω^(ω^ω)` (its exponent's terms have finite
+/// exponents).
+pub fn below_omega_omega_omega(x: &Ordinal) -> bool {
+    x.terms()
+        .iter()
+        .all(|t: &Term| t.exponent.terms().iter().all(|e| e.exponent.is_finite()))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::notation::ordinal::parse_ordinal;
+    use proptest::prelude::*;
+
+    /// A test-only coefficient field: nimbers below 2^64 with the product computed by the
+    /// recursion on halves (`T = 2^(2^(k-1))`, `T⊗T = T ⊕ T/2`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(crate) struct TestNim(pub u64);
+
+    fn nim_mul_rec(a: u64, b: u64, level: u32) -> u64 {
+        if level == 0 {
+            return a & b;
+        }
+        let half = 1u32 << (level - 1);
+        let mask = (1u64 << half) - 1;
+        let (ah, al, bh, bl) = (a >> half, a & mask, b >> half, b & mask);
+        let hh = nim_mul_rec(ah, bh, level - 1);
+        let hi = hh ^ nim_mul_rec(ah, bl, level - 1) ^ nim_mul_rec(al, bh, level - 1);
+        let lo = nim_mul_rec(al, bl, level - 1) ^ nim_mul_rec(hh, 1u64 << (half - 1), level - 1);
+        (hi << half) | lo
+    }
+
+    impl NimberField for TestNim {
+        const MAX_LEVEL: u32 = 6;
+        fn zero() -> Self {
+            TestNim(0)
+        }
+        fn one() -> Self {
+            TestNim(1)
+        }
+        fn from_u64(x: u64) -> Self {
+            TestNim(x)
+        }
+        fn is_zero(&self) -> bool {
+            self.0 == 0
+        }
+        fn nim_add(&self, o: &Self) -> Self {
+            TestNim(self.0 ^ o.0)
+        }
+        fn nim_mul(&self, o: &Self) -> Self {
+            TestNim(nim_mul_rec(self.0, o.0, 6))
+        }
+        fn level(&self) -> u32 {
+            (0..=6)
+                .find(|&k| k == 6 || self.0 >> (1u32 << k) == 0)
+                .unwrap_or(6)
+        }
+    }
+
+    impl Coefficient for TestNim {
+        fn from_natural(n: &BigUint) -> Option<Self> {
+            n.to_u64().map(TestNim)
+        }
+        fn to_natural(&self) -> BigUint {
+            BigUint::from(self.0)
+        }
+    }
+
+    pub(crate) type F = ClosureField<TestNim>;
+
+    fn o(s: &str) -> Ordinal {
+        parse_ordinal(s).unwrap()
+    }
+
+    fn mul(f: &mut F, a: &str, b: &str) -> String {
+        f.mul_ordinals(&o(a), &o(b)).unwrap().to_string()
+    }
+
+    #[test]
+    fn published_products() {
+        let mut f = F::new();
+        assert_eq!(mul(&mut f, "w", "w"), "w^2");
+        assert_eq!(mul(&mut f, "w", "w^2"), "2");
+        assert_eq!(mul(&mut f, "w", "7"), "w*7");
+        assert_eq!(
+            f.pow_ordinal(&o("w"), &3u32.into()).unwrap().to_string(),
+            "2"
+        );
+        assert_eq!(
+            f.pow_ordinal(&o("w^w"), &5u32.into()).unwrap().to_string(),
+            "4"
+        );
+        assert_eq!(
+            f.pow_ordinal(&o("w^(w^2)"), &7u32.into())
+                .unwrap()
+                .to_string(),
+            "w+1"
+        );
+        // 2 ⊗ 3 = 1 among the nimbers, so ω ⊗ (ω^2 ⊗ 3) = 2 ⊗ 3 = 1.
+        assert_eq!(mul(&mut f, "w", "w^2*3"), "1");
+        assert_eq!(f.inv_ordinal(&o("w")).unwrap().to_string(), "w^2*3");
+    }
+
+    #[test]
+    fn ordinals_at_or_above_the_closure_are_refused() {
+        let mut f = F::new();
+        for s in ["w^(w^w)", "w^(w^w)*2+1", "w^(w^(w+1))"] {
+            assert!(
+                matches!(f.mul_ordinals(&o(s), &o("2")), Err(Error::Invalid(_))),
+                "{s}"
+            );
+        }
+        assert!(matches!(f.inv_ordinal(&o("0")), Err(Error::Invalid(_))));
+    }
+
+    #[test]
+    fn lenstra_excesses_of_the_first_twelve_odd_primes() {
+        // OEIS A380496: p = 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41.
+        let want = [0, 0, 1, 1, 0, 0, 4, 1, 0, 1, 0, 1];
+        let mut f = F::new();
+        let got: Vec<u64> = (0..12).map(|j| f.excess(odd_prime(j)).unwrap().m).collect();
+        assert_eq!(got, want);
+        assert_eq!(f.excess(3).unwrap().alpha.to_string(), "2");
+        assert_eq!(f.excess(5).unwrap().alpha.to_string(), "4");
+        assert_eq!(f.excess(7).unwrap().alpha.to_string(), "w+1");
+        assert_eq!(f.excess(19).unwrap().alpha.to_string(), "w^3+4");
+    }
+
+    #[test]
+    fn excess_minimality_checked_by_the_slow_criterion() {
+        // The first seven odd primes: α_p is not a p-th power, every candidate κ_f + j below it
+        // is, and so are small ordinals below κ_f.
+        let mut f = F::new();
+        for j in 0..7 {
+            let p = odd_prime(j);
+            let e = f.excess(p).unwrap();
+            let alpha = KappaPoly::from_ordinal(&e.alpha).unwrap();
+            assert!(!super::super::excess::reference::is_pth_power(&mut f, &alpha, p).unwrap());
+            let kf = f.kappa(e.f).unwrap();
+            let kf_ord = kf.to_ordinal();
+            for m in 0..e.m {
+                let x = KappaPoly::from_ordinal(&kf_ord.add(&Ordinal::from(m))).unwrap();
+                assert!(super::super::excess::reference::is_pth_power(&mut f, &x, p).unwrap());
+            }
+            for small in (1u64..6).filter(|&s| Ordinal::from(s) < kf_ord) {
+                let x = KappaPoly::constant(TestNim(small));
+                assert!(super::super::excess::reference::is_pth_power(&mut f, &x, p).unwrap());
+            }
+        }
+    }
+
+    /// A random ordinal below ω^(ω^3): up to 4 terms ω^(ω^2·c+ω·b+a)·d with small a, b, c, d.
+    fn small_ordinal() -> impl Strategy<Value = KappaPoly<TestNim>> {
+        proptest::collection::vec((0u64..9, 0u64..5, 0u64..7, 1u64..16), 0..4).prop_map(|ts| {
+            let mut p = KappaPoly::zero();
+            for (a, b, c, d) in ts {
+                p.add_term(
+                    {
+                        let mut m = vec![a, b, c];
+                        while m.last() == Some(&0) {
+                            m.pop();
+                        }
+                        m
+                    },
+                    TestNim(d),
+                );
+            }
+            p
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn field_laws_below_omega_omega_cubed(
+            x in small_ordinal(), y in small_ordinal(), z in small_ordinal()
+        ) {
+            let mut f = F::new();
+            let xy = f.mul(&x, &y).unwrap();
+            prop_assert_eq!(&xy, &f.mul(&y, &x).unwrap());
+            let xy_z = f.mul(&xy, &z).unwrap();
+            let yz = f.mul(&y, &z).unwrap();
+            prop_assert_eq!(&xy_z, &f.mul(&x, &yz).unwrap());
+            let x_yz = f.mul(&x, &y.add(&z)).unwrap();
+            let xz = f.mul(&x, &z).unwrap();
+            prop_assert_eq!(x_yz, xy.add(&xz));
+            // The flat field of the tower computes the same product.
+            let tower = f.tower_for(&[&x, &y]).unwrap();
+            let (fx, fy) = (f.poly_to_flat(&tower, &x).unwrap(), f.poly_to_flat(&tower, &y).unwrap());
+            prop_assert_eq!(f.flat_to_poly(&tower, &fx).unwrap(), x.clone());
+            prop_assert_eq!(f.flat_to_poly(&tower, &tower.field().mul(&fx, &fy)).unwrap(), xy);
+            if !x.is_zero() {
+                let xi = f.inv(&x).unwrap();
+                prop_assert_eq!(f.mul(&x, &xi).unwrap(), KappaPoly::constant(TestNim(1)));
+            }
+        }
+    }
+}
