@@ -425,35 +425,64 @@ pub fn log_prime_order<T: NimberField + Hash>(g: &T, y: &T, p: u64) -> Option<u6
     let slot_of = |fp: u64| (fp >> (64 - slot_bits)) as usize;
     let check_of = |fp: u64| ((fp & 0x1ff) as u32) << 23;
     let mut table = vec![0u32; 1 << slot_bits];
-    let mut cur = T::one();
-    for j in 0..m {
-        let fp = fingerprint(&cur);
-        let mut s = slot_of(fp);
-        while table[s] != 0 {
-            s = (s + 1) & mask;
-        }
-        table[s] = check_of(fp) | (j as u32 + 1);
-        cur = cur.nim_mul(g);
+    // Baby steps in WALKS interleaved chains (independent products overlap in the CPU): chain
+    // c holds g^j for j = c·len .. (c+1)·len.
+    let len = m.div_ceil(WALKS);
+    let step = pow_u128(g, len as u128);
+    let mut chain: Vec<T> = Vec::with_capacity(WALKS as usize);
+    let mut start = T::one();
+    for _ in 0..WALKS {
+        chain.push(start.clone());
+        start = start.nim_mul(&step);
     }
-    // g^(-m) = (g^m)^(-1) = cur^(-1); cur is nonzero since g is.
-    let giant = cur.nim_inv()?;
-    let mut walk = y.clone();
-    for i in 0..p.div_ceil(m) {
-        let fp = fingerprint(&walk);
-        let (mut s, check) = (slot_of(fp), check_of(fp));
-        while table[s] != 0 {
-            if table[s] & !((1 << 23) - 1) == check {
-                let j = (table[s] & ((1 << 23) - 1)) as u64 - 1;
-                if pow_u128(g, j as u128) == walk {
-                    return Some((i * m + j) % p);
+    for t in 0..len {
+        for (c, cur) in chain.iter_mut().enumerate() {
+            let j = c as u64 * len + t;
+            if j < m {
+                let fp = fingerprint(cur);
+                let mut s = slot_of(fp);
+                while table[s] != 0 {
+                    s = (s + 1) & mask;
                 }
+                table[s] = check_of(fp) | (j as u32 + 1);
             }
-            s = (s + 1) & mask;
+            *cur = cur.nim_mul(g);
         }
-        walk = walk.nim_mul(&giant);
+    }
+    // Giant steps y·g^(-m·i), i < ⌈p/m⌉, again in WALKS interleaved chains; g^(-m) is the
+    // inverse of g^m, nonzero since g is. Any hit gives the unique x mod p.
+    let giant = pow_u128(g, m as u128).nim_inv()?;
+    let giants = p.div_ceil(m);
+    let glen = giants.div_ceil(WALKS);
+    let gstep = pow_u128(&giant, glen as u128);
+    let mut walks: Vec<T> = Vec::with_capacity(WALKS as usize);
+    let mut start = y.clone();
+    for _ in 0..WALKS {
+        walks.push(start.clone());
+        start = start.nim_mul(&gstep);
+    }
+    for t in 0..glen {
+        for (c, walk) in walks.iter_mut().enumerate() {
+            let fp = fingerprint(walk);
+            let (mut s, check) = (slot_of(fp), check_of(fp));
+            while table[s] != 0 {
+                if table[s] & !((1 << 23) - 1) == check {
+                    let j = (table[s] & ((1 << 23) - 1)) as u64 - 1;
+                    if pow_u128(g, j as u128) == *walk {
+                        let i = c as u64 * glen + t;
+                        return Some(((i as u128 * m as u128 + j as u128) % p as u128) as u64);
+                    }
+                }
+                s = (s + 1) & mask;
+            }
+            *walk = walk.nim_mul(&giant);
+        }
     }
     None
 }
+
+/// The number of interleaved walks in [`log_prime_order`].
+const WALKS: u64 = 4;
 
 /// `b^e mod m` for `m < 2^63`.
 fn mod_pow(mut b: u128, mut e: u128, m: u128) -> u128 {
