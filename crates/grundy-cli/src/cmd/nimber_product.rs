@@ -1,15 +1,18 @@
 //! `grundy nimber product`: bulk nim products in the Library Checker "Nim Product" format.
 //!
-//! Reads all of stdin, validates it completely ([`grundy::nimber::product_io`]), multiplies in
-//! one batch ([`grundy::nimber::batch`]), formats every answer into one buffer and writes it at
-//! once: bad input writes nothing to stdout.
+//! Reads all of stdin, validates it completely ([`grundy::nimber::product_io`]), then multiplies
+//! in batches ([`grundy::nimber::batch`]), formats and writes the answers a chunk at a time: bad
+//! input is found before anything is written, so it writes nothing to stdout.
 
 use crate::error::CliError;
 use grundy::nimber::{batch, product_io, Nim64};
 use std::io::{Read, Write};
 
-/// From this many products on, the batch is split over the rayon thread pool.
-const PARALLEL_FROM: usize = 1 << 16;
+/// Products computed and written at a time.
+const CHUNK: usize = 1 << 16;
+
+/// From this many products on, a chunk is split over the rayon thread pool.
+const PARALLEL_FROM: usize = 1 << 15;
 
 /// Runs `grundy nimber product` on stdin.
 pub fn run() -> Result<(), CliError> {
@@ -17,15 +20,22 @@ pub fn run() -> Result<(), CliError> {
     std::io::stdin().lock().read_to_end(&mut input)?;
     let pairs = product_io::parse_products(&input).map_err(|e| e.in_source("stdin"))?;
     drop(input);
-    let mut products = vec![Nim64(0); pairs.a.len()];
-    if products.len() >= PARALLEL_FROM {
-        batch::par_mul_slice(&pairs.a, &pairs.b, &mut products);
-    } else {
-        batch::mul_slice(&pairs.a, &pairs.b, &mut products);
-    }
-    let text = product_io::format_lines(&products);
+    // Everything is valid: multiply and write a chunk at a time, so that neither all the
+    // products nor all the text need to be held (and paged in) at once.
+    let mut products = vec![Nim64(0); CHUNK.min(pairs.a.len())];
+    let mut text = Vec::with_capacity(products.len() * 21);
     let mut out = std::io::stdout().lock();
-    out.write_all(&text)?;
+    for (a, b) in pairs.a.chunks(CHUNK).zip(pairs.b.chunks(CHUNK)) {
+        let products = &mut products[..a.len()];
+        if a.len() >= PARALLEL_FROM {
+            batch::par_mul_slice(a, b, products);
+        } else {
+            batch::mul_slice(a, b, products);
+        }
+        text.clear();
+        product_io::format_lines_into(products, &mut text);
+        out.write_all(&text)?;
+    }
     out.flush()?;
     Ok(())
 }

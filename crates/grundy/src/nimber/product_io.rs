@@ -370,10 +370,16 @@ pub fn push_line(out: &mut Vec<u8>, mut x: u64) {
 /// The answer: each value in decimal on its own line.
 pub fn format_lines(values: &[Nim64]) -> Vec<u8> {
     let mut out = Vec::with_capacity(values.len() * 21);
-    for v in values {
-        push_line(&mut out, v.0);
-    }
+    format_lines_into(values, &mut out);
     out
+}
+
+/// Appends each value in decimal on its own line to `out`.
+pub fn format_lines_into(values: &[Nim64], out: &mut Vec<u8>) {
+    out.reserve(values.len() * 21);
+    for v in values {
+        push_line(out, v.0);
+    }
 }
 
 #[cfg(test)]
