@@ -194,7 +194,7 @@ pub fn sqrt_by_frobenius<T: NimberField>(a: &T) -> T {
 
 /// The absolute trace of `a` over `GF(2)` in the field `F_level`:
 /// `Tr(a) = a ⊕ a² ⊕ a^4 ⊕ … ⊕ a^(2^(2^level - 1))`, the sum of its `2^level` Frobenius
-/// conjugates, which is 0 or 1. `None` when `a ∉ F_level`. Straight from the definition:
+/// conjugates, which is 0 or 1. `None` when `a ∉ F_level` or `level ≥ 64`. From the definition:
 /// `2^level` squarings (fine up to level 20 or so; `NimBig::trace` has a closed form).
 pub fn trace_in<T: NimberField>(a: &T, level: u32) -> Option<bool> {
     if a.level() > level || level >= 64 {
