@@ -72,7 +72,7 @@ pub enum NimberCommand {
         /// A nonzero nimber below 2^256.
         a: String,
     },
-    /// Discrete logarithm: the smallest x ≥ 0 with A^x = B, or `none` (nimbers below 2^128).
+    /// Discrete logarithm: the smallest x ≥ 0 with A^x = B, or `none` (A below 2^128).
     #[command(
         after_help = "Examples:\n  grundy nimber log 2 3          # 2, since 2⊗2 = 3\n  \
                             grundy nimber log 2 4          # none: 4 is not a power of 2\n\n\

@@ -511,8 +511,9 @@ fn order_u128<T: NimberField>(a: &T, primes: &[u128]) -> u128 {
 
 /// The discrete logarithm: the smallest `x ≥ 0` with `a^x = b`, or `None` when `b` is not a
 /// power of `a`. (With `0^0 = 1`: `log(0, 1) = 0`, `log(0, 0) = 1`.) The answer does not depend
-/// on the field the powers are taken in, so the computation happens in the smallest one holding
-/// `a` and `b`, of level `k ≤` [`MAX_LOG_LEVEL`] (`Error::Limit` beyond).
+/// on the field the powers are taken in; the powers of `a` stay in `a`'s field `F_k`, so a `b`
+/// outside it gets `None` at once, and otherwise the search happens in `F_k`, which must have
+/// `k ≤` [`MAX_LOG_LEVEL`] (`Error::Limit` beyond).
 ///
 /// Pohlig-Hellman: let `n = ord(a)`, squarefree, dividing `2^(2^k) - 1`. The group `F_k*` is
 /// cyclic, so `⟨a⟩` is its unique subgroup of order `n` and `b ∈ ⟨a⟩ ⟺ b^n = 1`. For each prime
@@ -520,7 +521,11 @@ fn order_u128<T: NimberField>(a: &T, primes: &[u128]) -> u128 {
 /// of order `p` ([`log_prime_order`]); the Chinese remainder theorem gives `x mod n`, the least
 /// solution. The answer is checked by computing `a^x`.
 pub fn log<T: NimberField + Hash>(a: &T, b: &T) -> Result<Option<BigUint>> {
-    let k = a.level().max(b.level());
+    // Every power of a lies in a's field F_k, so b outside it is no power of a, whatever k.
+    let k = a.level();
+    if b.level() > k {
+        return Ok(None);
+    }
     if k > MAX_LOG_LEVEL {
         return Err(beyond_factored(k, MAX_LOG_LEVEL));
     }
@@ -714,6 +719,10 @@ mod tests {
             log(&NimBig::pow2(200), &nb(3)),
             Err(Error::Limit(_))
         ));
+        // b beyond a's field is no power of a, at any size.
+        assert_eq!(log(&nb(3), &NimBig::pow2(200)).unwrap(), None);
+        assert_eq!(log(&nb(1), &nb(2)).unwrap(), None);
+        assert_eq!(log(&nb(0), &nb(2)).unwrap(), None);
     }
 
     #[test]
