@@ -761,6 +761,32 @@ mod tests {
     }
 
     #[test]
+    fn quadratics_over_f3_complete_by_search_in_f4() {
+        // Sampled b, c in F_3; every root lies in F_4, searched exhaustively (kernel products,
+        // themselves tested against the definition in `reference`).
+        let mut r = 12345u64;
+        for _ in 0..48 {
+            r = r
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (b, c) = ((r >> 20) & 0xff, (r >> 40) & 0xff);
+            let want: Vec<u64> = (0..65536u64)
+                .filter(|&x| {
+                    let x = Nim64::from_u64(x);
+                    let v = x.nim_square().nim_add(&x.nim_mul(&Nim64::from_u64(b)));
+                    v == Nim64::from_u64(c)
+                })
+                .collect();
+            let got: Vec<u64> = NimBig::solve_quadratic(&nb(b), &nb(c))
+                .unwrap()
+                .iter()
+                .map(|x| x.to_u64().unwrap())
+                .collect();
+            assert_eq!(got, want, "x² + {b}x + {c}");
+        }
+    }
+
+    #[test]
     fn trace_in_larger_fields_is_zero() {
         for a in 0..16u64 {
             assert_eq!(trace_in(&nb(a), 3), Some(false));
