@@ -288,6 +288,21 @@ fn main() {
         Some(naive_c),
     );
 
+    let fermat = median_time(RUNS, || {
+        na.iter().fold(Nim64(0), |s, &x| {
+            s + grundy::nimber::algebra::inv_by_fermat(&x).unwrap_or_default()
+        })
+    });
+    let conj = median_time(RUNS, || {
+        na.iter()
+            .fold(Nim64(0), |s, &x| s + x.inv().unwrap_or_default())
+    });
+    row(
+        "`Nim64::inv` (conjugate + log tables; naive: Fermat a^(2^64-2))",
+        N as u64,
+        conj,
+        Some(fermat),
+    );
     precise_table();
 
     // 128-bit.
