@@ -295,13 +295,13 @@ pub fn solve_x2_plus_x<T: NimberField>(a: &T) -> Result<[T; 2]> {
     Ok([root, other])
 }
 
-/// All roots of `x² ⊕ b·x ⊕ c = 0` in the nimbers, as a list of distinct values (unordered).
+/// All roots of `x² ⊕ b·x ⊕ c = 0` in the nimbers, distinct and ascending (as integers).
 ///
 /// - `b = 0`: `x² = c` has the single (double) root `√c`, listed once.
 /// - `b ≠ 0`: substituting `x = b·y` gives `b²(y² ⊕ y) = c`, so `y² ⊕ y = c/b²`, whose two roots
 ///   `y, y ⊕ 1` ([`solve_x2_plus_x`]) give `x = b·y` and `b·y ⊕ b`. These lie in the field of
 ///   `b` and `c` or one level above.
-pub fn solve_quadratic<T: NimberField>(b: &T, c: &T) -> Result<Vec<T>> {
+pub fn solve_quadratic<T: NimberField + Ord>(b: &T, c: &T) -> Result<Vec<T>> {
     if b.is_zero() {
         return Ok(vec![c.nim_sqrt()]);
     }
@@ -310,7 +310,9 @@ pub fn solve_quadratic<T: NimberField>(b: &T, c: &T) -> Result<Vec<T>> {
         .nim_inv()
         .ok_or_else(|| Error::Internal("a nonzero square without inverse".into()))?;
     let [y0, y1] = solve_x2_plus_x(&c.nim_mul(&inv_b2))?;
-    Ok(vec![b.nim_mul(&y0), b.nim_mul(&y1)])
+    let mut roots = vec![b.nim_mul(&y0), b.nim_mul(&y1)];
+    roots.sort();
+    Ok(roots)
 }
 
 /// The multiplicative order of `a ≠ 0`: the least `n ≥ 1` with `a^n = 1`. It divides the group
@@ -888,6 +890,7 @@ mod tests {
             prop_assert_eq!(inv_by_fermat(&p).map(|v| v.nim_mul(&p)), (a != 0).then(Nim128::one));
             prop_assert_eq!(sqrt(&p).nim_square(), p);
             if let Ok(r) = solve_quadratic(&p, &q) {
+                prop_assert!(r.windows(2).all(|w| w[0] < w[1]));
                 for z in r {
                     prop_assert!(z.nim_square().nim_add(&p.nim_mul(&z)).nim_add(&q).is_zero());
                 }

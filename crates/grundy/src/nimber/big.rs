@@ -441,9 +441,7 @@ impl NimBig {
 
     /// All roots of `x² ⊕ b x ⊕ c = 0` in the nimbers, ascending ([`algebra::solve_quadratic`]).
     pub fn solve_quadratic(b: &Self, c: &Self) -> Result<Vec<Self>> {
-        let mut roots = algebra::solve_quadratic(b, c)?;
-        roots.sort();
-        Ok(roots)
+        algebra::solve_quadratic(b, c)
     }
 }
 
