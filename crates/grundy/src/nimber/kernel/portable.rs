@@ -138,7 +138,7 @@ impl LogExp16 {
         (((mid ^ low) as u64) << 32) | (low ^ self.mul32_half(high)) as u64
     }
 
-    /// `a ⊗ 2^63` for `a < 2^64`: as [`Self::mul32_half`] one level up, `2^63 = 2^32 ⊗ 2^31`,
+    /// `a ⊗ 2^63` for `a < 2^64`: as `mul32_half` one level up, `2^63 = 2^32 ⊗ 2^31`,
     /// `a ⊗ 2^63 = (H⊗(ah ⊕ al))·2^32 ⊕ H⊗H⊗ah` with `H = 2^31`.
     #[inline]
     pub fn mul64_half(&self, a: u64) -> u64 {
