@@ -8,11 +8,9 @@ use crate::error::CliError;
 use grundy::nimber::{batch, product_io, Nim64};
 use std::io::{Read, Write};
 
-/// Products computed and written at a time.
+/// Products computed and written at a time. One thread suffices: a batch product costs about
+/// 1.3 ns, against some 80 ns of reading, parsing and writing a line.
 const CHUNK: usize = 1 << 16;
-
-/// From this many products on, a chunk is split over the rayon thread pool.
-const PARALLEL_FROM: usize = 1 << 15;
 
 /// Runs `grundy nimber product` on stdin.
 pub fn run() -> Result<(), CliError> {
@@ -27,11 +25,7 @@ pub fn run() -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     for (a, b) in pairs.a.chunks(CHUNK).zip(pairs.b.chunks(CHUNK)) {
         let products = &mut products[..a.len()];
-        if a.len() >= PARALLEL_FROM {
-            batch::par_mul_slice(a, b, products);
-        } else {
-            batch::mul_slice(a, b, products);
-        }
+        batch::mul_slice(a, b, products);
         text.clear();
         product_io::format_lines_into(products, &mut text);
         out.write_all(&text)?;
