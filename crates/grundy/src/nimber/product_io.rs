@@ -326,12 +326,25 @@ const PAIRS: [[u8; 2]; 100] = {
     t
 };
 
-/// Appends `x` in decimal and a newline to `out`.
-#[inline]
-pub fn push_line(out: &mut Vec<u8>, mut x: u64) {
-    let mut buf = [0u8; 21];
-    let mut i = 20;
-    buf[20] = b'\n';
+/// The number of decimal digits of `x` (1 for 0).
+#[inline(always)]
+fn decimal_len(x: u64) -> usize {
+    let mut n = 1;
+    let mut p = 10u64;
+    while n < 20 && x >= p {
+        n += 1;
+        p = p.wrapping_mul(10);
+    }
+    n
+}
+
+/// Writes `x` in decimal and a newline at the start of `buf` (at least 21 bytes), two digits at
+/// a time from the right; returns the number of bytes written.
+#[inline(always)]
+fn write_line(buf: &mut [u8], mut x: u64) -> usize {
+    let n = decimal_len(x);
+    buf[n] = b'\n';
+    let mut i = n;
     while x >= 100 {
         let r = (x % 100) as usize;
         x /= 100;
@@ -339,13 +352,18 @@ pub fn push_line(out: &mut Vec<u8>, mut x: u64) {
         buf[i..i + 2].copy_from_slice(&PAIRS[r]);
     }
     if x >= 10 {
-        i -= 2;
-        buf[i..i + 2].copy_from_slice(&PAIRS[x as usize]);
+        buf[..2].copy_from_slice(&PAIRS[x as usize]);
     } else {
-        i -= 1;
-        buf[i] = b'0' + x as u8;
+        buf[0] = b'0' + x as u8;
     }
-    out.extend_from_slice(&buf[i..]);
+    n + 1
+}
+
+/// Appends `x` in decimal and a newline to `out`.
+pub fn push_line(out: &mut Vec<u8>, x: u64) {
+    let mut buf = [0u8; 21];
+    let n = write_line(&mut buf, x);
+    out.extend_from_slice(&buf[..n]);
 }
 
 /// The answer: each value in decimal on its own line.
@@ -357,10 +375,13 @@ pub fn format_lines(values: &[Nim64]) -> Vec<u8> {
 
 /// Appends each value in decimal on its own line to `out`.
 pub fn format_lines_into(values: &[Nim64], out: &mut Vec<u8>) {
-    out.reserve(values.len() * 21);
+    // Room for the longest lines, written in place, then cut to what was written.
+    let mut pos = out.len();
+    out.resize(pos + values.len() * 21, 0);
     for v in values {
-        push_line(out, v.0);
+        pos += write_line(&mut out[pos..], v.0);
     }
+    out.truncate(pos);
 }
 
 #[cfg(test)]
@@ -407,6 +428,18 @@ mod tests {
         assert!(err("1\né 2\n").contains("found 'é'"));
         assert!(err("1\n1 2\n\n\nz").starts_with("line 5, column 1"));
         assert!(err("18446744073709551615\n1 1\n").contains("expected 18446744073709551615"));
+    }
+
+    #[test]
+    fn formats_every_length() {
+        let mut xs = vec![0u64, u64::MAX];
+        for k in 0..20 {
+            let p = 10u64.pow(k);
+            xs.extend([p - 1, p, p + 1]);
+        }
+        let values: Vec<Nim64> = xs.iter().map(|&x| Nim64(x)).collect();
+        let expect: String = xs.iter().map(|x| format!("{x}\n")).collect();
+        assert_eq!(String::from_utf8(format_lines(&values)).unwrap(), expect);
     }
 
     proptest! {
