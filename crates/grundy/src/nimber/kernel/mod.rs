@@ -23,6 +23,7 @@ use basis::BasisChange;
 use std::sync::OnceLock;
 
 /// The state of the hardware path: the basis change, and `φ(2^63)` for 128-bit products.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct Hardware {
     pub(crate) basis: &'static BasisChange,
     pub(crate) h_poly: u64,
