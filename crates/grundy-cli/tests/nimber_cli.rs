@@ -202,6 +202,8 @@ fn limits_exit_3_and_say_why() {
         .stdout("")
         .stderr(contains("limit reached").and(contains("below 2^256")));
     let f8 = format!("0x1{}", "0".repeat(32)); // 2^128, in F_8
+                                               // A target beyond the base's field is no power of it, at any size.
+    assert_eq!(ok(&["log", "3", &f9]), "none\n");
     grundy()
         .args(["nimber", "log", &f8, "3"])
         .assert()

@@ -143,3 +143,31 @@ fn help_has_an_example() {
         .success()
         .stdout(predicate::str::contains("grundy nimber product"));
 }
+
+#[test]
+fn input_size_limit_exits_3() {
+    // About 1.3 MiB of input against a 1 MiB limit.
+    let n = 60_000;
+    let mut input = format!("{n}\n");
+    for i in 0..n {
+        input.push_str(&format!("{} {}\n", 1_000_000_000_000u64 + i, i));
+    }
+    assert!(input.len() > 1 << 20);
+    Command::cargo_bin("grundy")
+        .unwrap()
+        .args(["nimber", "product", "--max-input-mib", "1"])
+        .write_stdin(input.clone())
+        .assert()
+        .code(3)
+        .stdout("")
+        .stderr(
+            predicate::str::contains("larger than 1 MiB")
+                .and(predicate::str::contains("--max-input-mib")),
+        );
+    Command::cargo_bin("grundy")
+        .unwrap()
+        .args(["nimber", "product", "--max-input-mib", "2"])
+        .write_stdin(input)
+        .assert()
+        .success();
+}

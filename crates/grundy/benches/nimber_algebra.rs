@@ -52,7 +52,7 @@ fn log_by_plain_bsgs(a: Nim64, b: Nim64) -> Option<u64> {
     let mut p = Nim64(1);
     for j in 0..m {
         baby.entry(p).or_insert(j);
-        p = p * a;
+        p *= a;
     }
     let giant = p.inv()?;
     let mut walk = b;
@@ -62,7 +62,7 @@ fn log_by_plain_bsgs(a: Nim64, b: Nim64) -> Option<u64> {
             // The least solution is x mod ord(a).
             return Some(x % a.order() as u64);
         }
-        walk = walk * giant;
+        walk *= giant;
     }
     None
 }
@@ -73,9 +73,12 @@ fn main() {
     header("NimBig: products, inverses, square roots (2-core AMD EPYC VM)");
     for bits in [256usize, 1024, 4096] {
         let pairs: Vec<(NimBig, NimBig)> = (0..64).map(|_| (w.big(bits), w.big(bits))).collect();
-        let fast = median_time(7, || pairs.iter().map(|(a, b)| a * b).count());
+        let fast = median_time(7, || pairs.iter().map(|(a, b)| a * b).collect::<Vec<_>>());
         let naive = median_time(3, || {
-            pairs.iter().map(|(a, b)| mul_schoolbook(a, b)).count()
+            pairs
+                .iter()
+                .map(|(a, b)| mul_schoolbook(a, b))
+                .collect::<Vec<_>>()
         });
         row(
             &format!("{bits}-bit product: Karatsuba (naive: 4-product recursion)"),
@@ -86,16 +89,22 @@ fn main() {
     }
     for bits in [256usize, 1024, 4096] {
         let xs: Vec<NimBig> = (0..16).map(|_| w.big(bits)).collect();
-        let fast = median_time(5, || xs.iter().map(|x| x.inv()).count());
-        let naive = median_time(1, || xs.iter().map(algebra::inv_by_fermat).count());
+        let fast = median_time(5, || xs.iter().map(|x| x.inv()).collect::<Vec<_>>());
+        let naive = median_time(1, || {
+            xs.iter().map(algebra::inv_by_fermat).collect::<Vec<_>>()
+        });
         row(
             &format!("{bits}-bit inverse: conjugate recursion (naive: Fermat a^(2^n-2))"),
             xs.len() as u64,
             fast,
             Some(naive),
         );
-        let fast = median_time(5, || xs.iter().map(|x| x.sqrt()).count());
-        let naive = median_time(1, || xs.iter().map(algebra::sqrt_by_frobenius).count());
+        let fast = median_time(5, || xs.iter().map(|x| x.sqrt()).collect::<Vec<_>>());
+        let naive = median_time(1, || {
+            xs.iter()
+                .map(algebra::sqrt_by_frobenius)
+                .collect::<Vec<_>>()
+        });
         row(
             &format!("{bits}-bit square root: halving (naive: 2^n-1 squarings)"),
             xs.len() as u64,
@@ -113,10 +122,13 @@ fn main() {
         pairs16
             .iter()
             .map(|(a, b)| algebra::log(a, b).unwrap())
-            .count()
+            .collect::<Vec<_>>()
     });
     let naive = median_time(3, || {
-        pairs16.iter().map(|(a, b)| log_by_walking(a, b)).count()
+        pairs16
+            .iter()
+            .map(|(a, b)| log_by_walking(a, b))
+            .collect::<Vec<_>>()
     });
     row(
         "log in F_4 = 2^16 (naive: walking the powers)",
@@ -140,13 +152,13 @@ fn main() {
         pairs32
             .iter()
             .map(|(a, b)| algebra::log(a, b).unwrap())
-            .count()
+            .collect::<Vec<_>>()
     });
     let naive = median_time(1, || {
         pairs32
             .iter()
             .map(|(a, b)| log_by_plain_bsgs(*a, *b))
-            .count()
+            .collect::<Vec<_>>()
     });
     row(
         "log in F_5 = 2^32 (naive: BSGS over the whole group)",
@@ -165,7 +177,7 @@ fn main() {
         pairs64
             .iter()
             .map(|(a, b)| algebra::log(a, b).unwrap())
-            .count()
+            .collect::<Vec<_>>()
     });
     row("log in F_6 = 2^64 (largest prime 6700417)", 4, fast, None);
     let a = Nim128(((w.next() as u128) << 64) | w.next() as u128);

@@ -72,7 +72,7 @@ pub enum NimberCommand {
         /// A nonzero nimber below 2^256.
         a: String,
     },
-    /// Discrete logarithm: the smallest x ≥ 0 with A^x = B, or `none` (nimbers below 2^128).
+    /// Discrete logarithm: the smallest x ≥ 0 with A^x = B, or `none` (A below 2^128).
     #[command(
         after_help = "Examples:\n  grundy nimber log 2 3          # 2, since 2⊗2 = 3\n  \
                             grundy nimber log 2 4          # none: 4 is not a power of 2\n\n\
@@ -105,7 +105,12 @@ pub enum NimberCommand {
                       (named with its column), a number of 2^64 or more, or a count T that does \
                       not match the lines given exits with status 2 and no output."
     )]
-    Product,
+    Product {
+        /// The largest input accepted, in MiB (the whole input is held in memory, with 16 bytes
+        /// a line for the parsed pairs); larger inputs exit with status 3.
+        #[arg(long, value_name = "MIB", default_value_t = 4096)]
+        max_input_mib: u64,
+    },
 }
 
 /// Parses the argument `name` (e.g. `A`, `argument 2`), naming it in any error.
@@ -161,7 +166,7 @@ fn named_values(values: &[String]) -> Result<Vec<Nimber>, CliError> {
 /// Runs a nimber subcommand.
 pub fn run(command: NimberCommand) -> Result<(), CliError> {
     match command {
-        NimberCommand::Product => super::nimber_product::run(),
+        NimberCommand::Product { max_input_mib } => super::nimber_product::run(max_input_mib),
         NimberCommand::Add { values } => {
             let mut sum = BigUint::default();
             for (i, v) in values.iter().enumerate() {

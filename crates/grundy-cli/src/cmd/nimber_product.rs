@@ -1,31 +1,48 @@
 //! `grundy nimber product`: bulk nim products in the Library Checker "Nim Product" format.
 //!
-//! Reads all of stdin, validates it completely ([`grundy::nimber::product_io`]), multiplies in
-//! one batch ([`grundy::nimber::batch`]), formats every answer into one buffer and writes it at
-//! once: bad input writes nothing to stdout.
+//! Reads all of stdin, validates it completely ([`grundy::nimber::product_io`]), then multiplies
+//! in batches ([`grundy::nimber::batch`]), formats and writes the answers a chunk at a time: bad
+//! input is found before anything is written, so it writes nothing to stdout.
 
 use crate::error::CliError;
 use grundy::nimber::{batch, product_io, Nim64};
 use std::io::{Read, Write};
 
-/// From this many products on, the batch is split over the rayon thread pool.
-const PARALLEL_FROM: usize = 1 << 16;
+/// Products computed and written at a time. One thread suffices: a batch product costs about
+/// 1.3 ns, against some 80 ns of reading, parsing and writing a line.
+const CHUNK: usize = 1 << 16;
 
-/// Runs `grundy nimber product` on stdin.
-pub fn run() -> Result<(), CliError> {
-    let mut input = Vec::with_capacity(stdin_size_hint() + 1);
-    std::io::stdin().lock().read_to_end(&mut input)?;
+/// Runs `grundy nimber product` on stdin, accepting at most `max_input_mib` MiB.
+pub fn run(max_input_mib: u64) -> Result<(), CliError> {
+    let limit = max_input_mib.saturating_mul(1 << 20);
+    let hint = stdin_size_hint().min(limit.min(1 << 40) as usize);
+    let mut input = Vec::with_capacity(hint + 1);
+    // Read one byte more than the limit to know whether the input exceeds it.
+    std::io::stdin()
+        .lock()
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut input)?;
+    if input.len() as u64 > limit {
+        return Err(grundy::Error::limit(
+            format!("stdin is larger than {max_input_mib} MiB, the input size limit"),
+            "pass --max-input-mib with a larger size, if the memory allows about 1.4 times the input",
+        )
+        .into());
+    }
     let pairs = product_io::parse_products(&input).map_err(|e| e.in_source("stdin"))?;
     drop(input);
-    let mut products = vec![Nim64(0); pairs.a.len()];
-    if products.len() >= PARALLEL_FROM {
-        batch::par_mul_slice(&pairs.a, &pairs.b, &mut products);
-    } else {
-        batch::mul_slice(&pairs.a, &pairs.b, &mut products);
-    }
-    let text = product_io::format_lines(&products);
+    // Everything is valid: multiply and write a chunk at a time, so that neither all the
+    // products nor all the text need to be held (and paged in) at once.
+    let mut products = vec![Nim64(0); CHUNK.min(pairs.a.len())];
+    let mut text = Vec::with_capacity(products.len() * 21);
     let mut out = std::io::stdout().lock();
-    out.write_all(&text)?;
+    for (a, b) in pairs.a.chunks(CHUNK).zip(pairs.b.chunks(CHUNK)) {
+        let products = &mut products[..a.len()];
+        batch::mul_slice(a, b, products);
+        text.clear();
+        product_io::format_lines_into(products, &mut text);
+        out.write_all(&text)?;
+    }
     out.flush()?;
     Ok(())
 }

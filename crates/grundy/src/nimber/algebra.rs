@@ -194,7 +194,7 @@ pub fn sqrt_by_frobenius<T: NimberField>(a: &T) -> T {
 
 /// The absolute trace of `a` over `GF(2)` in the field `F_level`:
 /// `Tr(a) = a ⊕ a² ⊕ a^4 ⊕ … ⊕ a^(2^(2^level - 1))`, the sum of its `2^level` Frobenius
-/// conjugates, which is 0 or 1. `None` when `a ∉ F_level`. Straight from the definition:
+/// conjugates, which is 0 or 1. `None` when `a ∉ F_level` or `level ≥ 64`. From the definition:
 /// `2^level` squarings (fine up to level 20 or so; `NimBig::trace` has a closed form).
 pub fn trace_in<T: NimberField>(a: &T, level: u32) -> Option<bool> {
     if a.level() > level || level >= 64 {
@@ -295,13 +295,13 @@ pub fn solve_x2_plus_x<T: NimberField>(a: &T) -> Result<[T; 2]> {
     Ok([root, other])
 }
 
-/// All roots of `x² ⊕ b·x ⊕ c = 0` in the nimbers, as a list of distinct values (unordered).
+/// All roots of `x² ⊕ b·x ⊕ c = 0` in the nimbers, distinct and ascending (as integers).
 ///
 /// - `b = 0`: `x² = c` has the single (double) root `√c`, listed once.
 /// - `b ≠ 0`: substituting `x = b·y` gives `b²(y² ⊕ y) = c`, so `y² ⊕ y = c/b²`, whose two roots
 ///   `y, y ⊕ 1` ([`solve_x2_plus_x`]) give `x = b·y` and `b·y ⊕ b`. These lie in the field of
 ///   `b` and `c` or one level above.
-pub fn solve_quadratic<T: NimberField>(b: &T, c: &T) -> Result<Vec<T>> {
+pub fn solve_quadratic<T: NimberField + Ord>(b: &T, c: &T) -> Result<Vec<T>> {
     if b.is_zero() {
         return Ok(vec![c.nim_sqrt()]);
     }
@@ -310,7 +310,9 @@ pub fn solve_quadratic<T: NimberField>(b: &T, c: &T) -> Result<Vec<T>> {
         .nim_inv()
         .ok_or_else(|| Error::Internal("a nonzero square without inverse".into()))?;
     let [y0, y1] = solve_x2_plus_x(&c.nim_mul(&inv_b2))?;
-    Ok(vec![b.nim_mul(&y0), b.nim_mul(&y1)])
+    let mut roots = vec![b.nim_mul(&y0), b.nim_mul(&y1)];
+    roots.sort();
+    Ok(roots)
 }
 
 /// The multiplicative order of `a ≠ 0`: the least `n ≥ 1` with `a^n = 1`. It divides the group
@@ -425,35 +427,64 @@ pub fn log_prime_order<T: NimberField + Hash>(g: &T, y: &T, p: u64) -> Option<u6
     let slot_of = |fp: u64| (fp >> (64 - slot_bits)) as usize;
     let check_of = |fp: u64| ((fp & 0x1ff) as u32) << 23;
     let mut table = vec![0u32; 1 << slot_bits];
-    let mut cur = T::one();
-    for j in 0..m {
-        let fp = fingerprint(&cur);
-        let mut s = slot_of(fp);
-        while table[s] != 0 {
-            s = (s + 1) & mask;
-        }
-        table[s] = check_of(fp) | (j as u32 + 1);
-        cur = cur.nim_mul(g);
+    // Baby steps in WALKS interleaved chains (independent products overlap in the CPU): chain
+    // c holds g^j for j = c·len .. (c+1)·len.
+    let len = m.div_ceil(WALKS);
+    let step = pow_u128(g, len as u128);
+    let mut chain: Vec<T> = Vec::with_capacity(WALKS as usize);
+    let mut start = T::one();
+    for _ in 0..WALKS {
+        chain.push(start.clone());
+        start = start.nim_mul(&step);
     }
-    // g^(-m) = (g^m)^(-1) = cur^(-1); cur is nonzero since g is.
-    let giant = cur.nim_inv()?;
-    let mut walk = y.clone();
-    for i in 0..p.div_ceil(m) {
-        let fp = fingerprint(&walk);
-        let (mut s, check) = (slot_of(fp), check_of(fp));
-        while table[s] != 0 {
-            if table[s] & !((1 << 23) - 1) == check {
-                let j = (table[s] & ((1 << 23) - 1)) as u64 - 1;
-                if pow_u128(g, j as u128) == walk {
-                    return Some((i * m + j) % p);
+    for t in 0..len {
+        for (c, cur) in chain.iter_mut().enumerate() {
+            let j = c as u64 * len + t;
+            if j < m {
+                let fp = fingerprint(cur);
+                let mut s = slot_of(fp);
+                while table[s] != 0 {
+                    s = (s + 1) & mask;
                 }
+                table[s] = check_of(fp) | (j as u32 + 1);
             }
-            s = (s + 1) & mask;
+            *cur = cur.nim_mul(g);
         }
-        walk = walk.nim_mul(&giant);
+    }
+    // Giant steps y·g^(-m·i), i < ⌈p/m⌉, again in WALKS interleaved chains; g^(-m) is the
+    // inverse of g^m, nonzero since g is. Any hit gives the unique x mod p.
+    let giant = pow_u128(g, m as u128).nim_inv()?;
+    let giants = p.div_ceil(m);
+    let glen = giants.div_ceil(WALKS);
+    let gstep = pow_u128(&giant, glen as u128);
+    let mut walks: Vec<T> = Vec::with_capacity(WALKS as usize);
+    let mut start = y.clone();
+    for _ in 0..WALKS {
+        walks.push(start.clone());
+        start = start.nim_mul(&gstep);
+    }
+    for t in 0..glen {
+        for (c, walk) in walks.iter_mut().enumerate() {
+            let fp = fingerprint(walk);
+            let (mut s, check) = (slot_of(fp), check_of(fp));
+            while table[s] != 0 {
+                if table[s] & !((1 << 23) - 1) == check {
+                    let j = (table[s] & ((1 << 23) - 1)) as u64 - 1;
+                    if pow_u128(g, j as u128) == *walk {
+                        let i = c as u64 * glen + t;
+                        return Some(((i as u128 * m as u128 + j as u128) % p as u128) as u64);
+                    }
+                }
+                s = (s + 1) & mask;
+            }
+            *walk = walk.nim_mul(&giant);
+        }
     }
     None
 }
+
+/// The number of interleaved walks in [`log_prime_order`].
+const WALKS: u64 = 4;
 
 /// `b^e mod m` for `m < 2^63`.
 fn mod_pow(mut b: u128, mut e: u128, m: u128) -> u128 {
@@ -482,8 +513,9 @@ fn order_u128<T: NimberField>(a: &T, primes: &[u128]) -> u128 {
 
 /// The discrete logarithm: the smallest `x ≥ 0` with `a^x = b`, or `None` when `b` is not a
 /// power of `a`. (With `0^0 = 1`: `log(0, 1) = 0`, `log(0, 0) = 1`.) The answer does not depend
-/// on the field the powers are taken in, so the computation happens in the smallest one holding
-/// `a` and `b`, of level `k ≤` [`MAX_LOG_LEVEL`] (`Error::Limit` beyond).
+/// on the field the powers are taken in; the powers of `a` stay in `a`'s field `F_k`, so a `b`
+/// outside it gets `None` at once, and otherwise the search happens in `F_k`, which must have
+/// `k ≤` [`MAX_LOG_LEVEL`] (`Error::Limit` beyond).
 ///
 /// Pohlig-Hellman: let `n = ord(a)`, squarefree, dividing `2^(2^k) - 1`. The group `F_k*` is
 /// cyclic, so `⟨a⟩` is its unique subgroup of order `n` and `b ∈ ⟨a⟩ ⟺ b^n = 1`. For each prime
@@ -491,7 +523,11 @@ fn order_u128<T: NimberField>(a: &T, primes: &[u128]) -> u128 {
 /// of order `p` ([`log_prime_order`]); the Chinese remainder theorem gives `x mod n`, the least
 /// solution. The answer is checked by computing `a^x`.
 pub fn log<T: NimberField + Hash>(a: &T, b: &T) -> Result<Option<BigUint>> {
-    let k = a.level().max(b.level());
+    // Every power of a lies in a's field F_k, so b outside it is no power of a, whatever k.
+    let k = a.level();
+    if b.level() > k {
+        return Ok(None);
+    }
     if k > MAX_LOG_LEVEL {
         return Err(beyond_factored(k, MAX_LOG_LEVEL));
     }
@@ -685,6 +721,10 @@ mod tests {
             log(&NimBig::pow2(200), &nb(3)),
             Err(Error::Limit(_))
         ));
+        // b beyond a's field is no power of a, at any size.
+        assert_eq!(log(&nb(3), &NimBig::pow2(200)).unwrap(), None);
+        assert_eq!(log(&nb(1), &nb(2)).unwrap(), None);
+        assert_eq!(log(&nb(0), &nb(2)).unwrap(), None);
     }
 
     #[test]
@@ -719,6 +759,32 @@ mod tests {
                     .collect();
                 assert_eq!(got, want, "x² + {b}x + {c}");
             }
+        }
+    }
+
+    #[test]
+    fn quadratics_over_f3_complete_by_search_in_f4() {
+        // Sampled b, c in F_3; every root lies in F_4, searched exhaustively (kernel products,
+        // themselves tested against the definition in `reference`).
+        let mut r = 12345u64;
+        for _ in 0..48 {
+            r = r
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (b, c) = ((r >> 20) & 0xff, (r >> 40) & 0xff);
+            let want: Vec<u64> = (0..65536u64)
+                .filter(|&x| {
+                    let x = Nim64::from_u64(x);
+                    let v = x.nim_square().nim_add(&x.nim_mul(&Nim64::from_u64(b)));
+                    v == Nim64::from_u64(c)
+                })
+                .collect();
+            let got: Vec<u64> = NimBig::solve_quadratic(&nb(b), &nb(c))
+                .unwrap()
+                .iter()
+                .map(|x| x.to_u64().unwrap())
+                .collect();
+            assert_eq!(got, want, "x² + {b}x + {c}");
         }
     }
 
@@ -824,6 +890,7 @@ mod tests {
             prop_assert_eq!(inv_by_fermat(&p).map(|v| v.nim_mul(&p)), (a != 0).then(Nim128::one));
             prop_assert_eq!(sqrt(&p).nim_square(), p);
             if let Ok(r) = solve_quadratic(&p, &q) {
+                prop_assert!(r.windows(2).all(|w| w[0] < w[1]));
                 for z in r {
                     prop_assert!(z.nim_square().nim_add(&p.nim_mul(&z)).nim_add(&q).is_zero());
                 }

@@ -13,15 +13,16 @@
 use super::kernel::{self, basis};
 use super::Nim64;
 use rayon::prelude::*;
-use std::sync::OnceLock;
 
 /// The slice as plain words.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn words(xs: &[Nim64]) -> &[u64] {
     // SAFETY: `Nim64` is `repr(transparent)` over `u64`.
     unsafe { std::slice::from_raw_parts(xs.as_ptr() as *const u64, xs.len()) }
 }
 
 /// The slice as plain words, mutably.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn words_mut(xs: &mut [Nim64]) -> &mut [u64] {
     // SAFETY: `Nim64` is `repr(transparent)` over `u64`.
     unsafe { std::slice::from_raw_parts_mut(xs.as_mut_ptr() as *mut u64, xs.len()) }
@@ -30,6 +31,7 @@ fn words_mut(xs: &mut [Nim64]) -> &mut [u64] {
 /// The vector path (AVX-512 + GFNI + VPCLMULQDQ) if the CPU supports it, with its matrices.
 #[cfg(target_arch = "x86_64")]
 fn vector() -> Option<&'static (&'static basis::BasisChange, kernel::avx512::Affine)> {
+    use std::sync::OnceLock;
     static VECTOR: OnceLock<Option<(&'static basis::BasisChange, kernel::avx512::Affine)>> =
         OnceLock::new();
     VECTOR
@@ -73,6 +75,7 @@ pub fn mul_slice(a: &[Nim64], b: &[Nim64], out: &mut [Nim64]) {
         a.len() == b.len() && a.len() == out.len(),
         "slice lengths differ"
     );
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     if let Some((basis, affine)) = vector() {
@@ -100,6 +103,7 @@ pub fn mul_scalar_slice(c: Nim64, xs: &[Nim64], out: &mut [Nim64]) {
     }
     // x ↦ c ⊗ x is linear: column j is c ⊗ 2^j.
     let m: basis::Matrix = std::array::from_fn(|j| kernel::mul64(c.0, 1 << j));
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
     if vector().is_some() {

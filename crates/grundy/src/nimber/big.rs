@@ -441,9 +441,7 @@ impl NimBig {
 
     /// All roots of `x² ⊕ b x ⊕ c = 0` in the nimbers, ascending ([`algebra::solve_quadratic`]).
     pub fn solve_quadratic(b: &Self, c: &Self) -> Result<Vec<Self>> {
-        let mut roots = algebra::solve_quadratic(b, c)?;
-        roots.sort();
-        Ok(roots)
+        algebra::solve_quadratic(b, c)
     }
 }
 
@@ -485,7 +483,18 @@ impl NimberField for NimBig {
         if n == 1 {
             return Self::from_words(vec![wmul(self.words[0], other.words[0])]);
         }
-        Self::from_words(mul_vec(&self.padded(n), &other.padded(n)))
+        if n == 2 {
+            let (a, b) = (self.to_u128().unwrap_or(0), other.to_u128().unwrap_or(0));
+            return Self::from_u128(super::kernel::mul128(a, b));
+        }
+        // One buffer: a, b, then the product, then 2n words of scratch.
+        let mut buf = vec![0u64; 5 * n];
+        buf[..self.words.len()].copy_from_slice(&self.words);
+        buf[n..n + other.words.len()].copy_from_slice(&other.words);
+        let (ab, rest) = buf.split_at_mut(2 * n);
+        let (out, scratch) = rest.split_at_mut(n);
+        mul_rec(&ab[..n], &ab[n..], out, scratch);
+        Self::from_words(out.to_vec())
     }
 
     fn nim_square(&self) -> Self {
@@ -547,6 +556,38 @@ impl From<u64> for NimBig {
 impl From<u128> for NimBig {
     fn from(x: u128) -> Self {
         Self::from_u128(x)
+    }
+}
+
+impl From<super::Nim64> for NimBig {
+    fn from(x: super::Nim64) -> Self {
+        Self::from_u64(x.0)
+    }
+}
+
+impl From<super::Nim128> for NimBig {
+    fn from(x: super::Nim128) -> Self {
+        Self::from_u128(x.0)
+    }
+}
+
+impl TryFrom<&NimBig> for super::Nim64 {
+    type Error = Error;
+    /// The value as a [`super::Nim64`]; `Error::Invalid` if it is `2^64` or more.
+    fn try_from(x: &NimBig) -> Result<Self> {
+        x.to_u64()
+            .map(super::Nim64)
+            .ok_or_else(|| Error::invalid(format!("{x} does not fit in 64 bits")))
+    }
+}
+
+impl TryFrom<&NimBig> for super::Nim128 {
+    type Error = Error;
+    /// The value as a [`super::Nim128`]; `Error::Invalid` if it is `2^128` or more.
+    fn try_from(x: &NimBig) -> Result<Self> {
+        x.to_u128()
+            .map(super::Nim128)
+            .ok_or_else(|| Error::invalid(format!("{x} does not fit in 128 bits")))
     }
 }
 
@@ -716,6 +757,20 @@ mod tests {
         assert_eq!(x.to_u128(), None);
         assert_eq!(NimBig::from(7u64).to_u64(), Some(7));
         assert!("12z".parse::<NimBig>().is_err());
+        let n = crate::nimber::Nim128(u128::MAX - 5);
+        assert_eq!(
+            crate::nimber::Nim128::try_from(&NimBig::from(n)).unwrap(),
+            n
+        );
+        assert_eq!(NimBig::from(crate::nimber::Nim64(9)), NimBig::from(9u64));
+        assert_eq!(
+            crate::nimber::Nim64::try_from(&NimBig::from(9u64))
+                .unwrap()
+                .0,
+            9
+        );
+        assert!(crate::nimber::Nim64::try_from(&NimBig::pow2(64)).is_err());
+        assert!(crate::nimber::Nim128::try_from(&x).is_err());
         assert!(NimBig::from(3u64) < NimBig::pow2(64));
         assert_eq!(NimBig::from(5u64) + NimBig::from(3u64), NimBig::from(6u64));
         assert_eq!(NimBig::from(5u64) - NimBig::from(3u64), NimBig::from(6u64));

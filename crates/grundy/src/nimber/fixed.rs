@@ -212,8 +212,8 @@ macro_rules! fixed_nimber_algebra {
 
 pub(crate) use fixed_nimber_algebra;
 
-/// Implements [`super::NimberField`] for a fixed-width nimber type with `square`, `sqrt` and
-/// `level` methods; its largest level is `log2` of its bit width.
+/// Implements [`super::NimberField`] for a fixed-width nimber type with `square`, `sqrt`,
+/// `conjugate_inv` and `level` methods; its largest level is `log2` of its bit width.
 macro_rules! fixed_nimber_field {
     ($t:ident, $u:ty) => {
         impl crate::nimber::NimberField for $t {
@@ -241,6 +241,9 @@ macro_rules! fixed_nimber_field {
             }
             fn nim_sqrt(&self) -> Self {
                 self.sqrt()
+            }
+            fn nim_inv(&self) -> Option<Self> {
+                $t::conjugate_inv(*self)
             }
             fn level(&self) -> u32 {
                 $t::level(*self)

@@ -54,6 +54,21 @@ impl Nim128 {
         Nim128(((sqrt64(sh) as u128) << 64) | xl as u128)
     }
 
+    /// The nim-inverse by the conjugate over the 64-bit subfield; `None` for 0.
+    ///
+    /// The conjugate of `a = ah·T ⊕ al` (`T = 2^64`, `h = 2^63`) is `ā = ah·T ⊕ (ah ⊕ al)`
+    /// (`x ↦ x^(2^64)` sends `T` to `T ⊕ 1`), the norm `N = a⊗ā = ah²⊗h ⊕ ah⊗al ⊕ al²` is below
+    /// `2^64`, and `a⁻¹ = (ah⊗N⁻¹)·T ⊕ (ah ⊕ al)⊗N⁻¹`.
+    pub fn conjugate_inv(self) -> Option<Nim128> {
+        let (ah, al) = ((self.0 >> 64) as u64, self.0 as u64);
+        let norm = times_half(square64(ah)) ^ kernel::mul64(ah, al) ^ square64(al);
+        let n = kernel::portable::inv64(norm)?;
+        let hi = kernel::mul64(ah, n);
+        Some(Nim128(
+            ((hi as u128) << 64) | kernel::mul64(ah ^ al, n) as u128,
+        ))
+    }
+
     /// The value as a [`super::Nim64`] if it is below `2^64`.
     pub fn to_nim64(self) -> Option<super::Nim64> {
         u64::try_from(self.0).ok().map(super::Nim64)
@@ -84,6 +99,11 @@ mod tests {
         assert_eq!(Nim128(5).to_nim64(), Some(Nim64(5)));
         assert_eq!(Nim128(1 << 64).to_nim64(), None);
         assert_eq!(Nim128(1 << 64).level(), 7);
+        assert_eq!(Nim128(0).inv(), None);
+        assert_eq!(
+            Nim128(1 << 64).inv().map(|x| x * Nim128(1 << 64)),
+            Some(Nim128(1))
+        );
         assert_eq!(Nim128(123456789).sqrt(), Nim128(98433322));
         assert_eq!(
             "340282366920938463463374607431768211455".parse::<Nim128>(),
@@ -107,6 +127,7 @@ mod tests {
             prop_assert_eq!(r, algebra::sqrt_by_frobenius(&x));
             if b != 0 {
                 prop_assert_eq!(reference::mul_u128(y.inv().unwrap().0, b), 1);
+                prop_assert_eq!(y.inv(), algebra::inv_by_fermat(&y));
                 prop_assert_eq!((x / y) * y, x);
             }
         }

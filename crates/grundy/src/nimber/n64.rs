@@ -45,6 +45,13 @@ impl Nim64 {
     pub fn sqrt(self) -> Nim64 {
         Nim64(kernel::frobenius::sqrt64(self.0))
     }
+
+    /// The nim-inverse by the conjugate recursion down to logarithm tables
+    /// ([`kernel::portable::inv64`]: `a⁻¹ = ā ⊗ N(a)⁻¹` with the norm one level down); `None` for
+    /// 0. [`Nim64::inv`] is this.
+    pub fn conjugate_inv(self) -> Option<Nim64> {
+        kernel::portable::inv64(self.0).map(Nim64)
+    }
 }
 
 #[cfg(test)]
@@ -91,6 +98,16 @@ mod tests {
     }
 
     #[test]
+    fn inverses_below_256_by_the_mex_table() {
+        let t = reference::mul_mex_table();
+        for a in 1..256u64 {
+            let i = Nim64(a).inv().unwrap().0;
+            assert!(i < 256, "the inverse stays in the subfield");
+            assert_eq!(t[a as usize][i as usize], 1, "{a}⁻¹ = {i}");
+        }
+    }
+
+    #[test]
     #[should_panic(expected = "division by zero")]
     fn division_by_zero_panics_like_integers() {
         let _ = Nim64(1) / Nim64(0);
@@ -106,6 +123,7 @@ mod tests {
             prop_assert_eq!(x.square().0, reference::mul_u64(a, a));
             prop_assert_eq!(x.sqrt(), algebra::sqrt_by_frobenius(&x));
             prop_assert_eq!(x.inv(), algebra::inv_by_fermat(&x));
+            prop_assert_eq!(x.conjugate_inv(), algebra::inv_by_fermat(&x));
             if b != 0 {
                 prop_assert_eq!((x / y) * y, x);
                 prop_assert_eq!(reference::mul_u64(y.inv().unwrap().0, b), 1);

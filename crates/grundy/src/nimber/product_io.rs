@@ -103,23 +103,13 @@ impl<'a> Cursor<'a> {
         while b.get(i) == Some(&b'0') {
             i += 1;
         }
-        let significant = digit_run(b, i);
+        let (significant, v) = digits_value(b, i);
         if i == start && significant == 0 {
             return Err(self.error(format!("expected {what}: {NUMBER}, found {}", self.found())));
         }
-        // Up to 19 significant digits cannot overflow (10^19 - 1 < 2^64); a 20th may.
-        let v = match significant {
-            0..=19 => decimal(b, i, significant),
-            20 => {
-                let last = (b[i + 19] - b'0') as u64;
-                match decimal(b, i, 19)
-                    .checked_mul(10)
-                    .and_then(|v| v.checked_add(last))
-                {
-                    Some(v) => v,
-                    None => return Err(self.too_large(start, what)),
-                }
-            }
+        // Without leading zeros, more than 20 digits is at least 10^20 > 2^64.
+        let v = match u64::try_from(v) {
+            Ok(v) if significant <= 20 => v,
             _ => return Err(self.too_large(start, what)),
         };
         i += significant;
@@ -203,21 +193,37 @@ fn digit_mask(w: u64) -> (u64, u64) {
     )
 }
 
-/// The number of consecutive ASCII digits from `i`, eight bytes at a time where possible.
+/// The number of consecutive ASCII digits from `i` and their value, eight bytes at a time where
+/// possible. The value is exact while there are at most 24 digits (it is then below `2^80`);
+/// beyond, only the count is meaningful, and the caller reports the number as too large.
 #[inline(always)]
-fn digit_run(b: &[u8], mut i: usize) -> usize {
+fn digits_value(b: &[u8], mut i: usize) -> (usize, u128) {
     let start = i;
+    let mut v = 0u128;
     while let Some(w) = word(b, i) {
-        let (_, mask) = digit_mask(w);
-        if mask != 0 {
-            return i - start + (mask.trailing_zeros() / 8) as usize;
+        let (x, mask) = digit_mask(w);
+        // Digits in this word: all eight, or up to the first non-digit.
+        let n = if mask == 0 {
+            8
+        } else {
+            (mask.trailing_zeros() / 8) as usize
+        };
+        if n > 0 && i - start < 24 {
+            // Keep the first `n` digits, moved to the top bytes (zeros in front).
+            v = v * POW10[n] as u128 + eight_digits(x << (8 * (8 - n))) as u128;
         }
-        i += 8;
+        i += n;
+        if n < 8 {
+            return (i - start, v);
+        }
     }
     while i < b.len() && b[i].is_ascii_digit() {
+        if i - start < 24 {
+            v = v * 10 + (b[i] - b'0') as u128;
+        }
         i += 1;
     }
-    i - start
+    (i - start, v)
 }
 
 /// The value of the `n <= 8` digits at the top of a word of digit values (first digit in the
@@ -242,31 +248,6 @@ const POW10: [u64; 9] = [
     10_000_000,
     100_000_000,
 ];
-
-/// The value of the `n <= 19` decimal digits at `b[i..i + n]` (known to be digits).
-#[inline(always)]
-fn decimal(b: &[u8], mut i: usize, mut n: usize) -> u64 {
-    let mut v = 0u64;
-    while n > 0 {
-        let take = n.min(8);
-        match word(b, i) {
-            Some(w) => {
-                // Keep the first `take` digits, moved to the top bytes (zeros in front).
-                let (x, _) = digit_mask(w);
-                let x = x << (8 * (8 - take));
-                v = v * POW10[take] + eight_digits(x);
-            }
-            None => {
-                for &c in &b[i..i + take] {
-                    v = v * 10 + (c - b'0') as u64;
-                }
-            }
-        }
-        i += take;
-        n -= take;
-    }
-    v
-}
 
 /// Parses `T` and the `T` lines `A B` of a "Nim Product" input, validating all of it.
 ///
@@ -345,12 +326,25 @@ const PAIRS: [[u8; 2]; 100] = {
     t
 };
 
-/// Appends `x` in decimal and a newline to `out`.
-#[inline]
-pub fn push_line(out: &mut Vec<u8>, mut x: u64) {
-    let mut buf = [0u8; 21];
-    let mut i = 20;
-    buf[20] = b'\n';
+/// The number of decimal digits of `x` (1 for 0).
+#[inline(always)]
+fn decimal_len(x: u64) -> usize {
+    let mut n = 1;
+    let mut p = 10u64;
+    while n < 20 && x >= p {
+        n += 1;
+        p = p.wrapping_mul(10);
+    }
+    n
+}
+
+/// Writes `x` in decimal and a newline at the start of `buf` (at least 21 bytes), two digits at
+/// a time from the right; returns the number of bytes written.
+#[inline(always)]
+fn write_line(buf: &mut [u8], mut x: u64) -> usize {
+    let n = decimal_len(x);
+    buf[n] = b'\n';
+    let mut i = n;
     while x >= 100 {
         let r = (x % 100) as usize;
         x /= 100;
@@ -358,22 +352,36 @@ pub fn push_line(out: &mut Vec<u8>, mut x: u64) {
         buf[i..i + 2].copy_from_slice(&PAIRS[r]);
     }
     if x >= 10 {
-        i -= 2;
-        buf[i..i + 2].copy_from_slice(&PAIRS[x as usize]);
+        buf[..2].copy_from_slice(&PAIRS[x as usize]);
     } else {
-        i -= 1;
-        buf[i] = b'0' + x as u8;
+        buf[0] = b'0' + x as u8;
     }
-    out.extend_from_slice(&buf[i..]);
+    n + 1
+}
+
+/// Appends `x` in decimal and a newline to `out`.
+pub fn push_line(out: &mut Vec<u8>, x: u64) {
+    let mut buf = [0u8; 21];
+    let n = write_line(&mut buf, x);
+    out.extend_from_slice(&buf[..n]);
 }
 
 /// The answer: each value in decimal on its own line.
 pub fn format_lines(values: &[Nim64]) -> Vec<u8> {
     let mut out = Vec::with_capacity(values.len() * 21);
-    for v in values {
-        push_line(&mut out, v.0);
-    }
+    format_lines_into(values, &mut out);
     out
+}
+
+/// Appends each value in decimal on its own line to `out`.
+pub fn format_lines_into(values: &[Nim64], out: &mut Vec<u8>) {
+    // Room for the longest lines, written in place, then cut to what was written.
+    let mut pos = out.len();
+    out.resize(pos + values.len() * 21, 0);
+    for v in values {
+        pos += write_line(&mut out[pos..], v.0);
+    }
+    out.truncate(pos);
 }
 
 #[cfg(test)]
@@ -420,6 +428,18 @@ mod tests {
         assert!(err("1\né 2\n").contains("found 'é'"));
         assert!(err("1\n1 2\n\n\nz").starts_with("line 5, column 1"));
         assert!(err("18446744073709551615\n1 1\n").contains("expected 18446744073709551615"));
+    }
+
+    #[test]
+    fn formats_every_length() {
+        let mut xs = vec![0u64, u64::MAX];
+        for k in 0..20 {
+            let p = 10u64.pow(k);
+            xs.extend([p - 1, p, p + 1]);
+        }
+        let values: Vec<Nim64> = xs.iter().map(|&x| Nim64(x)).collect();
+        let expect: String = xs.iter().map(|x| format!("{x}\n")).collect();
+        assert_eq!(String::from_utf8(format_lines(&values)).unwrap(), expect);
     }
 
     proptest! {

@@ -1,6 +1,6 @@
 //! Fast nim products: the hardware path and the portable path, chosen at run time.
 //!
-//! - [`basis`]: the field of `2^64` nimbers as GF(2)[x] modulo an irreducible `P`, built at run
+//! - [`basis`]: the field of `2^64` nimbers as `GF(2)[x]` modulo an irreducible `P`, built at run
 //!   time from the mathematics, so that `a ⊗ b = φ⁻¹(φ(a)·φ(b) mod P)`.
 //! - `clmul` (x86-64): that formula with the carry-less multiply instruction.
 //! - `avx512` (x86-64): eight products at a time, with the basis changes done by GFNI
@@ -23,6 +23,7 @@ use basis::BasisChange;
 use std::sync::OnceLock;
 
 /// The state of the hardware path: the basis change, and `φ(2^63)` for 128-bit products.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct Hardware {
     pub(crate) basis: &'static BasisChange,
     pub(crate) h_poly: u64,

@@ -138,7 +138,7 @@ impl LogExp16 {
         (((mid ^ low) as u64) << 32) | (low ^ self.mul32_half(high)) as u64
     }
 
-    /// `a ⊗ 2^63` for `a < 2^64`: as [`Self::mul32_half`] one level up, `2^63 = 2^32 ⊗ 2^31`,
+    /// `a ⊗ 2^63` for `a < 2^64`: as `mul32_half` one level up, `2^63 = 2^32 ⊗ 2^31`,
     /// `a ⊗ 2^63 = (H⊗(ah ⊕ al))·2^32 ⊕ H⊗H⊗ah` with `H = 2^31`.
     #[inline]
     pub fn mul64_half(&self, a: u64) -> u64 {
@@ -158,6 +158,44 @@ impl LogExp16 {
         let mid = self.mul64(ah ^ al, bh ^ bl);
         (((mid ^ low) as u128) << 64) | (low ^ self.mul64_half(high)) as u128
     }
+}
+
+impl LogExp16 {
+    /// The inverse of `a != 0` below `2^16`: `g^(65535 - log a)`.
+    #[inline]
+    fn inv16(&self, a: u32) -> u32 {
+        self.exp[ORDER16 - self.log[a as usize] as usize] as u32
+    }
+
+    /// The inverse of `a != 0` below `2^32` by the conjugate (see [`LogExp16::inv64`]).
+    #[inline]
+    fn inv32(&self, a: u32) -> u32 {
+        let (ah, al) = (a >> 16, a & 0xffff);
+        let norm = self.mul16_half(self.mul16(ah, ah)) ^ self.mul16(ah, al) ^ self.mul16(al, al);
+        let n = self.inv16(norm);
+        (self.mul16(ah, n) << 16) | self.mul16(ah ^ al, n)
+    }
+
+    /// The inverse of `a != 0` below `2^64`, by the conjugate over the subfield below `2^32`.
+    ///
+    /// With `T = 2^32`, `h = 2^31`, `a = ah·T ⊕ al`: the Frobenius power `x ↦ x^(2^32)` fixes the
+    /// subfield and sends `T` to the other root `T ⊕ 1` of `X² ⊕ X ⊕ h`, so the conjugate is
+    /// `ā = ah·T ⊕ (ah ⊕ al)`, and the norm `N = a⊗ā = ah²⊗h ⊕ ah⊗al ⊕ al²` (the `T` terms
+    /// cancel) lies in the subfield. Then `a⁻¹ = ā⊗N⁻¹ = (ah⊗N⁻¹)·T ⊕ (ah ⊕ al)⊗N⁻¹`, with `N⁻¹`
+    /// by the same step one level down, and `g^(65535 - log x)` at the bottom.
+    #[inline]
+    pub fn inv64(&self, a: u64) -> u64 {
+        let (ah, al) = ((a >> 32) as u32, a as u32);
+        let norm = self.mul32_half(self.mul32(ah, ah)) ^ self.mul32(ah, al) ^ self.mul32(al, al);
+        let n = self.inv32(norm);
+        ((self.mul32(ah, n) as u64) << 32) | self.mul32(ah ^ al, n) as u64
+    }
+}
+
+/// The nim-inverse of `a` below `2^64` by the conjugate recursion and logarithm tables; `None`
+/// for 0.
+pub fn inv64(a: u64) -> Option<u64> {
+    (a != 0).then(|| LogExp16::get().inv64(a))
 }
 
 /// `a ⊗ b` below `2^64` by logarithm tables and Karatsuba (any CPU).
