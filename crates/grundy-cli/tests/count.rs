@@ -155,7 +155,7 @@ fn bad_input_exit_codes() {
             2,
             "--max",
         ),
-        ("kayles --heaps 2 --max 5", 2, "GAME"),
+        ("octal:0.1x7 --heaps 2 --max 5", 2, "GAME"),
         ("nim --heaps 2x --max 5", 2, "--heaps, column 2"),
         ("nim --heaps 2 --max 5 --mod 0", 2, "--mod"),
         ("nim --heaps 2 --min 6 --max 5", 2, "--min"),
@@ -183,4 +183,46 @@ fn help_has_an_example() {
         .assert()
         .success()
         .stdout(contains("grundy count nim --heaps 3 --max 7"));
+}
+
+/// Counts for a heap game other than nim, against brute force over the values `grundy seq`
+/// prints: the number of ordered pairs and triples of heaps in [1, N] whose values xor to 0.
+#[test]
+fn heap_games_agree_with_enumeration_of_their_sequence() {
+    for game in ["kayles", "sub:1,3,4", "divide:2,3", "octal:0.07"] {
+        let n = 40usize;
+        let out = grundy()
+            .args(["seq", game, "-n", &(n + 1).to_string()])
+            .output()
+            .unwrap();
+        let g: Vec<u64> = String::from_utf8(out.stdout)
+            .unwrap()
+            .split_whitespace()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        let mut pairs = 0u64;
+        let mut triples = 0u64;
+        for a in 1..=n {
+            for b in 1..=n {
+                pairs += u64::from(g[a] == g[b]);
+                for c in 1..=n {
+                    triples += u64::from(g[a] ^ g[b] ^ g[c] == 0);
+                }
+            }
+        }
+        for (k, want) in [(2, pairs), (3, triples)] {
+            grundy()
+                .args([
+                    "count",
+                    game,
+                    "--heaps",
+                    &k.to_string(),
+                    "--max",
+                    &n.to_string(),
+                ])
+                .assert()
+                .success()
+                .stdout(format!("{want}\n"));
+        }
+    }
 }

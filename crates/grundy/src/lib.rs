@@ -33,8 +33,8 @@ pub mod game;
 pub mod heap;
 pub mod nimber;
 pub mod notation;
-pub mod solve;
-pub mod pattern;
 pub mod ordinal;
+pub mod pattern;
+pub mod solve;
 
 pub use error::{Error, LimitError, ParseError, Result};

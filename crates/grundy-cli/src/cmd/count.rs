@@ -3,20 +3,17 @@
 //!
 //! The library does the work ([`grundy::count::count_from_histogram`]); this file reads the
 //! arguments, gets the histogram of Grundy values over `[M, N]` and prints the answer.
-//!
-//! NOTE for the merge with the heap-games area: the GAME notation parser and the proved
-//! patterns live there. Until they are connected, [`histogram_for`] knows only `nim`
-//! (`G(n) = n`); replace its body with "parse GAME with the shared parser, then build the
-//! histogram from the proved period (`histogram_of_periodic`), run table (`histogram_of_runs`)
-//! or computed values (`histogram_of_values`)".
 
 use crate::error::CliError;
+use crate::output::progress;
 use crate::output::{print_json, stdout};
 use clap::Args;
-use grundy::count::histogram::{histogram_of_fn, Histogram, Limits};
+use grundy::count::histogram::{histogram_of_analysis, Histogram, Limits};
 use grundy::count::{count_from_histogram, CountSpec};
+use grundy::heap::Rule;
+use grundy::notation::game::parse_game;
 use grundy::notation::number::{parse_natural, parse_u128};
-use grundy::{Error, ParseError};
+use grundy::pattern::value;
 use num_bigint::BigUint;
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -30,7 +27,8 @@ use std::io::Write;
   grundy count nim --heaps 4 --max 10 --nim-sum 5 --unordered
   grundy count nim --heaps 2 --min 0 --max 3 --distribution --json")]
 pub struct CountArgs {
-    /// The game (heap game notation of the specification; this build: `nim`).
+    /// The game, in the heap-game notation of the specification (e.g. `nim`, `sub:1-1000000`,
+    /// `kayles`, `divide:2,3`).
     game: String,
     /// The number of heaps K (any size with --mod; exact counts are limited in size).
     #[arg(long, value_name = "K")]
@@ -60,30 +58,25 @@ pub struct CountArgs {
     json: bool,
 }
 
-/// The histogram of Grundy values of `game` over `[min, max]`.
+/// Values computed at most to find a proved pattern before counting (the analysis stops earlier
+/// as soon as a period is proved).
+const MAX_VALUES: u64 = 1 << 23;
+
+/// The histogram of GAME's Grundy values over `[min, max]`: the game is analysed (a proved
+/// period makes any range cheap), then the library builds the histogram.
 fn histogram_for(game: &str, min: u128, max: u128) -> Result<Histogram, CliError> {
-    match game {
-        "nim" => Ok(histogram_of_fn(min, max, &Limits::default(), |n| {
-            u64::try_from(n).map_err(|_| Error::invalid("heap size beyond 64 bits"))
-        })
-        .map_err(|e| match e {
-            // Nim's values are the heap sizes, so the value limit is a limit on --max.
-            Error::Limit(l) => Error::limit(
-                format!("nim heaps up to {max}: {}", l.what),
-                "lower --max (nim's values are its heap sizes)",
-            ),
-            e => e,
-        })?),
-        _ => Err(ParseError::at_column(
-            1,
-            format!(
-                "expected a game notation; this build of `grundy count` knows only `nim`, \
-                 found {game:?}"
-            ),
-        )
-        .in_source("GAME")
-        .into()),
-    }
+    let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
+    let rule = Rule::from_spec(&spec)?;
+    let budget = value::default_max(&spec).max(MAX_VALUES.min(max.saturating_add(1) as u64));
+    let bar = progress(budget, "analysing");
+    let analysis = value::analyze(&spec, &rule, budget, &|done| bar.set_position(done))?;
+    bar.finish_and_clear();
+    Ok(histogram_of_analysis(
+        &analysis,
+        min,
+        max,
+        &Limits::default(),
+    )?)
 }
 
 /// A number, exact at any size, as a JSON integer.
