@@ -6,4 +6,5 @@ pub mod heap;
 pub mod nimber;
 pub mod nimber_product;
 pub mod ordinal;
+pub mod ordinal_nim;
 pub mod pattern;

@@ -17,10 +17,16 @@ use std::io::{Read, Write};
 
 /// Ordinal subcommands.
 ///
-/// (Nim multiplication, inverses, powers and Lenstra's excesses — issue 8 — are added to this
-/// enum as `NimMul`, `NimInv`, `NimPow`, `Excess`, dispatched in [`run`].)
 #[derive(Subcommand, Debug)]
 pub enum OrdinalCommand {
+    /// Nim product of ordinals below ω^(ω^ω), the algebraic closure of GF(2).
+    NimMul(super::ordinal_nim::NimMulArgs),
+    /// Nim inverse of a nonzero ordinal below ω^(ω^ω).
+    NimInv(super::ordinal_nim::NimInvArgs),
+    /// Nim power A^E of an ordinal below ω^(ω^ω), E a natural number.
+    NimPow(super::ordinal_nim::NimPowArgs),
+    /// Lenstra's excess m_p of the odd prime P (α_p = κ_f(p) + m_p).
+    Excess(super::ordinal_nim::ExcessArgs),
     /// Nim-sum of ordinals: coefficient-wise xor on the powers of ω.
     #[command(
         after_help = "Example:\n  grundy ordinal nim-sum 'w^(w)*4+w^3*9+11' 'w^(w)*6+w^3*5+w'\n  \
@@ -158,6 +164,10 @@ pub struct GameOutput {
 /// Runs an ordinal subcommand.
 pub fn run(command: OrdinalCommand) -> Result<(), CliError> {
     match command {
+        OrdinalCommand::NimMul(a) => super::ordinal_nim::nim_mul(a),
+        OrdinalCommand::NimInv(a) => super::ordinal_nim::nim_inv(a),
+        OrdinalCommand::NimPow(a) => super::ordinal_nim::nim_pow(a),
+        OrdinalCommand::Excess(a) => super::ordinal_nim::excess(a),
         OrdinalCommand::NimSum { values } => print_ordinal(&nim_sum_all(&parse_all(&values)?)),
         OrdinalCommand::Add { values } => {
             let xs = parse_all(&values)?;

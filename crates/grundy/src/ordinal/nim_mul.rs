@@ -68,6 +68,26 @@ pub trait Coefficient: NimberField {
     fn to_natural(&self) -> BigUint;
 }
 
+/// Nimbers below 2^64 as coefficients (the fast kernel's product).
+impl Coefficient for crate::nimber::Nim64 {
+    fn from_natural(n: &BigUint) -> Option<Self> {
+        n.to_u64().map(crate::nimber::Nim64)
+    }
+    fn to_natural(&self) -> BigUint {
+        BigUint::from(self.0)
+    }
+}
+
+/// Nimbers of any size as coefficients (Karatsuba on the Fermat tower).
+impl Coefficient for crate::nimber::NimBig {
+    fn from_natural(n: &BigUint) -> Option<Self> {
+        Some(crate::nimber::NimBig::from_biguint(n))
+    }
+    fn to_natural(&self) -> BigUint {
+        self.to_biguint()
+    }
+}
+
 /// The most odd primes whose κ's an ordinal may use: exponents `ω^j` with `j` below this.
 pub const MAX_PRIME_INDEX: usize = 100_000;
 
@@ -603,59 +623,8 @@ pub(crate) mod tests {
     use crate::notation::ordinal::parse_ordinal;
     use proptest::prelude::*;
 
-    /// A test-only coefficient field: nimbers below 2^64 with the product computed by the
-    /// recursion on halves (`T = 2^(2^(k-1))`, `T⊗T = T ⊕ T/2`).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub(crate) struct TestNim(pub u64);
-
-    fn nim_mul_rec(a: u64, b: u64, level: u32) -> u64 {
-        if level == 0 {
-            return a & b;
-        }
-        let half = 1u32 << (level - 1);
-        let mask = (1u64 << half) - 1;
-        let (ah, al, bh, bl) = (a >> half, a & mask, b >> half, b & mask);
-        let hh = nim_mul_rec(ah, bh, level - 1);
-        let hi = hh ^ nim_mul_rec(ah, bl, level - 1) ^ nim_mul_rec(al, bh, level - 1);
-        let lo = nim_mul_rec(al, bl, level - 1) ^ nim_mul_rec(hh, 1u64 << (half - 1), level - 1);
-        (hi << half) | lo
-    }
-
-    impl NimberField for TestNim {
-        const MAX_LEVEL: u32 = 6;
-        fn zero() -> Self {
-            TestNim(0)
-        }
-        fn one() -> Self {
-            TestNim(1)
-        }
-        fn from_u64(x: u64) -> Self {
-            TestNim(x)
-        }
-        fn is_zero(&self) -> bool {
-            self.0 == 0
-        }
-        fn nim_add(&self, o: &Self) -> Self {
-            TestNim(self.0 ^ o.0)
-        }
-        fn nim_mul(&self, o: &Self) -> Self {
-            TestNim(nim_mul_rec(self.0, o.0, 6))
-        }
-        fn level(&self) -> u32 {
-            (0..=6)
-                .find(|&k| k == 6 || self.0 >> (1u32 << k) == 0)
-                .unwrap_or(6)
-        }
-    }
-
-    impl Coefficient for TestNim {
-        fn from_natural(n: &BigUint) -> Option<Self> {
-            n.to_u64().map(TestNim)
-        }
-        fn to_natural(&self) -> BigUint {
-            BigUint::from(self.0)
-        }
-    }
+    /// Coefficients below 2^64 in the tests: the shared 64-bit nimber type.
+    pub(crate) use crate::nimber::Nim64 as TestNim;
 
     pub(crate) type F = ClosureField<TestNim>;
 
