@@ -198,7 +198,7 @@ fn limits_exit_3() {
     bad(&["ordinal", "pow", "2", "100000000"], 3, "limit reached");
     bad(&["ordinal", "pow", "w+1", "1000000"], 3, "limit reached");
     let mut args = vec!["ordinal", "mul"];
-    args.extend(std::iter::repeat("w+1").take(5000));
+    args.extend(std::iter::repeat_n("w+1", 5000));
     bad(&args, 3, "more than 4096 terms");
 }
 

@@ -400,6 +400,45 @@ pub fn histogram_of_fn(
     counter.finish()
 }
 
+/// The histogram of a heap game's Grundy values over `[min, max]`, from what
+/// [`crate::pattern::value::analyze`] established about it.
+///
+/// A *proved* period `G(n + p) = G(n) + s` (for `n ≥ pre`) determines every value from the
+/// first `pre + p`, so the histogram over any range costs `O(pre + p + V)`
+/// ([`histogram_of_periodic`]). Without a proof, each heap's value is asked of the analysis
+/// ([`crate::pattern::value::Analysis::value`]: a proved self-similar rule, a run table, or a
+/// computed value), which enumerates the range under `limits`; a heap beyond what is known is an
+/// [`Error::Limit`], never a guess.
+pub fn histogram_of_analysis(
+    analysis: &crate::pattern::value::Analysis,
+    min: u128,
+    max: u128,
+    limits: &Limits,
+) -> Result<Histogram> {
+    use num_traits::ToPrimitive;
+    let value_of = |n: u128| -> Result<u64> {
+        analysis
+            .value(&num_bigint::BigUint::from(n))?
+            .to_u64()
+            .ok_or_else(|| Error::limit("a Grundy value above 2^64", "use a smaller --max"))
+    };
+    if let (true, Some(p)) = (analysis.proved, analysis.period) {
+        let head = (0..p.preperiod as u128)
+            .map(value_of)
+            .collect::<Result<Vec<_>>>()?;
+        let period = (p.preperiod as u128..(p.preperiod + p.period) as u128)
+            .map(value_of)
+            .collect::<Result<Vec<_>>>()?;
+        let g = Periodic {
+            preperiod: head,
+            period,
+            saltus: p.saltus,
+        };
+        return histogram_of_periodic(&g, min, max, limits);
+    }
+    histogram_of_fn(min, max, limits, value_of)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,10 +490,10 @@ mod tests {
             for &(l, v) in &lens {
                 runs.push(Run { start, value: v });
                 start += l;
-                values.extend(std::iter::repeat(v).take(l as usize));
+                values.extend(std::iter::repeat_n(v, l as usize));
             }
             let last = lens.last().unwrap().1;
-            values.extend(std::iter::repeat(last).take(80));
+            values.extend(std::iter::repeat_n(last, 80));
             let table = RunTable { runs, end: None };
             let lim = Limits::default();
             let max = min + len;
@@ -536,43 +575,4 @@ mod tests {
         let huge = Histogram::from_counts(vec![1 << 125, 1 << 125]);
         assert!(matches!(huge, Err(Error::Limit(_))));
     }
-}
-
-/// The histogram of a heap game's Grundy values over `[min, max]`, from what
-/// [`crate::pattern::value::analyze`] established about it.
-///
-/// A *proved* period `G(n + p) = G(n) + s` (for `n ≥ pre`) determines every value from the
-/// first `pre + p`, so the histogram over any range costs `O(pre + p + V)`
-/// ([`histogram_of_periodic`]). Without a proof, each heap's value is asked of the analysis
-/// ([`crate::pattern::value::Analysis::value`]: a proved self-similar rule, a run table, or a
-/// computed value), which enumerates the range under `limits`; a heap beyond what is known is an
-/// [`Error::Limit`], never a guess.
-pub fn histogram_of_analysis(
-    analysis: &crate::pattern::value::Analysis,
-    min: u128,
-    max: u128,
-    limits: &Limits,
-) -> Result<Histogram> {
-    use num_traits::ToPrimitive;
-    let value_of = |n: u128| -> Result<u64> {
-        analysis
-            .value(&num_bigint::BigUint::from(n))?
-            .to_u64()
-            .ok_or_else(|| Error::limit("a Grundy value above 2^64", "use a smaller --max"))
-    };
-    if let (true, Some(p)) = (analysis.proved, analysis.period) {
-        let head = (0..p.preperiod as u128)
-            .map(value_of)
-            .collect::<Result<Vec<_>>>()?;
-        let period = (p.preperiod as u128..(p.preperiod + p.period) as u128)
-            .map(value_of)
-            .collect::<Result<Vec<_>>>()?;
-        let g = Periodic {
-            preperiod: head,
-            period,
-            saltus: p.saltus,
-        };
-        return histogram_of_periodic(&g, min, max, limits);
-    }
-    histogram_of_fn(min, max, limits, value_of)
 }

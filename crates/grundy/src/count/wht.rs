@@ -206,7 +206,7 @@ pub struct Montgomery {
 impl Montgomery {
     /// The arithmetic modulo the odd number `n` (`None` if `n` is even).
     pub fn new(n: u64) -> Option<Montgomery> {
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             return None;
         }
         // Newton's iteration x ← x(2 - n x) doubles the number of correct low bits; n·n ≡ 1

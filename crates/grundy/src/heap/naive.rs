@@ -132,7 +132,7 @@ fn simple<T: Cell>(
         if let Some(r) = push(values, g) {
             return r;
         }
-        if h % PROGRESS_EVERY == 0 {
+        if h.is_multiple_of(PROGRESS_EVERY) {
             progress(h as u64);
         }
     }
@@ -220,7 +220,7 @@ fn subtraction<T: Cell>(
         if let Some(r) = push(values, w.mex()) {
             return r;
         }
-        if h % PROGRESS_EVERY == 0 {
+        if h.is_multiple_of(PROGRESS_EVERY) {
             progress(h as u64);
         }
     }
@@ -334,7 +334,7 @@ fn take_break<T: Cell>(
         if let Some(r) = push(values, g) {
             return Ok(r);
         }
-        if h % PROGRESS_EVERY == 0 {
+        if h.is_multiple_of(PROGRESS_EVERY) {
             progress(h as u64);
         }
     }

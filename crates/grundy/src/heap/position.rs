@@ -225,7 +225,11 @@ pub fn misere_nim(heaps: &[u64]) -> Analysis {
     let ones = heaps.iter().filter(|&&h| h == 1).count() as u64;
     let x = heaps.iter().fold(0, |a, b| a ^ b);
     let mut moves = Vec::new();
-    let win = if big == 0 { ones % 2 == 0 } else { x != 0 };
+    let win = if big == 0 {
+        ones.is_multiple_of(2)
+    } else {
+        x != 0
+    };
     if win {
         for (i, &h) in heaps.iter().enumerate() {
             let target = if big == 0 {
@@ -237,7 +241,7 @@ pub fn misere_nim(heaps: &[u64]) -> Analysis {
                 }
             } else if big == 1 && h >= 2 {
                 // The last big heap: leave an odd number of 1-heaps in all.
-                if ones % 2 == 0 {
+                if ones.is_multiple_of(2) {
                     1
                 } else {
                     0

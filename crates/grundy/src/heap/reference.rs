@@ -51,7 +51,7 @@ pub fn extend<T: Cell>(
         if let Some(r) = push(values, mex(&mut set)) {
             return Ok(r);
         }
-        if h % PROGRESS_EVERY == 0 {
+        if h.is_multiple_of(PROGRESS_EVERY) {
             progress(h as u64);
         }
     }

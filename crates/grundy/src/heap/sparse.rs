@@ -68,7 +68,7 @@ pub fn choose_mask(hist: &[u64], b: usize) -> u32 {
 
 #[inline(always)]
 fn is_rare(v: u32, mask: u32) -> bool {
-    (v & mask).count_ones() % 2 == 0
+    (v & mask).count_ones().is_multiple_of(2)
 }
 
 /// The engine's state between heaps.
@@ -230,7 +230,7 @@ pub fn extend<T: Cell>(
                 return Ok(r);
             }
             st.record(values, h0, g);
-            if h0 % PROGRESS_EVERY == 0 {
+            if h0.is_multiple_of(PROGRESS_EVERY) {
                 progress(h0 as u64);
             }
             continue;
@@ -245,7 +245,7 @@ pub fn extend<T: Cell>(
                 return Ok(r);
             }
             st.record(values, h0, g);
-            if h0 % PROGRESS_EVERY == 0 {
+            if h0.is_multiple_of(PROGRESS_EVERY) {
                 progress(h0 as u64);
             }
             continue;

@@ -70,8 +70,8 @@ pub fn order_of_two(p: u64) -> u64 {
 /// The smallest prime factor of `h ≥ 2`.
 fn smallest_prime_factor(h: u64) -> u64 {
     (2..)
-        .find(|d| h % d == 0 || d * d > h)
-        .map_or(h, |d| if h % d == 0 { d } else { h })
+        .find(|d| h.is_multiple_of(*d) || d * d > h)
+        .map_or(h, |d| if h.is_multiple_of(d) { d } else { h })
 }
 
 impl<C: Coefficient> ClosureField<C> {
@@ -129,7 +129,7 @@ impl<C: Coefficient> ClosureField<C> {
             x.add_term(Vec::new(), finite);
             let tower = self.tower_for(&[&x])?;
             let deg = tower.degree();
-            if deg as u64 % f != 0 {
+            if !(deg as u64).is_multiple_of(f) {
                 continue;
             }
             let v = self.poly_to_flat(&tower, &x)?;
@@ -157,7 +157,7 @@ impl<C: Coefficient> ClosureField<C> {
         }
         let r = smallest_prime_factor(h);
         let mut q = 1u64;
-        while h % (q * r) == 0 {
+        while h.is_multiple_of(q * r) {
             q *= r;
         }
         let e = q.ilog(r);

@@ -589,7 +589,7 @@ impl NimWithIncreases {
         }
         cands
             .into_iter()
-            .find(|m| m >= lo && hi.map_or(true, |h| m < h) && increases_value(self.0, m, s) == *v)
+            .find(|m| m >= lo && hi.is_none_or(|h| m < h) && increases_value(self.0, m, s) == *v)
     }
 
     /// A winning move in the sum of heaps `(n, t)`: the heap's index and its new `(n, t)`, or

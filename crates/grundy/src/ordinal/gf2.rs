@@ -285,7 +285,7 @@ impl Gf2Field {
 
     /// The residue of a polynomial of degree below `2m` (Barrett, see the module documentation).
     pub fn reduce(&self, c: &[u64]) -> Vec<u64> {
-        if degree(c).map_or(true, |d| d < self.m) {
+        if degree(c).is_none_or(|d| d < self.m) {
             let mut r = c.to_vec();
             r.resize(self.words, 0);
             r.truncate(self.words);
@@ -407,7 +407,7 @@ pub trait BinaryField {
         let mut d = self.degree();
         for l in prime_factors(self.degree() as u64) {
             let l = l as usize;
-            while d % l == 0 && self.frobenius(a, d / l) == a {
+            while d.is_multiple_of(l) && self.frobenius(a, d / l) == a {
                 d /= l;
             }
         }
@@ -443,9 +443,9 @@ pub fn prime_factors(mut n: u64) -> Vec<u64> {
     let mut out = Vec::new();
     let mut d = 2;
     while d * d <= n {
-        if n % d == 0 {
+        if n.is_multiple_of(d) {
             out.push(d);
-            while n % d == 0 {
+            while n.is_multiple_of(d) {
                 n /= d;
             }
         }

@@ -87,7 +87,7 @@ impl OrdinalSet {
         let mut reach: Option<Ordinal> = None; // the largest hi of intervals starting ≤ m
         loop {
             while j < intervals.len() && intervals[j].0 <= m {
-                if reach.as_ref().map_or(true, |r| *r < intervals[j].1) {
+                if reach.as_ref().is_none_or(|r| *r < intervals[j].1) {
                     reach = Some(intervals[j].1.clone());
                 }
                 j += 1;

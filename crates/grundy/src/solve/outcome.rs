@@ -89,7 +89,7 @@ fn outcome_of_rank(rank: u32, play: Play) -> Outcome {
     if rank == 0 {
         return Outcome::D;
     }
-    let even = (rank - 1) % 2 == 0;
+    let even = (rank - 1).is_multiple_of(2);
     match (even, play) {
         (true, Play::Normal) | (false, Play::Misere) => Outcome::P,
         _ => Outcome::N,
