@@ -12,30 +12,11 @@
 
 use crate::game::Game;
 
-/// The nim product of two 64-bit nimbers: the one place this module multiplies nimbers (to
-/// be replaced by the `nimber` module's product when both areas meet).
-///
-/// *Derivation.* Write `a = a₁·F + a₀` with `F = 2^(2^k)` the Fermat 2-power halving the
-/// width. Since products of distinct Fermat 2-powers are ordinary products and `F ⊗ F = F ⊕ F/2`
-/// (`3F/2`), `a ⊗ b = (a₁b₁ ⊕ a₁b₀ ⊕ a₀b₁)·F ⊕ a₀b₀ ⊕ (a₁b₁ ⊗ F/2)`, where the coefficients
-/// are products in the subfield of width `2^k` and `F/2 = 2^(2^k - 1)` lies in it too.
+/// The nim product of two 64-bit nimbers, by the field's fast kernel
+/// ([`crate::nimber::kernel::mul64`]: a basis change to a polynomial basis and a carry-less
+/// multiply), which is checked against Conway's definition in the `nimber` module.
 pub fn nim_mul(a: u64, b: u64) -> u64 {
-    mul_width(a, b, 64)
-}
-
-/// Nim product of `a, b < 2^width` (`width` a power of two).
-fn mul_width(a: u64, b: u64, width: u32) -> u64 {
-    if a <= 1 || b <= 1 {
-        return a * b;
-    }
-    let half = width / 2;
-    let mask = (1u64 << half) - 1;
-    let (a1, a0, b1, b0) = (a >> half, a & mask, b >> half, b & mask);
-    let hi = mul_width(a1, b1, half);
-    let cross = mul_width(a1 ^ a0, b1 ^ b0, half) ^ mul_width(a0, b0, half);
-    // a1b0 ⊕ a0b1 ⊕ a1b1 = (a1⊕a0)(b1⊕b0) ⊕ a0b0 (Karatsuba).
-    let low = mul_width(a0, b0, half) ^ mul_width(hi, 1u64 << (half - 1), half);
-    (cross << half) | low
+    crate::nimber::kernel::mul64(a, b)
 }
 
 /// The value of a product position from the Grundy values of the pairs' coordinates, by the
