@@ -72,6 +72,7 @@ fn histogram_for(game: &str, min: u128, max: u128) -> Result<Histogram, CliError
     let analysis = value::analyze(&spec, &rule, budget, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
     Ok(histogram_of_analysis(
+        &spec,
         &analysis,
         min,
         max,

@@ -409,13 +409,41 @@ pub fn histogram_of_fn(
 /// ([`crate::pattern::value::Analysis::value`]: a proved self-similar rule, a run table, or a
 /// computed value), which enumerates the range under `limits`; a heap beyond what is known is an
 /// [`Error::Limit`], never a guess.
+///
+/// Games whose moves divide the heap (`divide:D`) are described by their run table instead
+/// ([`crate::pattern::divide::runs`], logarithmically many runs up to any bound), so their
+/// histograms over ranges up to 2^128 cost the number of runs, not the number of heaps.
 pub fn histogram_of_analysis(
+    spec: &crate::notation::game::GameSpec,
     analysis: &crate::pattern::value::Analysis,
     min: u128,
     max: u128,
     limits: &Limits,
 ) -> Result<Histogram> {
     use num_traits::ToPrimitive;
+    if let Some(divisors) = spec.divisors() {
+        let end = max
+            .checked_add(1)
+            .ok_or_else(|| Error::limit("heap sizes up to 2^128 - 1", "use a smaller --max"))?;
+        let table = crate::pattern::divide::runs(
+            divisors,
+            end,
+            usize::try_from(limits.max_runs).unwrap_or(usize::MAX),
+        )?;
+        let runs = RunTable {
+            runs: table
+                .starts()
+                .iter()
+                .zip(table.values())
+                .map(|(&start, &value)| Run {
+                    start,
+                    value: u64::from(value),
+                })
+                .collect(),
+            end: Some(table.end()),
+        };
+        return histogram_of_runs(&runs, min, max, limits);
+    }
     let value_of = |n: u128| -> Result<u64> {
         analysis
             .value(&num_bigint::BigUint::from(n))?
