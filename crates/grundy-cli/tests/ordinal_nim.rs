@@ -41,7 +41,7 @@ fn nim_mul_published_values() {
     ok("mul2", &["ordinal", "nim-mul", "w", "w^2"], "2");
     ok("mul3", &["ordinal", "nim-mul", "w", "7"], "w*7");
     ok("mul4", &["ordinal", "nim-mul", "w", "w", "w", "3"], "1");
-    ok("mul5", &["ordinal", "nim-mul", "3", "5"], "1");
+    ok("mul5", &["ordinal", "nim-mul", "3", "5"], "15"); // (2⊕1)⊗(4⊕1) = 8⊕2⊕4⊕1
     ok("mul6", &["ordinal", "nim-mul", "8", "8"], "13");
 }
 
@@ -114,7 +114,7 @@ fn bad_input() {
     );
     bad("b5", &["ordinal", "nim-mul", "w", "w^"], 2, "argument 2");
     bad("b6", &["ordinal", "nim-inv", "0"], 2, "no nim inverse");
-    bad("b7", &["ordinal", "nim-pow", "w", "-1"], 2, "argument 2");
+    bad("b7", &["ordinal", "nim-pow", "w", "-1"], 2, "-1");
     bad(
         "b9",
         &["ordinal", "excess", "18446744073709551557"],
