@@ -632,6 +632,35 @@ pub(crate) mod tests {
         parse_ordinal(s).unwrap()
     }
 
+    /// Finite ordinals multiply as finite nimbers: the κ-polynomial product of constants agrees
+    /// with the definition-level recursion of the nimber module.
+    #[test]
+    fn finite_products_agree_with_the_nimber_reference() {
+        let mut f = ClosureField::<crate::nimber::NimBig>::new();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (a, b) = (x >> 32, x & 0xFFFF_FFFF);
+            let want = crate::nimber::reference::mul_u64(a, b);
+            let got = f
+                .mul_ordinals(&Ordinal::from_natural(a), &Ordinal::from_natural(b))
+                .unwrap();
+            assert_eq!(got, Ordinal::from_natural(want), "{a} ⊗ {b}");
+        }
+    }
+
+    /// Lenstra's example: (ω^(ω^13))^47 = ω^(ω^7) + 1.
+    #[test]
+    fn lenstra_example_p47() {
+        let mut f = ClosureField::<crate::nimber::NimBig>::new();
+        let got = f
+            .pow_ordinal(&o("w^(w^13)"), &BigUint::from(47u32))
+            .unwrap();
+        assert_eq!(got, o("w^(w^7)+1"));
+    }
+
     fn mul(f: &mut F, a: &str, b: &str) -> String {
         f.mul_ordinals(&o(a), &o(b)).unwrap().to_string()
     }
