@@ -30,7 +30,7 @@ pub const MAX_OPTIONS: u128 = 100_000_000;
 pub const MISERE_MAX_POSITIONS: usize = 200_000;
 
 /// Who wins: `P` (the player to move loses) or `N` (the player to move wins).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Outcome {
     /// The previous player wins: every move loses.
     P,
@@ -40,7 +40,7 @@ pub enum Outcome {
 
 /// One winning move: heap `heap` (0-based index in the input) of size `from` becomes the heaps
 /// `to` (ascending; empty when the heap is removed).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Move {
     /// 0-based index of the heap moved in.
     pub heap: usize,
@@ -101,6 +101,14 @@ impl<'r> Values<'r> {
     }
 }
 
+/// The Grundy value G(h) of each heap of `heaps` (computed once up to the largest heap; Nim and
+/// divide games need no sequence). Heaps above [`MAX_HEAP`] are refused with [`Error::Limit`]
+/// for games that need their sequence.
+pub fn heap_values(rule: &Rule, heaps: &[u64], progress: Progress) -> Result<Vec<u64>> {
+    let mut vals = Values::new(rule, heaps, progress)?;
+    Ok(heaps.iter().map(|&h| vals.get(h)).collect())
+}
+
 /// G(n) of `divide:D`: mex { G(floor(n/d)) : d ∈ D } with G(0) = 0, memoised. The recursion
 /// depth is at most log2(n) + 1 because every d >= 2.
 pub fn divide_value(ds: &[u64], n: u64, memo: &mut HashMap<u64, u64>) -> u64 {
@@ -152,7 +160,7 @@ pub fn normal(rule: &Rule, heaps: &[u64], progress: Progress) -> Result<Analysis
 }
 
 /// The distinct options of heap `i` (parts ascending) for which `wins` holds, as moves.
-fn winning_options(
+pub(crate) fn winning_options(
     rule: &Rule,
     heaps: &[u64],
     i: usize,
