@@ -148,7 +148,8 @@ fn column_lines(
 }
 
 fn normal_hint(rule: &Rule, heaps: &[u64]) -> Result<Hint> {
-    let values = position::heap_values(rule, heaps, &no_progress)?;
+    let mut table = position::Values::new(rule, heaps, &no_progress)?;
+    let values: Vec<u64> = heaps.iter().map(|&h| table.get(h)).collect();
     let analysis = position::normal(rule, heaps, &no_progress)?;
     let x = values.iter().fold(0, |a, b| a ^ b);
     let cols = NimColumns::new(&values, x);
@@ -168,9 +169,18 @@ fn normal_hint(rule: &Rule, heaps: &[u64]) -> Result<Hint> {
         ex.push("Write the values in binary and add the columns without carrying (xor):".into());
         ex.extend(column_lines("G =", heaps, &values, &cols, x));
     }
-    // Every winning move changes a heap whose value has the top bit of X; the first one listed
-    // is a natural suggestion.
-    let suggested = analysis.winning_moves.first().cloned();
+    // The move the explanation can justify: on a heap whose value g has the top bit of X, to an
+    // option of value g ⊕ X < g. (Other winning moves may raise a heap's value, e.g. Kayles
+    // 4 + 6: 4 -> 3 takes G from 1 to 3; they win too but not by the column argument.)
+    let suggested = analysis
+        .winning_moves
+        .iter()
+        .find(|m| {
+            let g = values[m.heap];
+            // A winning move leaves nim-sum 0, so its parts' values xor to g ⊕ X already.
+            g ^ x < g
+        })
+        .cloned();
     if !heaps.is_empty() {
         if x == 0 {
             ex.push(
@@ -435,6 +445,24 @@ mod tests {
         let text = h.explanation.join("\n");
         assert!(text.contains("4s column"), "{text}");
         assert!(text.contains("from 7 to 1 (take 6)"), "{text}");
+    }
+
+    /// In Kayles 4 + 6 (values 1 and 3) the move 4 -> 3 wins but raises the heap's value; the
+    /// suggestion is the one the column argument explains: a heap whose value drops to g ⊕ X.
+    #[test]
+    fn suggestion_lowers_a_value() {
+        let r = rule("kayles");
+        for a in 0..12u64 {
+            for b in 0..12u64 {
+                let h = hint(&r, &[a, b], false).unwrap();
+                let (Some(m), Some(x), Some(v)) = (&h.suggested, h.nim_sum, &h.values) else {
+                    continue;
+                };
+                assert!(v[m.heap] ^ x < v[m.heap], "kayles {a} {b}: {m:?}");
+            }
+        }
+        let h = hint(&r, &[4, 6], false).unwrap();
+        assert_eq!(h.suggested.unwrap().heap, 1);
     }
 
     #[test]

@@ -61,15 +61,18 @@ pub struct Analysis {
     pub winning_moves: Vec<Move>,
 }
 
-/// Grundy values of single heaps of a rule, computed once for the heaps asked.
-struct Values<'r> {
+/// Grundy values G(n) of single heaps of a rule, for every n up to the largest heap it was made
+/// for: the sequence is computed once (Nim and divide games need none).
+pub struct Values<'r> {
     rule: &'r Rule,
     seq: Option<Sequence>,
     memo: HashMap<u64, u64>,
 }
 
 impl<'r> Values<'r> {
-    fn new(rule: &'r Rule, heaps: &[u64], progress: Progress) -> Result<Values<'r>> {
+    /// Prepares G(n) for every n up to the largest of `heaps`; heaps above [`MAX_HEAP`] are
+    /// refused with [`Error::Limit`] for games that need their sequence.
+    pub fn new(rule: &'r Rule, heaps: &[u64], progress: Progress) -> Result<Values<'r>> {
         let max = heaps.iter().copied().max().unwrap_or(0);
         let seq = match rule {
             Rule::Nim | Rule::Divide(_) => None,
@@ -90,8 +93,9 @@ impl<'r> Values<'r> {
         })
     }
 
-    /// G(n).
-    fn get(&mut self, n: u64) -> u64 {
+    /// G(n), for n at most the largest heap given to [`Values::new`] (any n for Nim and divide
+    /// games).
+    pub fn get(&mut self, n: u64) -> u64 {
         match (self.rule, &self.seq) {
             (Rule::Nim, _) => n,
             (Rule::Divide(ds), _) => divide_value(ds, n, &mut self.memo),
