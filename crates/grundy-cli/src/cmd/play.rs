@@ -353,17 +353,21 @@ impl Game {
         mut turn: Player,
     ) -> Result<(), CliError> {
         self.banner(out, turn)?;
+        // Whether the heaps on screen are the current ones.
+        let mut shown = false;
         if turn == Player::Engine {
             self.show(out)?;
+            shown = true;
         }
         loop {
             if !self.has_move()? {
-                if turn == Player::Engine {
+                if !shown {
                     self.show(out)?;
                 }
                 self.finish(out, turn)?;
                 break;
             }
+            shown = false;
             match turn {
                 Player::Engine => {
                     let mv = hint::engine_move(&self.rule, &self.heaps, self.misere)?
