@@ -112,7 +112,7 @@ fn following_the_hints_wins_nim_27_16_8_2_7() {
     );
     assert!(text.contains("you: heap 5: 7 -> 1\n"), "{text}");
     assert!(
-        text.contains("game over: The engine has no move left, so you win"),
+        text.contains("game over: the engine has no move left, so you win"),
         "{text}"
     );
     // Every hint was N for the human: a winning position stays winning.
@@ -156,7 +156,7 @@ fn following_the_hints_wins_misere_nim_and_kayles() {
         let text = follow_hints(args);
         // Under misère play the winner is the one left without a move.
         assert!(
-            text.contains("You have no move left, so you win (misère play"),
+            text.contains("you have no move left, so you win (misère play"),
             "{args:?}\n{text}"
         );
         assert!(text.contains("hint: N"), "{text}");
@@ -203,14 +203,14 @@ fn from_a_p_position_the_engine_wins_whatever_the_human_does() {
     for seed in 0..4 {
         let text = engine_wins_from_p(&["nim", "5", "9", "12"], false, seed);
         assert!(
-            text.contains("You have no move left, so the engine wins (normal play"),
+            text.contains("you have no move left, so the engine wins (normal play"),
             "{text}"
         );
         let text = engine_wins_from_p(&["kayles", "1", "2", "3"], false, seed);
         assert!(text.contains("so the engine wins"), "{text}");
         let text = engine_wins_from_p(&["nim", "1", "1", "1", "--misere"], true, seed);
         assert!(
-            text.contains("The engine has no move left, so the engine wins (misère play"),
+            text.contains("the engine has no move left, so the engine wins (misère play"),
             "{text}"
         );
         assert!(human_moves(&text) >= 1);
@@ -253,7 +253,7 @@ fn the_transcript_is_stable() {
          you: heap 1: 3 ->\n\
          engine: heap 1: 1 ->\n\
          \n  no heaps left\n\
-         game over: You have no move left, so the engine wins (normal play: whoever cannot \
+         game over: you have no move left, so the engine wins (normal play: whoever cannot \
          move loses).\n"
     );
 }

@@ -452,8 +452,8 @@ impl Game {
     /// Announces the winner: `stuck` is the player to move, who has no move.
     fn finish(&self, out: &mut impl Write, stuck: Player) -> io::Result<()> {
         let who = match stuck {
-            Player::Human => "You have no move left",
-            Player::Engine => "The engine has no move left",
+            Player::Human => "you have no move left",
+            Player::Engine => "the engine has no move left",
         };
         let winner = match (stuck, self.misere) {
             (Player::Engine, false) | (Player::Human, true) => "you win",
