@@ -450,3 +450,34 @@ fn plays_through_a_pseudo_terminal() {
     assert!(text.contains("so you win (normal play"), "{text}");
     assert!(prompts_answered >= 2, "{text}");
 }
+
+/// A game written as a script plays like a built-in one; a script that fails is refused before
+/// the game starts.
+#[test]
+fn script_games_play_and_broken_scripts_are_refused() {
+    let dir = std::env::temp_dir().join(format!("grundy-play-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let floor = dir.join("floor.rhai");
+    std::fs::write(
+        &floor,
+        "fn options(n) {\n  let r = [];\n  for d in 2..=6 { r.push([n / d]); }\n  r\n}\n",
+    )
+    .unwrap();
+    let game = format!("script:{}", floor.display());
+    // G(13) = 1, G(100) = 0 (the divide game's values): an N position.
+    let text = follow_hints(&[&game, "13", "100"]);
+    assert!(text.contains("so you win (normal play"), "{text}");
+    let broken = dir.join("broken.rhai");
+    std::fs::write(
+        &broken,
+        "fn options(n) { if n == 3 { throw \"no\"; } [[n - 1]] }\n",
+    )
+    .unwrap();
+    grundy()
+        .args(["play", &format!("script:{}", broken.display()), "5"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(contains("options(3)"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
