@@ -45,6 +45,9 @@ enum Command {
     /// Ordinals and games with transfinite Grundy values (cascading nim, 1451F, 1149E, ...).
     #[command(subcommand)]
     Ordinal(cmd::ordinal::OrdinalCommand),
+    /// Play a game of heaps against the engine in the terminal, with hints that explain the
+    /// winning move.
+    Play(cmd::play::PlayArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -57,6 +60,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Value(a) => cmd::pattern::value(a),
         Command::Count(c) => cmd::count::run(c),
         Command::Ordinal(c) => cmd::ordinal::run(c),
+        Command::Play(a) => cmd::play::run(a),
     }
 }
 

@@ -8,3 +8,4 @@ pub mod nimber_product;
 pub mod ordinal;
 pub mod ordinal_nim;
 pub mod pattern;
+pub mod play;
