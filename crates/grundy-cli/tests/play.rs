@@ -219,9 +219,11 @@ fn from_a_p_position_the_engine_wins_whatever_the_human_does() {
 
 #[test]
 fn take_and_minus_forms_play_subtraction_games() {
-    let text = transcript(&["sub:1,3,4", "10", "6"], "take 3 from 1\n2 -4\n");
+    // The engine answers 10 -> 7 (values 0 and 2) by 6 -> 2, the move the hint explains.
+    let text = transcript(&["sub:1,3,4", "10", "6"], "take 3 from 1\n1 -4\n");
     assert!(text.contains("you: heap 1: 10 -> 7\n"), "{text}");
-    assert!(text.contains("you: heap 2: 6 -> 2\n"), "{text}");
+    assert!(text.contains("engine: heap 2: 6 -> 2\n"), "{text}");
+    assert!(text.contains("you: heap 1: 7 -> 3\n"), "{text}");
     // Taking 2 is not in the subtraction set {1, 3, 4}.
     let text = transcript(&["sub:1,3,4", "10", "6"], "take 2 from 1\n");
     assert!(
