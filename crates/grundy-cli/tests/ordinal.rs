@@ -155,6 +155,30 @@ fn increases() {
         &["ordinal", "increases", "--forced", "--zero", "0:1"],
         "w\n",
     );
+    // The README's position under each of the four rules.
+    let position = ["0:1", "3:2", "5:0"];
+    let run = |flags: &[&str], tail: &str, stdout: &str| {
+        let mut args = vec!["ordinal", "increases"];
+        args.extend_from_slice(flags);
+        args.extend_from_slice(&position);
+        args.push(tail);
+        ok(&args, stdout);
+    };
+    run(&[], "--move", "6\nheap 3: 5:0 -> 3:0\n");
+    run(&["--zero"], "--move", "w+4\nheap 1: 0:1 -> 4:0\n");
+    run(&["--forced"], "--move", "4\nheap 3: 5:0 -> 1:0\n");
+    run(
+        &["--forced", "--zero"],
+        "--json",
+        "{\"value\":\"w+4\",\"outcome\":\"N\",\"winning_move\":{\"at\":\"heap 1\",\"from\":\"0:1\",\"to\":\"4:0\",\"set\":[]}}\n",
+    );
+}
+
+/// The seed's note about mex as cascade positions: mex(ℕ ∪ {ω}) = ω+1, mex{ω·a+b} = ω².
+#[test]
+fn seed_mex_examples() {
+    ok(&["ordinal", "cascade", "1,1"], "w+1\n");
+    ok(&["ordinal", "cascade", "1,0,0"], "w^2\n");
 }
 
 #[test]

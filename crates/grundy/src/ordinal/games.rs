@@ -1075,4 +1075,167 @@ mod tests {
         assert_eq!(increases_value(f, &7u64.into(), 1).to_string(), "0");
         assert_eq!(increases_value(f, &7u64.into(), 2).to_string(), "1");
     }
+
+    /// The seed's note about mex (Codeforces blog entry 85984), realised as cascading-nim
+    /// positions and evaluated by the generic engine (a mex over the option families, not the
+    /// level formula): from `[1, 1]` the options are `[0, x]` (every natural) and `[1, 0]` (ω),
+    /// so `mex(ℕ ∪ {ω}) = ω + 1`; from `[1, 0, 0]` they are `[0, a, b]`, every `ω·a + b`, so the
+    /// mex is `ω^2`.
+    #[test]
+    fn seed_note_about_mex() {
+        let pair = LevelGame::cascade(&[2]).unwrap();
+        let mut e = Engine::new(&pair, 100);
+        assert_eq!(e.value(&big(&[1, 0])).unwrap(), Ordinal::omega());
+        assert_eq!(e.value(&big(&[1, 1])).unwrap().to_string(), "w+1");
+        let triple = LevelGame::cascade(&[3]).unwrap();
+        let mut e = Engine::new(&triple, 100);
+        assert_eq!(e.value(&big(&[1, 0, 0])).unwrap().to_string(), "w^2");
+        // The same two sets given directly to the mex.
+        let mut s = OrdinalSet::new();
+        s.insert_below(Ordinal::omega());
+        s.insert(Ordinal::omega());
+        assert_eq!(s.mex().to_string(), "w+1");
+        let mut s = OrdinalSet::new();
+        for a in 0u64..50 {
+            let w_a = Ordinal::omega().mul(&Ordinal::from(a));
+            s.insert_interval(w_a.clone(), w_a.add(&Ordinal::omega()));
+        }
+        // Fifty blocks ω·a + ℕ are not all of them: the mex is ω·50, not yet ω^2.
+        assert_eq!(s.mex().to_string(), "w*50");
+    }
+
+    /// The seed's motivating problem (blog entry 85984): a matrix, a move lowers one entry and
+    /// sets any entries to its right (same row) to anything. Rows have the same length, so
+    /// column `j` (from the right, 0-based) is the coefficient of `ω^j` and the first player
+    /// wins iff some column xors to a non-zero number. Checked exhaustively on 2×2 matrices of
+    /// entries below 4 against the truncated game whose moves set *every* entry to the right
+    /// (an independent encoding of "any items to the right": leaving an entry as it is, is
+    /// setting it to its own value).
+    #[test]
+    fn seed_motivating_problem_columns() {
+        let b = 4u64;
+        for code in 0u64..b.pow(4) {
+            let m: Vec<u64> = (0..4).map(|i| (code / b.pow(i)) % b).collect();
+            let rows = vec![big(&m[0..2]), big(&m[2..4])];
+            let value = cascade_value(&rows);
+            let columns_nonzero = (m[0] ^ m[2]) != 0 || (m[1] ^ m[3]) != 0;
+            assert_eq!(!value.is_zero(), columns_nonzero, "{m:?}");
+            let options = |h: &Vec<u64>| -> Vec<Vec<u64>> {
+                let mut out = Vec::new();
+                for r in 0..2 {
+                    for c in 0..2 {
+                        let i = 2 * r + c;
+                        for a in 0..h[i] {
+                            // Entries right of (r, c): none for c = 1, one for c = 0.
+                            let right = if c == 0 { b } else { 1 };
+                            for x in 0..right {
+                                let mut q = h.clone();
+                                q[i] = a;
+                                if c == 0 {
+                                    q[i + 1] = x;
+                                }
+                                out.push(q);
+                            }
+                        }
+                    }
+                }
+                out
+            };
+            let truncated = crate::ordinal::transfinite::reference::grundy(
+                &m,
+                &options,
+                &mut std::collections::HashMap::new(),
+            );
+            assert_eq!(truncated, at(&value, b), "{m:?}");
+        }
+    }
+
+    /// Every single heap `(n, t)` with `n < 8`, `t < 5` and every pair of heaps with `n < 5`,
+    /// `t < 3`, under each of the four rules, against the truncated game at two different
+    /// bounds: the brute-force value must be the closed form with ω replaced by the bound.
+    /// (The bounds are powers of 2, so that xor stays coefficient-wise: with ω ↦ 17,
+    /// `ω ⊕ (ω+1) = 1` would become `17 xor 18 = 3`.)
+    #[test]
+    fn increases_exhaustively_against_two_truncations() {
+        let mut singles = Vec::new();
+        for n in 0u64..8 {
+            for t in 0u64..5 {
+                singles.push(vec![(n, t)]);
+            }
+        }
+        let mut pairs = Vec::new();
+        for n1 in 0u64..5 {
+            for t1 in 0u64..3 {
+                for n2 in 0u64..5 {
+                    for t2 in 0u64..3 {
+                        pairs.push(vec![(n1, t1), (n2, t2)]);
+                    }
+                }
+            }
+        }
+        for forced in [false, true] {
+            for zero_allowed in [false, true] {
+                let rule = IncreaseRule {
+                    forced,
+                    zero_allowed,
+                };
+                for heaps in singles.iter().chain(&pairs) {
+                    let values: Vec<Ordinal> = heaps
+                        .iter()
+                        .map(|&(n, t)| increases_value(rule, &n.into(), t))
+                        .collect();
+                    let sum = nim_sum_all(&values);
+                    for b in [16u64, 32] {
+                        assert_eq!(
+                            reference::increases_truncated(rule, heaps, b),
+                            at(&sum, b),
+                            "{rule:?} {heaps:?} b = {b}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The lemma behind the name "nim with increases" (cp-algorithms, Sprague-Grundy: adding
+    /// stones under *any* rule that keeps the game acyclic changes nothing, since an increase
+    /// can be undone): a heap of `n` whose increases follow a random acyclic rule — from
+    /// `(n, s)` an increase goes to `(m, s')`, `m > n`, for each arc `s → s'` of a random DAG
+    /// of states — has value `n`, the value of the optional-increase rule.
+    #[test]
+    fn increases_lemma_any_acyclic_rule() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(85984);
+        let b = 10u64;
+        for _ in 0..20 {
+            let k = 5usize;
+            let arcs: Vec<Vec<usize>> = (0..k)
+                .map(|s| (s + 1..k).filter(|_| rng.gen_bool(0.5)).collect())
+                .collect();
+            let options = |p: &(u64, usize)| -> Vec<(u64, usize)> {
+                let (n, s) = *p;
+                let mut out: Vec<(u64, usize)> = (0..n).map(|m| (m, s)).collect();
+                for &s2 in &arcs[s] {
+                    out.extend((n + 1..b).map(|m| (m, s2)));
+                }
+                out
+            };
+            let mut memo = std::collections::HashMap::new();
+            let rule = IncreaseRule {
+                forced: false,
+                zero_allowed: false,
+            };
+            for n in 0..b {
+                for s in 0..k {
+                    let g = crate::ordinal::transfinite::reference::grundy(
+                        &(n, s),
+                        &options,
+                        &mut memo,
+                    );
+                    assert_eq!(g, n, "{arcs:?} ({n}, {s})");
+                    assert_eq!(increases_value(rule, &n.into(), s as u64), Ordinal::from(g));
+                }
+            }
+        }
+    }
 }
