@@ -7,6 +7,7 @@
 mod cmd;
 mod error;
 mod output;
+mod plot;
 
 use clap::{Parser, Subcommand};
 use error::CliError;

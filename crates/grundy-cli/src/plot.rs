@@ -1,0 +1,223 @@
+//! Pictures of Grundy sequences: `--plot FILE.svg` on `grundy seq` and `grundy analyze`.
+//!
+//! A plot shows G(n) against n: points joined by lines for short sequences, a scatter of small
+//! dots for long ones. An analysis adds what it found: the preperiod shaded and a vertical line
+//! at the first n of every period after it, or for a floor-division game a vertical line where
+//! each run of equal values begins. The title names the game and the proof status.
+//!
+//! Only SVG is written (with the crate `plotters`): it needs no font file, since the viewer draws
+//! the text. A PNG would need the bitmap backend to rasterise text itself, with a font file
+//! shipped inside the binary; `rsvg-convert plot.svg -o plot.png` does it better outside.
+
+use crate::error::CliError;
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// Sequences up to this length are drawn as points joined by lines; longer ones as a scatter.
+pub const LINE_LIMIT: usize = 200;
+
+/// The most values a plot holds (an SVG of more points is too large to be useful).
+pub const MAX_POINTS: usize = 100_000;
+
+/// The values an analysis plot shows when no period bounds the window.
+pub const ANALYSIS_WINDOW: u64 = 10_000;
+
+/// The values the plot of a floor-division game shows (its runs grow geometrically: the first
+/// thousand heaps show the first dozen runs or so).
+pub const RUNS_WINDOW: u64 = 1_000;
+
+/// Run boundaries are drawn only when there are at most this many in the window.
+pub const MAX_RUN_MARKS: usize = 200;
+
+/// Picture size in pixels.
+const SIZE: (u32, u32) = (960, 480);
+
+/// The colour of the points (and the line joining them).
+pub const POINT_COLOUR: RGBColor = RGBColor(31, 119, 180);
+/// The colour of the period lines.
+pub const PERIOD_COLOUR: RGBColor = RGBColor(214, 39, 40);
+/// The colour of the run boundaries of a floor-division game.
+pub const RUN_COLOUR: RGBColor = RGBColor(44, 160, 44);
+/// The colour of the shaded preperiod.
+pub const PREPERIOD_COLOUR: RGBColor = RGBColor(255, 127, 14);
+
+/// What is marked on the plot besides the values.
+#[derive(Clone, Debug)]
+pub enum Markers {
+    /// Nothing.
+    None,
+    /// Shade `0 .. preperiod` and draw a line at every `preperiod + k·period` in the window.
+    Period {
+        /// The first n of the periodic part.
+        preperiod: usize,
+        /// The period.
+        period: usize,
+    },
+    /// A line at each n where a run of equal values begins (n > 0, G(n) ≠ G(n-1)).
+    Runs,
+}
+
+/// A plot of `G(0) ... G(values.len() - 1)`.
+#[derive(Clone, Debug)]
+pub struct Figure {
+    /// The caption, naming the game and what was found.
+    pub title: String,
+    /// `G(n)` for `n = 0, 1, ...`.
+    pub values: Vec<u64>,
+    /// What to mark.
+    pub markers: Markers,
+}
+
+/// Checks `--plot FILE` before any computation: the extension must be `.svg` and the directory
+/// must exist. Returns the path to write.
+pub fn target(file: &str) -> Result<PathBuf, CliError> {
+    let path = PathBuf::from(file);
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("svg") => {}
+        Some("png") => {
+            return Err(CliError::usage(format!(
+                "--plot {file}: PNG is not written (it would need a font shipped in the \
+                 binary); expected a .svg file, e.g. convert with `rsvg-convert plot.svg -o plot.png`"
+            )))
+        }
+        _ => {
+            return Err(CliError::usage(format!(
+                "--plot {file}: expected a file name ending in .svg (the extension selects the \
+                 format; SVG is the one supported)"
+            )))
+        }
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(CliError::usage(format!(
+            "--plot {file}: the directory {} does not exist",
+            dir.display()
+        )));
+    }
+    Ok(path)
+}
+
+/// The x positions of the markers of `fig` (period starts or run starts) within the window.
+pub fn marker_positions(fig: &Figure) -> Vec<usize> {
+    let n = fig.values.len();
+    match fig.markers {
+        Markers::None => Vec::new(),
+        Markers::Period { preperiod, period } => (preperiod..n).step_by(period.max(1)).collect(),
+        Markers::Runs => (1..n)
+            .filter(|&i| fig.values[i] != fig.values[i - 1])
+            .collect(),
+    }
+}
+
+/// Renders `fig` as an SVG document.
+pub fn render_svg(fig: &Figure) -> Result<String, CliError> {
+    let mut svg = String::new();
+    draw(fig, &mut svg)
+        .map_err(|e| CliError::Lib(grundy::Error::Internal(format!("drawing the plot: {e}"))))?;
+    Ok(svg)
+}
+
+/// Renders `fig` and writes it to `path` (checked by [`target`]).
+pub fn write(path: &Path, fig: &Figure) -> Result<(), CliError> {
+    let svg = render_svg(fig)?;
+    std::fs::write(path, svg).map_err(|e| {
+        CliError::usage(format!(
+            "--plot {}: cannot write the file: {e}",
+            path.display()
+        ))
+    })
+}
+
+/// A tick label: the integer at the tick, nothing at a tick between integers.
+fn integer_label(x: &f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        String::new()
+    }
+}
+
+fn draw(fig: &Figure, svg: &mut String) -> Result<(), Box<dyn std::error::Error>> {
+    let n = fig.values.len();
+    let top = fig.values.iter().copied().max().unwrap_or(0) as f64;
+    let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
+    root.fill(&WHITE)?;
+    let x_range = -0.5..(n.max(1) as f64 - 0.5);
+    let y_range = -0.5..(top + 0.5).max(1.5);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(&fig.title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(x_range, y_range.clone())?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_label_formatter(&integer_label)
+        .y_label_formatter(&integer_label)
+        .x_desc("n")
+        .y_desc("G(n)")
+        .draw()?;
+
+    let (y_lo, y_hi) = (y_range.start, y_range.end);
+    if let Markers::Period { preperiod, .. } = fig.markers {
+        if preperiod > 0 {
+            let right = preperiod.min(n) as f64 - 0.5;
+            let shade = PREPERIOD_COLOUR.mix(0.2).filled();
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(-0.5, y_lo), (right, y_hi)],
+                    shade,
+                )))?
+                .label(format!("preperiod 0 <= n < {preperiod}"))
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], shade));
+        }
+    }
+    let marks = marker_positions(fig);
+    let (mark_colour, mark_label) = match fig.markers {
+        Markers::Period { period, .. } => (PERIOD_COLOUR, format!("period {period} begins")),
+        _ => (RUN_COLOUR, "run of equal values begins".to_string()),
+    };
+    if !marks.is_empty() && (marks.len() <= MAX_RUN_MARKS || !matches!(fig.markers, Markers::Runs))
+    {
+        chart
+            .draw_series(
+                marks.iter().map(|&m| {
+                    PathElement::new(vec![(m as f64, y_lo), (m as f64, y_hi)], mark_colour)
+                }),
+            )?
+            .label(mark_label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], mark_colour));
+    }
+
+    let points = fig
+        .values
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (i as f64, v as f64));
+    let radius = if n <= LINE_LIMIT {
+        chart.draw_series(LineSeries::new(points.clone(), POINT_COLOUR.mix(0.6)))?;
+        3
+    } else {
+        1
+    };
+    chart
+        .draw_series(points.map(|p| Circle::new(p, radius, POINT_COLOUR.filled())))?
+        .label("G(n)")
+        .legend(|(x, y)| Rectangle::new([(x + 4, y - 4), (x + 12, y + 4)], POINT_COLOUR.filled()));
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
