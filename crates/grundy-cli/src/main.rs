@@ -46,6 +46,8 @@ enum Command {
     /// Ordinals and games with transfinite Grundy values (cascading nim, 1451F, 1149E, ...).
     #[command(subcommand)]
     Ordinal(cmd::ordinal::OrdinalCommand),
+    /// A shell completion script for grundy (bash, zsh, fish, elvish, powershell) on stdout.
+    Completions(cmd::completions::CompletionsArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -58,6 +60,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Value(a) => cmd::pattern::value(a),
         Command::Count(c) => cmd::count::run(c),
         Command::Ordinal(c) => cmd::ordinal::run(c),
+        Command::Completions(a) => cmd::completions::run(a),
     }
 }
 

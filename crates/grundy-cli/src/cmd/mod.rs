@@ -1,5 +1,6 @@
 //! One module per command group of the specification.
 
+pub mod completions;
 pub mod count;
 pub mod graph;
 pub mod heap;

@@ -1,0 +1,85 @@
+//! `grundy completions SHELL`: a script for each shell that names every subcommand; a bash
+//! script that bash itself accepts; a bad shell is a usage error.
+
+use assert_cmd::Command;
+use predicates::prelude::PredicateBooleanExt;
+use predicates::str::contains;
+
+fn grundy() -> Command {
+    Command::cargo_bin("grundy").unwrap()
+}
+
+/// The subcommands listed in the `Commands:` section of `grundy ARGS --help`.
+fn subcommands(args: &[&str]) -> Vec<String> {
+    let out = grundy().args(args).arg("--help").output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_shell_gets_a_script_naming_the_subcommands() {
+    let top = subcommands(&[]);
+    for expected in [
+        "nimber", "graph", "seq", "analyze", "value", "count", "ordinal",
+    ] {
+        assert!(top.iter().any(|c| c == expected), "{expected} in {top:?}");
+    }
+    let nested: Vec<String> = ["nimber", "graph", "ordinal"]
+        .iter()
+        .flat_map(|group| subcommands(&[group]))
+        .collect();
+    assert!(nested.iter().any(|c| c == "nim-mul"), "{nested:?}");
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = grundy().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success(), "{shell}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        for name in top.iter().chain(&nested) {
+            assert!(
+                script.contains(name.as_str()),
+                "{shell} script lacks {name}"
+            );
+        }
+        assert!(script.contains("grundy"), "{shell}");
+    }
+}
+
+#[test]
+fn bash_accepts_the_bash_script() {
+    let out = grundy().args(["completions", "bash"]).output().unwrap();
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("grundy.bash");
+    std::fs::write(&path, &out.stdout).unwrap();
+    let check = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let script = String::from_utf8(out.stdout).unwrap();
+    assert!(script.contains("complete -F"));
+}
+
+#[test]
+fn bad_or_missing_shell_exits_2() {
+    grundy()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains("invalid value 'tcsh'").and(contains("bash")));
+    grundy()
+        .args(["completions"])
+        .assert()
+        .code(2)
+        .stderr(contains("<SHELL>"));
+}
