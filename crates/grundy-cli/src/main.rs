@@ -26,10 +26,21 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Nimber arithmetic: the field of nimbers (sum = xor, nim product, inverse, roots, logs).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  grundy nimber mul 8 9          # 5\n  \
+                      grundy nimber inv 2            # 3\n  \
+                      grundy nimber solve 1 1        # 2 and 3\n  \
+                      printf '1\\n8 9\\n' | grundy nimber product"
+    )]
     Nimber(cmd::nimber::NimberCommand),
     /// Game graphs from files: outcomes, remoteness, generalized Sprague-Grundy values, DOT.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  printf 'a: b\\nb: c\\nc: a d\\nd: e\\n' | grundy graph solve -\n  \
+                      grundy graph solve game.txt --json\n  \
+                      grundy graph dot game.txt | dot -Tsvg > game.svg"
+    )]
     Graph(cmd::graph::GraphCommand),
     /// The Grundy values G(0) ... G(N-1) of a heap game, on one line.
     Seq(cmd::heap::SeqArgs),
@@ -44,7 +55,12 @@ enum Command {
     /// [M, N] have Grundy values xoring to X.
     Count(cmd::count::CountArgs),
     /// Ordinals and games with transfinite Grundy values (cascading nim, 1451F, 1149E, ...).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  grundy ordinal nim-sum w+1 w+2         # 3\n  \
+                      grundy ordinal nim-mul w w             # w^2\n  \
+                      grundy ordinal cascade 1,0 0,3         # w+3"
+    )]
     Ordinal(cmd::ordinal::OrdinalCommand),
     /// A shell completion script for grundy (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(cmd::completions::CompletionsArgs),

@@ -18,8 +18,7 @@ use std::io::Write;
 #[derive(Subcommand, Debug)]
 pub enum NimberCommand {
     /// Nim-sum (xor) of the arguments.
-    ///
-    /// Example: `grundy nimber add 5 3` prints 6.
+    #[command(after_help = "Example:\n  grundy nimber add 5 3          # 6")]
     Add {
         /// Nimbers, decimal or 0x-hexadecimal, any size.
         #[arg(required = true)]
