@@ -1,6 +1,8 @@
 //! `grundy completions SHELL`: a script for each shell that names every subcommand; a bash
 //! script that bash itself accepts; a bad shell is a usage error.
 
+mod cli_tree;
+
 use assert_cmd::Command;
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
@@ -9,38 +11,28 @@ fn grundy() -> Command {
     Command::cargo_bin("grundy").unwrap()
 }
 
-/// The subcommands listed in the `Commands:` section of `grundy ARGS --help`.
-fn subcommands(args: &[&str]) -> Vec<String> {
-    let out = grundy().args(args).arg("--help").output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    text.lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|name| *name != "help")
-        .map(str::to_string)
-        .collect()
-}
-
 #[test]
 fn every_shell_gets_a_script_naming_the_subcommands() {
-    let top = subcommands(&[]);
-    for expected in [
-        "nimber", "graph", "seq", "analyze", "value", "count", "ordinal",
-    ] {
-        assert!(top.iter().any(|c| c == expected), "{expected} in {top:?}");
-    }
-    let nested: Vec<String> = ["nimber", "graph", "ordinal"]
-        .iter()
-        .flat_map(|group| subcommands(&[group]))
+    // Every command name anywhere in the tree (`nimber`, `mul`, `nim-mul`, `completions`, ...).
+    let mut names: Vec<String> = cli_tree::tree()
+        .into_iter()
+        .filter_map(|(path, _)| path.last().cloned())
         .collect();
-    assert!(nested.iter().any(|c| c == "nim-mul"), "{nested:?}");
+    names.sort();
+    names.dedup();
+    for expected in [
+        "nimber", "graph", "seq", "analyze", "count", "ordinal", "nim-mul",
+    ] {
+        assert!(
+            names.iter().any(|c| c == expected),
+            "{expected} in {names:?}"
+        );
+    }
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
         let out = grundy().args(["completions", shell]).output().unwrap();
         assert!(out.status.success(), "{shell}");
         let script = String::from_utf8(out.stdout).unwrap();
-        for name in top.iter().chain(&nested) {
+        for name in &names {
             assert!(
                 script.contains(name.as_str()),
                 "{shell} script lacks {name}"
