@@ -39,8 +39,8 @@ pub struct SeqArgs {
 /// Arguments of `grundy position`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  grundy position kayles 3 5 6\n  N\n  heap 1: 3 -> 1 1\n  \
-                        heap 3: 6 -> 1 3\n  grundy position nim 1 2 3\n  P\n  \
+    after_help = "Examples:\n  grundy position kayles 3 5 6\n  N\n  heap 2: 5 -> 2 2\n  \
+                        grundy position nim 1 2 3\n  P\n  \
                         grundy position nim 1 1 2 --misere --json\n\n\
                         Output: P (the player to move loses) or N, then every winning move as \
                         `heap I: H -> H1' H2' ...` (I counts from 1; nothing after the arrow \
