@@ -77,3 +77,19 @@ pub fn print_op(
     out.flush()?;
     Ok(())
 }
+
+/// A spinner on stderr for work whose length is unknown (a discrete logarithm, building a field),
+/// hidden unless stderr is a terminal. Call `finish_and_clear` when done.
+pub fn spinner(message: &'static str) -> indicatif::ProgressBar {
+    if !io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    bar.set_message(message);
+    bar.enable_steady_tick(std::time::Duration::from_millis(100));
+    bar
+}

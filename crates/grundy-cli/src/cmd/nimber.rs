@@ -5,7 +5,7 @@
 //! the any-size [`NimBig`]; the answers are the same, only the speed differs.
 
 use crate::error::CliError;
-use crate::output::{json_int, json_value, print_json, stdout, OpDoc};
+use crate::output::{json_int, json_value, print_json, spinner, stdout, OpDoc};
 use clap::Subcommand;
 use grundy::nimber::{algebra, Nim128, NimBig, NimberField};
 use grundy::notation::number::parse_natural;
@@ -280,17 +280,25 @@ pub fn run(command: NimberCommand) -> Result<(), CliError> {
             ("sqrt", vec![a], json, root)
         }
         NimberCommand::Order { a, json } => {
-            let order = match nimber(&a, "A")? {
-                Nimber::Small(x) => one(algebra::order(&x)?),
-                Nimber::Big(x) => one(algebra::order(&x)?),
+            let x = nimber(&a, "A")?;
+            let bar = spinner("computing the order");
+            let order = match x {
+                Nimber::Small(x) => algebra::order(&x).map(one),
+                Nimber::Big(x) => algebra::order(&x).map(one),
             };
+            bar.finish_and_clear();
+            let order = order?;
             ("order", vec![a], json, order)
         }
         NimberCommand::Log { a, b, json } => {
-            let log = match (nimber(&a, "A")?, nimber(&b, "B")?) {
-                (Nimber::Small(x), Nimber::Small(y)) => algebra::log(&x, &y)?,
-                (x, y) => algebra::log(&x.big(), &y.big())?,
+            let (x, y) = (nimber(&a, "A")?, nimber(&b, "B")?);
+            let bar = spinner("computing the logarithm");
+            let log = match (x, y) {
+                (Nimber::Small(x), Nimber::Small(y)) => algebra::log(&x, &y),
+                (x, y) => algebra::log(&x.big(), &y.big()),
             };
+            bar.finish_and_clear();
+            let log = log?;
             ("log", vec![a, b], json, log.map_or(Answer::NoneFound, one))
         }
         NimberCommand::Solve { b, c, json } => {

@@ -3,7 +3,7 @@
 
 use super::ordinal::{ordinals, print_ordinal};
 use crate::error::CliError;
-use crate::output::{json_int, json_value, print_op};
+use crate::output::{json_int, json_value, print_op, spinner};
 use clap::Args;
 use grundy::nimber::NimBig;
 use grundy::notation::number::parse_natural;
@@ -161,7 +161,9 @@ fn with_field<T>(
 ) -> Result<T, CliError> {
     let mut field = open_field(args);
     let before = field.known_excesses().count();
+    let bar = spinner("computing in the field");
     let r = f(&mut field);
+    bar.finish_and_clear();
     save_field(args, &field, before);
     r
 }
@@ -209,6 +211,8 @@ pub fn excess(args: ExcessArgs) -> Result<(), CliError> {
         _ => return Err(Error::invalid(format!("argument P: {n} is not an odd prime")).into()),
     };
     let verbose = args.verbose;
+    // Printed once the spinner is gone.
+    let mut notes = Vec::new();
     let m = with_field(&args.cache, |field| {
         let known: Vec<u64> = field.known_excesses().map(|e| e.p).collect();
         let start = Instant::now();
@@ -221,17 +225,20 @@ pub fn excess(args: ExcessArgs) -> Result<(), CliError> {
                     }
                     _ => "from the cache".to_string(),
                 };
-                eprintln!(
+                notes.push(format!(
                     "p = {}: m_p = {}, f(p) = {}, alpha_p = {}, field degree {}, {how}",
                     x.p, x.m, x.f, x.alpha, x.field_degree
-                );
+                ));
             }
-            eprintln!(
+            notes.push(format!(
                 "excess of {p}: {:.3} s in all",
                 start.elapsed().as_secs_f64()
-            );
+            ));
         }
         Ok(e.m)
     })?;
+    for note in notes {
+        eprintln!("{note}");
+    }
     print_op(args.json, "excess", vec![json_int(&p)], json_int(&m), &m)
 }
