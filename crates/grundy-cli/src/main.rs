@@ -64,6 +64,8 @@ enum Command {
     Ordinal(cmd::ordinal::OrdinalCommand),
     /// A shell completion script for grundy (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(cmd::completions::CompletionsArgs),
+    /// Manual pages (roff) for grundy and every subcommand.
+    Manpage(cmd::manpage::ManpageArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -77,6 +79,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Count(c) => cmd::count::run(c),
         Command::Ordinal(c) => cmd::ordinal::run(c),
         Command::Completions(a) => cmd::completions::run(a),
+        Command::Manpage(a) => cmd::manpage::run(a),
     }
 }
 

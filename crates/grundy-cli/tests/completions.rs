@@ -1,5 +1,6 @@
-//! `grundy completions SHELL`: a script for each shell that names every subcommand; a bash
-//! script that bash itself accepts; a bad shell is a usage error.
+//! `grundy completions SHELL` and `grundy manpage`: a completion script for each shell that
+//! names every subcommand (and a bash script bash accepts), manual pages for the whole command
+//! tree; a bad shell or directory is a usage error.
 
 mod cli_tree;
 
@@ -74,4 +75,47 @@ fn bad_or_missing_shell_exits_2() {
         .assert()
         .code(2)
         .stderr(contains("<SHELL>"));
+}
+
+#[test]
+fn manpage_to_stdout_names_the_subcommands() {
+    let out = grundy().arg("manpage").output().unwrap();
+    assert!(out.status.success());
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(page.contains(".TH grundy 1"), "{page}");
+    for (path, _) in cli_tree::tree().into_iter().filter(|(p, _)| p.len() == 1) {
+        assert!(
+            page.contains(&format!("grundy\\-{}(1)", path[0])),
+            "{path:?}"
+        );
+    }
+}
+
+#[test]
+fn manpage_dir_has_a_page_for_every_command() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("man1");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    grundy()
+        .args(["manpage", "--dir"])
+        .arg(&dir)
+        .assert()
+        .success()
+        .stdout("");
+    for (path, _) in cli_tree::tree() {
+        let name = ["grundy".to_string()]
+            .iter()
+            .chain(&path)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("-");
+        let page = std::fs::read_to_string(dir.join(format!("{name}.1")))
+            .unwrap_or_else(|e| panic!("{name}.1: {e}"));
+        assert!(page.contains(".TH"), "{name}.1");
+    }
+    grundy()
+        .args(["manpage", "--dir", "/nonexistent/man"])
+        .assert()
+        .code(2)
+        .stderr(contains("expected an existing directory"));
 }

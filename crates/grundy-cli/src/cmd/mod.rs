@@ -4,6 +4,7 @@ pub mod completions;
 pub mod count;
 pub mod graph;
 pub mod heap;
+pub mod manpage;
 pub mod nimber;
 pub mod nimber_product;
 pub mod ordinal;
