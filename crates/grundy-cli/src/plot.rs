@@ -109,10 +109,28 @@ pub fn marker_positions(fig: &Figure) -> Vec<usize> {
     let n = fig.values.len();
     match fig.markers {
         Markers::None => Vec::new(),
-        Markers::Period { preperiod, period } => (preperiod..n).step_by(period.max(1)).collect(),
+        Markers::Period { preperiod, period } => {
+            let step = period.max(1) * period_stride(fig);
+            (preperiod..n).step_by(step).collect()
+        }
         Markers::Runs => (1..n)
             .filter(|&i| fig.values[i] != fig.values[i - 1])
             .collect(),
+    }
+}
+
+/// At most this many period lines are drawn: with more, every k-th period is marked.
+pub const MAX_PERIOD_MARKS: usize = 16;
+
+/// Every how many periods a line is drawn: 1, or more when the window holds more than
+/// [`MAX_PERIOD_MARKS`] periods (Nim's period 1 would otherwise hide the points).
+pub fn period_stride(fig: &Figure) -> usize {
+    match fig.markers {
+        Markers::Period { preperiod, period } => {
+            let periods = fig.values.len().saturating_sub(preperiod).div_ceil(period.max(1));
+            periods.div_ceil(MAX_PERIOD_MARKS).max(1)
+        }
+        _ => 1,
     }
 }
 
@@ -150,7 +168,8 @@ fn draw(fig: &Figure, svg: &mut String) -> Result<(), Box<dyn std::error::Error>
     let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
     let x_range = -0.5..(n.max(1) as f64 - 0.5);
-    let y_range = -0.5..(top + 0.5).max(1.5);
+    // Headroom above the highest point for the legend.
+    let y_range = -0.5..(top * 1.2 + 1.5);
     let mut chart = ChartBuilder::on(&root)
         .caption(&fig.title, ("sans-serif", 20))
         .margin(12)
@@ -182,7 +201,13 @@ fn draw(fig: &Figure, svg: &mut String) -> Result<(), Box<dyn std::error::Error>
     }
     let marks = marker_positions(fig);
     let (mark_colour, mark_label) = match fig.markers {
-        Markers::Period { period, .. } => (PERIOD_COLOUR, format!("period {period} begins")),
+        Markers::Period { period, .. } => match period_stride(fig) {
+            1 => (PERIOD_COLOUR, format!("period {period} begins")),
+            k => (
+                PERIOD_COLOUR,
+                format!("every {k}th period begins (period {period})"),
+            ),
+        },
         _ => (RUN_COLOUR, "run of equal values begins".to_string()),
     };
     if !marks.is_empty() && (marks.len() <= MAX_RUN_MARKS || !matches!(fig.markers, Markers::Runs))

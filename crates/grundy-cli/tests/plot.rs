@@ -204,6 +204,33 @@ fn analyze_plot_marks_preperiod_and_periods() {
 }
 
 #[test]
+fn short_periods_are_marked_every_few_periods() {
+    // Nim: G(n) = n, period 1 and saltus 1 from 0; 64 heaps shown, at most 16 lines: every 4th.
+    let path = scratch("nim.svg");
+    grundy()
+        .args(["analyze", "nim", "--plot"])
+        .arg(&path)
+        .assert()
+        .success();
+    let svg = read_svg(&path);
+    let values: Vec<u64> = (0..64).collect();
+    assert_points_are(&svg.points, &values);
+    let x = x_of(&svg.points);
+    let marks: Vec<f64> = svg
+        .verticals
+        .iter()
+        .filter(|(c, _)| c == PERIOD)
+        .map(|m| m.1)
+        .collect();
+    assert_eq!(marks.len(), 16);
+    for (k, m) in marks.iter().enumerate() {
+        assert!((m - x(4 * k)).abs() <= 1.0, "line {k} at {m}");
+    }
+    assert!(svg.text.contains("every 4th period begins (period 1)"));
+    assert!(svg.text.contains("nim: period 1, preperiod 0, saltus 1 (proved)"));
+}
+
+#[test]
 fn analyze_plot_of_a_divide_game_marks_its_runs() {
     let path = scratch("divide.svg");
     grundy()
