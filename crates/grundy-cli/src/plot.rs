@@ -127,7 +127,11 @@ pub const MAX_PERIOD_MARKS: usize = 16;
 pub fn period_stride(fig: &Figure) -> usize {
     match fig.markers {
         Markers::Period { preperiod, period } => {
-            let periods = fig.values.len().saturating_sub(preperiod).div_ceil(period.max(1));
+            let periods = fig
+                .values
+                .len()
+                .saturating_sub(preperiod)
+                .div_ceil(period.max(1));
             periods.div_ceil(MAX_PERIOD_MARKS).max(1)
         }
         _ => 1,

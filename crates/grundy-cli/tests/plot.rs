@@ -227,7 +227,9 @@ fn short_periods_are_marked_every_few_periods() {
         assert!((m - x(4 * k)).abs() <= 1.0, "line {k} at {m}");
     }
     assert!(svg.text.contains("every 4th period begins (period 1)"));
-    assert!(svg.text.contains("nim: period 1, preperiod 0, saltus 1 (proved)"));
+    assert!(svg
+        .text
+        .contains("nim: period 1, preperiod 0, saltus 1 (proved)"));
 }
 
 #[test]
