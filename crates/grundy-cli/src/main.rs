@@ -15,9 +15,13 @@ use error::CliError;
 /// Impartial combinatorial games: Grundy values, nimbers, game graphs, patterns and proofs.
 #[derive(Parser, Debug)]
 #[command(name = "grundy", version, about, long_about = None)]
-#[command(
-    after_help = "Examples:\n  grundy nimber mul 8 9\n  echo '1\\n2 3' | grundy nimber product"
-)]
+#[command(after_help = "Examples:\n  grundy nimber mul 8 9          # 5\n  \
+                      printf '1\\n2 3\\n' | grundy nimber product\n  \
+                      grundy seq kayles -n 12\n  \
+                      grundy analyze dawsons-kayles --plot dk.svg\n  \
+                      grundy position nim 1 2 3      # P\n  \
+                      grundy completions bash > ~/.local/share/bash-completion/completions/grundy\n\n\
+                      Every command takes --help; analysis commands take --json.")]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
