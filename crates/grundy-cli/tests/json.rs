@@ -195,3 +195,64 @@ fn every_analysis_command_has_json() {
         .collect();
     assert!(without.is_empty(), "no --json: {without:?}");
 }
+
+/// The keys of a JSON object, sorted.
+fn keys(doc: &Value) -> Vec<&str> {
+    doc.as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+#[test]
+fn heap_and_graph_documents_have_the_spec_fields() {
+    let d = json(&["seq", "kayles", "-n", "5"]);
+    assert_eq!(keys(&d), ["game", "values"]);
+    assert_eq!(d["values"], serde_json::json!([0, 1, 2, 3, 1]));
+    let d = json(&["analyze", "dawsons-kayles"]);
+    assert_eq!(
+        keys(&d),
+        [
+            "computed",
+            "game",
+            "pattern",
+            "period",
+            "preperiod",
+            "proved",
+            "saltus"
+        ]
+    );
+    assert_eq!(
+        (d["period"].as_u64(), d["preperiod"].as_u64()),
+        (Some(34), Some(53))
+    );
+    let d = json(&["position", "nim", "1", "2", "3"]);
+    assert_eq!(keys(&d), ["nim_sum", "outcome", "winning_moves"]);
+    assert_eq!(d["outcome"], "P");
+    let graph = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("json-graph.txt");
+    std::fs::write(&graph, "a: b\nb:\n").unwrap();
+    let d = json(&["graph", "solve", graph.to_str().unwrap()]);
+    assert_eq!(keys(&d), ["vertices"]);
+    assert_eq!(d["vertices"][0]["outcome"], "N");
+}
+
+#[test]
+fn value_document_has_exact_integers() {
+    let line = text(&[
+        "value",
+        "kayles",
+        "1000000000000000000000000",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(
+        line,
+        "{\"game\":\"kayles\",\"heaps\":[1000000000000000000000000,5],\"values\":[1,4]}\n"
+    );
+    // The values are those of the text output.
+    assert_eq!(
+        text(&["value", "kayles", "1000000000000000000000000", "5"]),
+        "1\n4\n"
+    );
+}

@@ -2,7 +2,7 @@
 //! heaps.
 
 use crate::error::CliError;
-use crate::output::{print_json, progress, stdout};
+use crate::output::{json_int, print_json, progress, stdout};
 use crate::plot;
 use clap::Args;
 use grundy::heap::Rule;
@@ -10,6 +10,7 @@ use grundy::notation::game::{parse_game, GameSpec};
 use grundy::notation::number::{parse_natural, parse_u64};
 use grundy::pattern::value;
 use num_traits::ToPrimitive;
+use serde_json::value::RawValue;
 use std::io::Write;
 
 /// Arguments of `grundy analyze`.
@@ -195,25 +196,19 @@ pub fn value(args: ValueArgs) -> Result<(), CliError> {
     let bar = progress(max, "computing");
     let values = value::values(&spec, &rule, &heaps, max, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
-    let mut out = stdout();
     if args.json {
-        // Written by hand: values and heaps may exceed every fixed-width JSON number type,
-        // and JSON numbers have no size limit.
-        let list = |xs: &[num_bigint::BigUint]| {
-            xs.iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let name = serde_json::to_string(&args.game).map_err(|e| CliError::Io(e.into()))?;
-        writeln!(
-            out,
-            "{{\"game\": {name}, \"heaps\": [{}], \"values\": [{}]}}",
-            list(&heaps),
-            list(&values)
-        )?;
-        out.flush()?;
-        return Ok(());
+        // Heaps and values may exceed every fixed-width type: exact JSON integers of any size.
+        #[derive(serde::Serialize)]
+        struct Doc<'a> {
+            game: &'a str,
+            heaps: Vec<Box<RawValue>>,
+            values: Vec<Box<RawValue>>,
+        }
+        return print_json(&Doc {
+            game: &args.game,
+            heaps: heaps.iter().map(json_int).collect(),
+            values: values.iter().map(json_int).collect(),
+        });
     }
     let mut out = stdout();
     for v in values {
