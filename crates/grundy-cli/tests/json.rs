@@ -207,26 +207,10 @@ fn keys(doc: &Value) -> Vec<&str> {
 
 #[test]
 fn heap_and_graph_documents_have_the_spec_fields() {
+    // (analyze: tests/pattern.rs.)
     let d = json(&["seq", "kayles", "-n", "5"]);
     assert_eq!(keys(&d), ["game", "values"]);
     assert_eq!(d["values"], serde_json::json!([0, 1, 2, 3, 1]));
-    let d = json(&["analyze", "dawsons-kayles"]);
-    assert_eq!(
-        keys(&d),
-        [
-            "computed",
-            "game",
-            "pattern",
-            "period",
-            "preperiod",
-            "proved",
-            "saltus"
-        ]
-    );
-    assert_eq!(
-        (d["period"].as_u64(), d["preperiod"].as_u64()),
-        (Some(34), Some(53))
-    );
     let d = json(&["position", "nim", "1", "2", "3"]);
     assert_eq!(keys(&d), ["nim_sum", "outcome", "winning_moves"]);
     assert_eq!(d["outcome"], "P");
