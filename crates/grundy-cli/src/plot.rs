@@ -19,7 +19,7 @@ pub const LINE_LIMIT: usize = 200;
 /// The most values a plot holds (an SVG of more points is too large to be useful).
 pub const MAX_POINTS: usize = 100_000;
 
-/// The values an analysis plot shows when no period bounds the window.
+/// The values an analysis plot shows when no period bounds the window, and at most.
 pub const ANALYSIS_WINDOW: u64 = 10_000;
 
 /// The values the plot of a floor-division game shows (its runs grow geometrically: the first

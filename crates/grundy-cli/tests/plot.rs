@@ -83,6 +83,17 @@ fn read_svg(path: &PathBuf) -> Svg {
     svg
 }
 
+impl Svg {
+    /// The x of the vertical lines of `colour`, in drawing order.
+    fn marks(&self, colour: &str) -> Vec<f64> {
+        self.verticals
+            .iter()
+            .filter(|(c, _)| c == colour)
+            .map(|m| m.1)
+            .collect()
+    }
+}
+
 /// The x pixel of heap n, from the first and last points (x is linear in n).
 fn x_of(points: &[(f64, f64)]) -> impl Fn(usize) -> f64 + '_ {
     let (first, last) = (points[0].0, points[points.len() - 1].0);
@@ -181,12 +192,7 @@ fn analyze_plot_marks_preperiod_and_periods() {
     let svg = read_svg(&path);
     assert_points_are(&svg.points, &values(&seq.stdout));
     let x = x_of(&svg.points);
-    let marks: Vec<f64> = svg
-        .verticals
-        .iter()
-        .filter(|(c, _)| c == PERIOD)
-        .map(|m| m.1)
-        .collect();
+    let marks: Vec<f64> = svg.marks(PERIOD);
     let expected: Vec<usize> = vec![53, 87, 121, 155];
     assert_eq!(marks.len(), expected.len(), "{marks:?}");
     for (m, n) in marks.iter().zip(expected) {
@@ -216,12 +222,7 @@ fn short_periods_are_marked_every_few_periods() {
     let values: Vec<u64> = (0..64).collect();
     assert_points_are(&svg.points, &values);
     let x = x_of(&svg.points);
-    let marks: Vec<f64> = svg
-        .verticals
-        .iter()
-        .filter(|(c, _)| c == PERIOD)
-        .map(|m| m.1)
-        .collect();
+    let marks: Vec<f64> = svg.marks(PERIOD);
     assert_eq!(marks.len(), 16);
     for (k, m) in marks.iter().enumerate() {
         assert!((m - x(4 * k)).abs() <= 1.0, "line {k} at {m}");
@@ -230,6 +231,23 @@ fn short_periods_are_marked_every_few_periods() {
     assert!(svg
         .text
         .contains("nim: period 1, preperiod 0, saltus 1 (proved)"));
+}
+
+#[test]
+fn analysis_window_is_at_most_ten_thousand_heaps() {
+    // Period 10001 from 0: four periods would be 40004 heaps; the plot stops at 10000.
+    let path = scratch("sub.svg");
+    grundy()
+        .args(["analyze", "sub:1-10000", "--plot"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(contains("period 10001, preperiod 0 (proved)"));
+    let svg = read_svg(&path);
+    assert_eq!(svg.points.len(), 10_000);
+    let marks: Vec<f64> = svg.marks(PERIOD);
+    assert_eq!(marks.len(), 1);
+    assert!((marks[0] - x_of(&svg.points)(0)).abs() <= 1.0);
 }
 
 #[test]
@@ -251,12 +269,7 @@ fn analyze_plot_of_a_divide_game_marks_its_runs() {
     let starts: Vec<usize> = (1..values.len())
         .filter(|&i| values[i] != values[i - 1])
         .collect();
-    let marks: Vec<f64> = svg
-        .verticals
-        .iter()
-        .filter(|(c, _)| c == RUN)
-        .map(|m| m.1)
-        .collect();
+    let marks: Vec<f64> = svg.marks(RUN);
     assert_eq!(marks.len(), starts.len());
     for (m, n) in marks.iter().zip(starts) {
         assert!((m - x(n)).abs() <= 1.0, "run line at {m}, heap {n}");
