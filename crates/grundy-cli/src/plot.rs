@@ -22,9 +22,9 @@ pub const MAX_POINTS: usize = 100_000;
 /// The values an analysis plot shows when no period bounds the window, and at most.
 pub const ANALYSIS_WINDOW: u64 = 10_000;
 
-/// The values the plot of a floor-division game shows (its runs grow geometrically: the first
-/// thousand heaps show the first dozen runs or so).
-pub const RUNS_WINDOW: u64 = 1_000;
+/// The heaps the plot of a floor-division game shows, on a logarithmic axis (its runs grow
+/// geometrically).
+pub const RUNS_WINDOW: u64 = 100_000;
 
 /// Run boundaries are drawn only when there are at most this many in the window.
 pub const MAX_RUN_MARKS: usize = 200;
@@ -166,15 +166,99 @@ fn integer_label(x: &f64) -> String {
     }
 }
 
-fn draw(fig: &Figure, svg: &mut String) -> Result<(), Box<dyn std::error::Error>> {
-    let n = fig.values.len();
-    let top = fig.values.iter().copied().max().unwrap_or(0) as f64;
+type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+/// Headroom above the highest point, for the legend.
+fn y_range(values: &[u64]) -> std::ops::Range<f64> {
+    let top = values.iter().copied().max().unwrap_or(0) as f64;
+    -0.5..(top * 1.2 + 1.5)
+}
+
+fn draw(fig: &Figure, svg: &mut String) -> DrawResult {
     let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
+    match fig.markers {
+        Markers::Runs if fig.values.len() > 2 => draw_runs(fig, &root)?,
+        _ => draw_linear(fig, &root)?,
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// The runs `(start, end, value)` of equal values of `values[1..]`, `end` exclusive.
+pub fn runs(values: &[u64]) -> Vec<(usize, usize, u64)> {
+    let mut runs: Vec<(usize, usize, u64)> = Vec::new();
+    for (n, &v) in values.iter().enumerate().skip(1) {
+        match runs.last_mut() {
+            Some(run) if run.2 == v => run.1 = n + 1,
+            _ => runs.push((n, n + 1, v)),
+        }
+    }
+    runs
+}
+
+/// A floor-division game on a logarithmic n axis, since its runs grow geometrically: each run
+/// of equal values is a horizontal segment with a point where it begins, and a vertical line
+/// marks each n where the value changes. Heap 0 (value 0) is left off the axis.
+fn draw_runs(fig: &Figure, root: &DrawingArea<SVGBackend, plotters::coord::Shift>) -> DrawResult {
+    let n = fig.values.len() as f64;
+    let y_range = y_range(&fig.values);
+    let mut chart = ChartBuilder::on(root)
+        .caption(&fig.title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .margin_right(30)
+        .build_cartesian_2d((1f64..n).log_scale(), y_range.clone())?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_label_formatter(&integer_label)
+        .y_label_formatter(&integer_label)
+        .x_desc("n (logarithmic scale)")
+        .y_desc("G(n)")
+        .draw()?;
+    let marks = marker_positions(fig);
+    if !marks.is_empty() && marks.len() <= MAX_RUN_MARKS {
+        let (y_lo, y_hi) = (y_range.start, y_range.end);
+        chart
+            .draw_series(
+                marks.iter().map(|&m| {
+                    PathElement::new(vec![(m as f64, y_lo), (m as f64, y_hi)], RUN_COLOUR)
+                }),
+            )?
+            .label("the value changes")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], RUN_COLOUR));
+    }
+    let runs = runs(&fig.values);
+    chart.draw_series(runs.iter().map(|&(a, b, v)| {
+        PathElement::new(
+            vec![(a as f64, v as f64), ((b as f64).min(n), v as f64)],
+            POINT_COLOUR.stroke_width(2),
+        )
+    }))?;
+    chart
+        .draw_series(
+            runs.iter()
+                .map(|&(a, _, v)| Circle::new((a as f64, v as f64), 3, POINT_COLOUR.filled())),
+        )?
+        .label("G(n): a run of equal values from each point")
+        .legend(|(x, y)| Rectangle::new([(x + 4, y - 4), (x + 12, y + 4)], POINT_COLOUR.filled()));
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()?;
+    Ok(())
+}
+
+/// The values on a linear n axis, with the preperiod and period marks.
+fn draw_linear(fig: &Figure, root: &DrawingArea<SVGBackend, plotters::coord::Shift>) -> DrawResult {
+    let n = fig.values.len();
     let x_range = -0.5..(n.max(1) as f64 - 0.5);
-    // Headroom above the highest point for the legend.
-    let y_range = -0.5..(top * 1.2 + 1.5);
-    let mut chart = ChartBuilder::on(&root)
+    let y_range = y_range(&fig.values);
+    let mut chart = ChartBuilder::on(root)
         .caption(&fig.title, ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(40)
@@ -247,6 +331,5 @@ fn draw(fig: &Figure, svg: &mut String) -> Result<(), Box<dyn std::error::Error>
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .draw()?;
-    root.present()?;
     Ok(())
 }

@@ -251,7 +251,9 @@ fn analysis_window_is_at_most_ten_thousand_heaps() {
 }
 
 #[test]
-fn analyze_plot_of_a_divide_game_marks_its_runs() {
+fn analyze_plot_of_a_divide_game_shows_its_runs_on_a_log_axis() {
+    // Heaps 1 .. 99999 on a logarithmic axis: one point where each run of equal values begins,
+    // a line where the value changes.
     let path = scratch("divide.svg");
     grundy()
         .args(["analyze", "divide:2,3", "--plot"])
@@ -259,23 +261,49 @@ fn analyze_plot_of_a_divide_game_marks_its_runs() {
         .assert()
         .success();
     let seq = grundy()
-        .args(["seq", "divide:2,3", "-n", "1000"])
+        .args(["seq", "divide:2,3", "-n", "100000"])
         .output()
         .unwrap();
     let values = values(&seq.stdout);
+    let mut starts: Vec<usize> = vec![1];
+    starts.extend((2..values.len()).filter(|&i| values[i] != values[i - 1]));
+    let run_values: Vec<u64> = starts.iter().map(|&a| values[a]).collect();
     let svg = read_svg(&path);
-    assert_points_are(&svg.points, &values);
-    let x = x_of(&svg.points);
-    let starts: Vec<usize> = (1..values.len())
+    assert_eq!(svg.points.len(), starts.len(), "one point per run");
+    // Heights as the values; x logarithmic in n, read off the first and last points.
+    for (i, (&(_, cy), &v)) in svg.points.iter().zip(&run_values).enumerate() {
+        for (&(_, cy2), &v2) in svg.points.iter().zip(&run_values) {
+            assert_eq!(v.cmp(&v2), cy2.partial_cmp(&cy).unwrap(), "run {i}");
+        }
+    }
+    let (first, last) = (svg.points[0].0, svg.points[svg.points.len() - 1].0);
+    let (a0, a1) = (
+        (starts[0] as f64).ln(),
+        (*starts.last().unwrap() as f64).ln(),
+    );
+    let x = |n: usize| first + ((n as f64).ln() - a0) / (a1 - a0) * (last - first);
+    for (&(cx, _), &a) in svg.points.iter().zip(&starts) {
+        assert!(
+            (cx - x(a)).abs() <= 1.5,
+            "run from {a} drawn at {cx}, expected {}",
+            x(a)
+        );
+    }
+    let changes: Vec<usize> = (1..values.len())
         .filter(|&i| values[i] != values[i - 1])
         .collect();
-    let marks: Vec<f64> = svg.marks(RUN);
-    assert_eq!(marks.len(), starts.len());
-    for (m, n) in marks.iter().zip(starts) {
-        assert!((m - x(n)).abs() <= 1.0, "run line at {m}, heap {n}");
+    let marks = svg.marks(RUN);
+    assert_eq!(marks.len(), changes.len());
+    for (m, n) in marks.iter().zip(changes) {
+        assert!(
+            (m - x(n)).abs() <= 1.5,
+            "change line at {m}, heap {n} at {}",
+            x(n)
+        );
     }
     assert!(svg.text.contains("divide:2,3"));
     assert!(svg.text.contains("(proved)"));
+    assert!(svg.text.contains("logarithmic"));
 }
 
 #[test]

@@ -39,8 +39,9 @@ pub struct AnalyzeArgs {
     json: bool,
     /// Also draw G(n) against n into FILE (SVG, extension .svg): the preperiod shaded and a
     /// line where each period begins, or where each run begins for divide:D games. The window
-    /// is 0 <= n < max(64, preperiod + 4 periods), the first 1000 heaps for divide:D games, or
-    /// the first 10000 values without a period (never more than 10000).
+    /// is 0 <= n < max(64, preperiod + 4 periods), or the first 10000 values without a period
+    /// (never more than 10000); divide:D games show their runs up to 100000 on a logarithmic
+    /// axis.
     #[arg(long, value_name = "FILE")]
     plot: Option<String>,
 }
@@ -162,7 +163,10 @@ fn analysis_figure(a: &value::Analysis) -> plot::Figure {
         _ if a.run_count().is_some() => (plot::RUNS_WINDOW, plot::Markers::Runs),
         _ => (plot::ANALYSIS_WINDOW, plot::Markers::None),
     };
-    let window = window.min(plot::ANALYSIS_WINDOW);
+    let window = match markers {
+        plot::Markers::Runs => window,
+        _ => window.min(plot::ANALYSIS_WINDOW),
+    };
     // G(n) for n in the window, as far as the analysis knows them.
     let values: Vec<u64> = (0..window)
         .map_while(|n| a.value(&n.into()).ok()?.to_u64())
