@@ -10,6 +10,7 @@
 //! shipped inside the binary; `rsvg-convert plot.svg -o plot.png` does it better outside.
 
 use crate::error::CliError;
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -168,6 +169,57 @@ fn integer_label(x: &f64) -> String {
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
+/// The chart with its title, margins and room for the tick labels.
+fn builder<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    title: &str,
+) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut b = ChartBuilder::on(root);
+    b.caption(title, ("sans-serif", 20))
+        .margin(12)
+        .margin_right(30)
+        .x_label_area_size(40)
+        .y_label_area_size(50);
+    b
+}
+
+/// The axes, with integer tick labels and the descriptions `x_desc` and G(n).
+fn draw_axes<X, Y>(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<X, Y>>,
+    x_desc: &str,
+) -> DrawResult
+where
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_label_formatter(&integer_label)
+        .y_label_formatter(&integer_label)
+        .x_desc(x_desc)
+        .y_desc("G(n)")
+        .draw()?;
+    Ok(())
+}
+
+/// The legend, in the upper right corner (the plot leaves headroom for it).
+fn draw_legend<'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+) -> DrawResult
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()?;
+    Ok(())
+}
+
 /// Headroom above the highest point, for the legend.
 fn y_range(values: &[u64]) -> std::ops::Range<f64> {
     let top = values.iter().copied().max().unwrap_or(0) as f64;
@@ -203,21 +255,9 @@ pub fn runs(values: &[u64]) -> Vec<(usize, usize, u64)> {
 fn draw_runs(fig: &Figure, root: &DrawingArea<SVGBackend, plotters::coord::Shift>) -> DrawResult {
     let n = fig.values.len() as f64;
     let y_range = y_range(&fig.values);
-    let mut chart = ChartBuilder::on(root)
-        .caption(&fig.title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .margin_right(30)
-        .build_cartesian_2d((1f64..n).log_scale(), y_range.clone())?;
-    chart
-        .configure_mesh()
-        .disable_mesh()
-        .x_label_formatter(&integer_label)
-        .y_label_formatter(&integer_label)
-        .x_desc("n (logarithmic scale)")
-        .y_desc("G(n)")
-        .draw()?;
+    let mut chart =
+        builder(root, &fig.title).build_cartesian_2d((1f64..n).log_scale(), y_range.clone())?;
+    draw_axes(&mut chart, "n (logarithmic scale)")?;
     let marks = marker_positions(fig);
     if !marks.is_empty() && marks.len() <= MAX_RUN_MARKS {
         let (y_lo, y_hi) = (y_range.start, y_range.end);
@@ -244,13 +284,7 @@ fn draw_runs(fig: &Figure, root: &DrawingArea<SVGBackend, plotters::coord::Shift
         )?
         .label("G(n): a run of equal values from each point")
         .legend(|(x, y)| Rectangle::new([(x + 4, y - 4), (x + 12, y + 4)], POINT_COLOUR.filled()));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()?;
-    Ok(())
+    draw_legend(&mut chart)
 }
 
 /// The values on a linear n axis, with the preperiod and period marks.
@@ -258,20 +292,8 @@ fn draw_linear(fig: &Figure, root: &DrawingArea<SVGBackend, plotters::coord::Shi
     let n = fig.values.len();
     let x_range = -0.5..(n.max(1) as f64 - 0.5);
     let y_range = y_range(&fig.values);
-    let mut chart = ChartBuilder::on(root)
-        .caption(&fig.title, ("sans-serif", 20))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(x_range, y_range.clone())?;
-    chart
-        .configure_mesh()
-        .disable_mesh()
-        .x_label_formatter(&integer_label)
-        .y_label_formatter(&integer_label)
-        .x_desc("n")
-        .y_desc("G(n)")
-        .draw()?;
+    let mut chart = builder(root, &fig.title).build_cartesian_2d(x_range, y_range.clone())?;
+    draw_axes(&mut chart, "n")?;
 
     let (y_lo, y_hi) = (y_range.start, y_range.end);
     if let Markers::Period { preperiod, .. } = fig.markers {
@@ -325,11 +347,5 @@ fn draw_linear(fig: &Figure, root: &DrawingArea<SVGBackend, plotters::coord::Shi
         .draw_series(points.map(|p| Circle::new(p, radius, POINT_COLOUR.filled())))?
         .label("G(n)")
         .legend(|(x, y)| Rectangle::new([(x + 4, y - 4), (x + 12, y + 4)], POINT_COLOUR.filled()));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()?;
-    Ok(())
+    draw_legend(&mut chart)
 }
