@@ -2,8 +2,15 @@
 //!
 //! A plot shows G(n) against n: points joined by lines for short sequences, a scatter of small
 //! dots for long ones. An analysis adds what it found: the preperiod shaded and a vertical line
-//! at the first n of every period after it, or for a floor-division game a vertical line where
-//! each run of equal values begins. The title names the game and the proof status.
+//! at the first n of every period after it (every k-th period when there are many). A
+//! floor-division game, whose runs of equal values grow geometrically, is drawn on a
+//! logarithmic n axis: each run a segment from a point at its first heap, and a vertical line
+//! where the value changes. The title names the game and the proof status.
+//!
+//! The CLI draws what the library computed (the values, the period, [`Analysis::value`] for
+//! the window); it computes nothing about the game itself.
+//!
+//! [`Analysis::value`]: grundy::pattern::value::Analysis::value
 //!
 //! Only SVG is written (with the crate `plotters`): it needs no font file, since the viewer draws
 //! the text. A PNG would need the bitmap backend to rasterise text itself, with a font file
@@ -54,7 +61,8 @@ pub enum Markers {
         /// The period.
         period: usize,
     },
-    /// A line at each n where a run of equal values begins (n > 0, G(n) ≠ G(n-1)).
+    /// A line at each n where a new run of equal values begins (n > 0, G(n) ≠ G(n-1)); drawn
+    /// on a logarithmic n axis.
     Runs,
 }
 
