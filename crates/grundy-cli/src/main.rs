@@ -66,6 +66,9 @@ enum Command {
                       grundy ordinal cascade 1,0 0,3         # w+3"
     )]
     Ordinal(cmd::ordinal::OrdinalCommand),
+    /// Play a game of heaps against the engine in the terminal, with hints that explain the
+    /// winning move.
+    Play(cmd::play::PlayArgs),
     /// A shell completion script for grundy (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(cmd::completions::CompletionsArgs),
     /// Manual pages (roff) for grundy and every subcommand.
@@ -84,6 +87,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Ordinal(c) => cmd::ordinal::run(c),
         Command::Completions(a) => cmd::completions::run(a),
         Command::Manpage(a) => cmd::manpage::run(a),
+        Command::Play(a) => cmd::play::run(a),
     }
 }
 

@@ -10,3 +10,4 @@ pub mod nimber_product;
 pub mod ordinal;
 pub mod ordinal_nim;
 pub mod pattern;
+pub mod play;

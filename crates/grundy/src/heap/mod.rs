@@ -12,8 +12,10 @@
 //! | rare/common value classes | [`sparse`] | about the number of rare values |
 //!
 //! [`position`] answers for sums of heaps: outcome and winning moves, under normal and misère
-//! play.
+//! play; [`hint`] explains them to people (binary columns, mex is a promise) and picks the
+//! playgrounds' engine moves.
 
+pub mod hint;
 pub mod naive;
 pub mod position;
 pub mod reference;

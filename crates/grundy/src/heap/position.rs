@@ -30,7 +30,7 @@ pub const MAX_OPTIONS: u128 = 100_000_000;
 pub const MISERE_MAX_POSITIONS: usize = 200_000;
 
 /// Who wins: `P` (the player to move loses) or `N` (the player to move wins).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Outcome {
     /// The previous player wins: every move loses.
     P,
@@ -40,7 +40,7 @@ pub enum Outcome {
 
 /// One winning move: heap `heap` (0-based index in the input) of size `from` becomes the heaps
 /// `to` (ascending; empty when the heap is removed).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Move {
     /// 0-based index of the heap moved in.
     pub heap: usize,
@@ -61,15 +61,18 @@ pub struct Analysis {
     pub winning_moves: Vec<Move>,
 }
 
-/// Grundy values of single heaps of a rule, computed once for the heaps asked.
-struct Values<'r> {
+/// Grundy values G(n) of single heaps of a rule, for every n up to the largest heap it was made
+/// for: the sequence is computed once (Nim and divide games need none).
+pub struct Values<'r> {
     rule: &'r Rule,
     seq: Option<Sequence>,
     memo: HashMap<u64, u64>,
 }
 
 impl<'r> Values<'r> {
-    fn new(rule: &'r Rule, heaps: &[u64], progress: Progress) -> Result<Values<'r>> {
+    /// Prepares G(n) for every n up to the largest of `heaps`; heaps above [`MAX_HEAP`] are
+    /// refused with [`Error::Limit`] for games that need their sequence.
+    pub fn new(rule: &'r Rule, heaps: &[u64], progress: Progress) -> Result<Values<'r>> {
         let max = heaps.iter().copied().max().unwrap_or(0);
         let seq = match rule {
             Rule::Nim | Rule::Divide(_) => None,
@@ -90,8 +93,9 @@ impl<'r> Values<'r> {
         })
     }
 
-    /// G(n).
-    fn get(&mut self, n: u64) -> u64 {
+    /// G(n), for n at most the largest heap given to [`Values::new`] (any n for Nim and divide
+    /// games).
+    pub fn get(&mut self, n: u64) -> u64 {
         match (self.rule, &self.seq) {
             (Rule::Nim, _) => n,
             (Rule::Divide(ds), _) => divide_value(ds, n, &mut self.memo),
@@ -99,6 +103,14 @@ impl<'r> Values<'r> {
             _ => 0,
         }
     }
+}
+
+/// The Grundy value G(h) of each heap of `heaps` (computed once up to the largest heap; Nim and
+/// divide games need no sequence). Heaps above [`MAX_HEAP`] are refused with [`Error::Limit`]
+/// for games that need their sequence.
+pub fn heap_values(rule: &Rule, heaps: &[u64], progress: Progress) -> Result<Vec<u64>> {
+    let mut vals = Values::new(rule, heaps, progress)?;
+    Ok(heaps.iter().map(|&h| vals.get(h)).collect())
 }
 
 /// G(n) of `divide:D`: mex { G(floor(n/d)) : d ∈ D } with G(0) = 0, memoised. The recursion
@@ -152,7 +164,7 @@ pub fn normal(rule: &Rule, heaps: &[u64], progress: Progress) -> Result<Analysis
 }
 
 /// The distinct options of heap `i` (parts ascending) for which `wins` holds, as moves.
-fn winning_options(
+pub(crate) fn winning_options(
     rule: &Rule,
     heaps: &[u64],
     i: usize,
