@@ -7,6 +7,7 @@
 mod cmd;
 mod error;
 mod output;
+mod plot;
 
 use clap::{Parser, Subcommand};
 use error::CliError;
@@ -14,9 +15,13 @@ use error::CliError;
 /// Impartial combinatorial games: Grundy values, nimbers, game graphs, patterns and proofs.
 #[derive(Parser, Debug)]
 #[command(name = "grundy", version, about, long_about = None)]
-#[command(
-    after_help = "Examples:\n  grundy nimber mul 8 9\n  echo '1\\n2 3' | grundy nimber product"
-)]
+#[command(after_help = "Examples:\n  grundy nimber mul 8 9          # 5\n  \
+                      printf '1\\n2 3\\n' | grundy nimber product\n  \
+                      grundy seq kayles -n 12\n  \
+                      grundy analyze dawsons-kayles --plot dk.svg\n  \
+                      grundy position nim 1 2 3      # P\n  \
+                      grundy completions bash > ~/.local/share/bash-completion/completions/grundy\n\n\
+                      Every command takes --help; analysis commands take --json.")]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -25,10 +30,21 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Nimber arithmetic: the field of nimbers (sum = xor, nim product, inverse, roots, logs).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  grundy nimber mul 8 9          # 5\n  \
+                      grundy nimber inv 2            # 3\n  \
+                      grundy nimber solve 1 1        # 2 and 3\n  \
+                      printf '1\\n8 9\\n' | grundy nimber product"
+    )]
     Nimber(cmd::nimber::NimberCommand),
     /// Game graphs from files: outcomes, remoteness, generalized Sprague-Grundy values, DOT.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  printf 'a: b\\nb: c\\nc: a d\\nd: e\\n' | grundy graph solve -\n  \
+                      grundy graph solve game.txt --json\n  \
+                      grundy graph dot game.txt | dot -Tsvg > game.svg"
+    )]
     Graph(cmd::graph::GraphCommand),
     /// The Grundy values G(0) ... G(N-1) of a heap game, on one line.
     Seq(cmd::heap::SeqArgs),
@@ -43,11 +59,20 @@ enum Command {
     /// [M, N] have Grundy values xoring to X.
     Count(cmd::count::CountArgs),
     /// Ordinals and games with transfinite Grundy values (cascading nim, 1451F, 1149E, ...).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  grundy ordinal nim-sum w+1 w+2         # 3\n  \
+                      grundy ordinal nim-mul w w             # w^2\n  \
+                      grundy ordinal cascade 1,0 0,3         # w+3"
+    )]
     Ordinal(cmd::ordinal::OrdinalCommand),
     /// Play a game of heaps against the engine in the terminal, with hints that explain the
     /// winning move.
     Play(cmd::play::PlayArgs),
+    /// A shell completion script for grundy (bash, zsh, fish, elvish, powershell) on stdout.
+    Completions(cmd::completions::CompletionsArgs),
+    /// Manual pages (roff) for grundy and every subcommand.
+    Manpage(cmd::manpage::ManpageArgs),
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -60,6 +85,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Value(a) => cmd::pattern::value(a),
         Command::Count(c) => cmd::count::run(c),
         Command::Ordinal(c) => cmd::ordinal::run(c),
+        Command::Completions(a) => cmd::completions::run(a),
+        Command::Manpage(a) => cmd::manpage::run(a),
         Command::Play(a) => cmd::play::run(a),
     }
 }

@@ -34,3 +34,62 @@ pub fn progress(total: u64, message: &'static str) -> indicatif::ProgressBar {
     bar.set_message(message);
     bar
 }
+
+/// A number of any size as an exact JSON integer (JSON numbers have no size limit; numbers
+/// beyond 64 bits are written in full, never as strings or floats).
+pub fn json_int(x: &impl ToString) -> Box<serde_json::value::RawValue> {
+    serde_json::value::RawValue::from_string(x.to_string())
+        .unwrap_or_else(|_| json_value(&serde_json::Value::Null))
+}
+
+/// Any serialisable value (a string, a list, null) as a JSON fragment.
+pub fn json_value<T: serde::Serialize + ?Sized>(x: &T) -> Box<serde_json::value::RawValue> {
+    serde_json::value::to_raw_value(x)
+        .unwrap_or_else(|_| serde_json::value::to_raw_value(&()).expect("null is valid JSON"))
+}
+
+/// The JSON document of an arithmetic command (`grundy nimber mul`, `grundy ordinal nim-sum`,
+/// ...): `{"op": NAME, "args": [...], "result": ...}`, the arguments as parsed (canonical form).
+#[derive(serde::Serialize)]
+pub struct OpDoc<'a> {
+    /// The subcommand, e.g. `mul`, `nim-sum`.
+    pub op: &'a str,
+    /// The arguments: integers for natural numbers, strings for ordinals.
+    pub args: Vec<Box<serde_json::value::RawValue>>,
+    /// The answer.
+    pub result: Box<serde_json::value::RawValue>,
+}
+
+/// Writes the answer of an arithmetic command: `text` as one line, or with `json` the document
+/// [`OpDoc`] `{"op", "args", "result"}`.
+pub fn print_op(
+    json: bool,
+    op: &str,
+    args: Vec<Box<serde_json::value::RawValue>>,
+    result: Box<serde_json::value::RawValue>,
+    text: &dyn std::fmt::Display,
+) -> Result<(), CliError> {
+    if json {
+        return print_json(&OpDoc { op, args, result });
+    }
+    let mut out = stdout();
+    writeln!(out, "{text}")?;
+    out.flush()?;
+    Ok(())
+}
+
+/// A spinner on stderr for work whose length is unknown (a discrete logarithm, building a field),
+/// hidden unless stderr is a terminal. Call `finish_and_clear` when done.
+pub fn spinner(message: &'static str) -> indicatif::ProgressBar {
+    if !io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    bar.set_message(message);
+    bar.enable_steady_tick(std::time::Duration::from_millis(100));
+    bar
+}

@@ -6,7 +6,7 @@
 
 use crate::error::CliError;
 use crate::output::progress;
-use crate::output::{print_json, stdout};
+use crate::output::{json_int, print_json, stdout};
 use clap::Args;
 use grundy::count::histogram::{histogram_of_analysis, Histogram, Limits};
 use grundy::count::{count_from_histogram, CountSpec};
@@ -78,12 +78,6 @@ fn histogram_for(game: &str, min: u128, max: u128) -> Result<Histogram, CliError
         max,
         &Limits::default(),
     )?)
-}
-
-/// A number, exact at any size, as a JSON integer.
-fn json_int(x: &impl ToString) -> Box<RawValue> {
-    RawValue::from_string(x.to_string())
-        .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is valid JSON"))
 }
 
 #[derive(Serialize)]

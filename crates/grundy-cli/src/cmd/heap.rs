@@ -2,6 +2,7 @@
 
 use crate::error::CliError;
 use crate::output::{print_json, progress, stdout};
+use crate::plot;
 use clap::Args;
 use grundy::heap::position::{self, Analysis, Outcome};
 use grundy::heap::sequence;
@@ -14,7 +15,8 @@ use std::io::Write;
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  grundy seq kayles -n 12\n  \
                         0 1 2 3 1 4 3 2 1 4 2 6\n  grundy seq octal:0.137 -n 100 --json\n  \
-                        grundy seq sub:1,3,4 -n 0x20\n\n\
+                        grundy seq sub:1,3,4 -n 0x20\n  \
+                        grundy seq kayles -n 100 --plot kayles.svg\n\n\
                         GAME is one of: nim, sub:S (e.g. sub:1,3,4 or sub:1-1000), octal:CODE \
                         (e.g. octal:0.137, octal:4.07, hexadecimal digits 8-F allowed), kayles, \
                         dawsons-kayles, dawsons-chess, officers, grundys-game, divide:D (e.g. \
@@ -28,13 +30,17 @@ pub struct SeqArgs {
     /// Print one JSON document `{"game", "values"}` instead of text.
     #[arg(long)]
     json: bool,
+    /// Also draw G(n) against n into FILE (SVG; the extension must be .svg; at most 100000
+    /// values).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<String>,
 }
 
 /// Arguments of `grundy position`.
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Examples:\n  grundy position kayles 3 5 6\n  N\n  heap 1: 3 -> 1 1\n  \
-                        heap 3: 6 -> 1 3\n  grundy position nim 1 2 3\n  P\n  \
+    after_help = "Examples:\n  grundy position kayles 3 5 6\n  N\n  heap 2: 5 -> 2 2\n  \
+                        grundy position nim 1 2 3\n  P\n  \
                         grundy position nim 1 1 2 --misere --json\n\n\
                         Output: P (the player to move loses) or N, then every winning move as \
                         `heap I: H -> H1' H2' ...` (I counts from 1; nothing after the arrow \
@@ -63,9 +69,31 @@ fn rule(game: &str) -> Result<Rule, CliError> {
 pub fn seq(args: SeqArgs) -> Result<(), CliError> {
     let n = parse_u64(&args.n).map_err(|e| e.in_source("-n"))?;
     let rule = rule(&args.game)?;
+    let plot = match &args.plot {
+        Some(file) if n > plot::MAX_POINTS as u64 => {
+            return Err(grundy::Error::limit(
+                format!(
+                    "--plot {file}: a plot holds at most {} values",
+                    plot::MAX_POINTS
+                ),
+                "plot fewer values (a smaller -n)",
+            )
+            .into())
+        }
+        Some(file) => Some(plot::target(file)?),
+        None => None,
+    };
     let bar = progress(n, "computing");
     let values = sequence::compute(&rule, n, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
+    if let Some(path) = plot {
+        let figure = plot::Figure {
+            title: format!("{}: G(n) for 0 <= n < {n}", args.game),
+            values: values.iter().map(u64::from).collect(),
+            markers: plot::Markers::None,
+        };
+        plot::write(&path, &figure)?;
+    }
     if args.json {
         #[derive(serde::Serialize)]
         struct Doc<'a> {

@@ -1,8 +1,10 @@
 //! One module per command group of the specification.
 
+pub mod completions;
 pub mod count;
 pub mod graph;
 pub mod heap;
+pub mod manpage;
 pub mod nimber;
 pub mod nimber_product;
 pub mod ordinal;

@@ -5,7 +5,7 @@
 //! the any-size [`NimBig`]; the answers are the same, only the speed differs.
 
 use crate::error::CliError;
-use crate::output::stdout;
+use crate::output::{json_int, json_value, print_json, spinner, stdout, OpDoc};
 use clap::Subcommand;
 use grundy::nimber::{algebra, Nim128, NimBig, NimberField};
 use grundy::notation::number::parse_natural;
@@ -18,12 +18,14 @@ use std::io::Write;
 #[derive(Subcommand, Debug)]
 pub enum NimberCommand {
     /// Nim-sum (xor) of the arguments.
-    ///
-    /// Example: `grundy nimber add 5 3` prints 6.
+    #[command(after_help = "Example:\n  grundy nimber add 5 3          # 6")]
     Add {
         /// Nimbers, decimal or 0x-hexadecimal, any size.
         #[arg(required = true)]
         values: Vec<String>,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Nim-product of the arguments (any size).
     #[command(after_help = "Examples:\n  grundy nimber mul 8 9          # 5\n  \
@@ -33,6 +35,9 @@ pub enum NimberCommand {
         /// Nimbers, decimal or 0x-hexadecimal, any size.
         #[arg(required = true)]
         values: Vec<String>,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Nim-quotient A ⊗ B⁻¹ (B must not be 0).
     #[command(after_help = "Example:\n  grundy nimber div 5 9          # 8, since 8⊗9 = 5")]
@@ -41,12 +46,18 @@ pub enum NimberCommand {
         a: String,
         /// The divisor, nonzero.
         b: String,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Nim-inverse of A (A must not be 0).
     #[command(after_help = "Example:\n  grundy nimber inv 2            # 3, since 2⊗3 = 1")]
     Inv {
         /// A nonzero nimber.
         a: String,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Nim-power A^E (A multiplied by itself E times; A^0 = 1).
     #[command(
@@ -58,12 +69,18 @@ pub enum NimberCommand {
         a: String,
         /// The exponent, a natural number of any size.
         e: String,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Nim-square root of A (every nimber has exactly one).
     #[command(after_help = "Example:\n  grundy nimber sqrt 123456789    # 98433322")]
     Sqrt {
         /// A nimber.
         a: String,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Multiplicative order of A ≠ 0: the least n ≥ 1 with A^n = 1 (nimbers below 2^256).
     #[command(after_help = "Examples:\n  grundy nimber order 2          # 3\n  \
@@ -71,6 +88,9 @@ pub enum NimberCommand {
     Order {
         /// A nonzero nimber below 2^256.
         a: String,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Discrete logarithm: the smallest x ≥ 0 with A^x = B, or `none` (A below 2^128).
     #[command(
@@ -83,6 +103,9 @@ pub enum NimberCommand {
         a: String,
         /// The power sought.
         b: String,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// All roots of x² ⊕ B·x ⊕ C = 0, ascending, one a line (a double root once).
     #[command(
@@ -96,6 +119,9 @@ pub enum NimberCommand {
         b: String,
         /// The constant term.
         c: String,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Bulk nim products, Library Checker "Nim Product" format: reads `T` then `T` lines `A B`
     /// (`0 <= A, B < 2^64`, decimal or 0x-hexadecimal) from stdin and writes `T` lines `A⊗B`.
@@ -141,18 +167,48 @@ impl Nimber {
     }
 }
 
-/// Writes lines to stdout.
-fn print_lines<I: IntoIterator<Item = D>, D: Display>(lines: I) -> Result<(), CliError> {
+/// A command's answer, before it is written as text or JSON.
+enum Answer {
+    /// One number.
+    One(String),
+    /// No answer (`nimber log` when no power matches): `none`, or JSON null.
+    NoneFound,
+    /// Numbers one a line (`nimber solve`), or a JSON list.
+    Many(Vec<String>),
+}
+
+fn one(x: impl Display) -> Answer {
+    Answer::One(x.to_string())
+}
+
+/// Writes `answer`: text lines, or with `json` the document `{"op", "args", "result"}` with the
+/// arguments (already validated) in decimal and every number an exact JSON integer.
+fn write_answer(op: &str, args: &[String], json: bool, answer: Answer) -> Result<(), CliError> {
+    if json {
+        let args = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Ok(json_int(&parse(a, &format!("argument {}", i + 1))?)))
+            .collect::<Result<Vec<_>, CliError>>()?;
+        let result = match answer {
+            Answer::One(x) => json_int(&x),
+            Answer::NoneFound => json_value(&()),
+            Answer::Many(xs) => json_int(&format!("[{}]", xs.join(","))),
+        };
+        return print_json(&OpDoc { op, args, result });
+    }
     let mut out = stdout();
-    for line in lines {
-        writeln!(out, "{line}")?;
+    match answer {
+        Answer::One(x) => writeln!(out, "{x}")?,
+        Answer::NoneFound => writeln!(out, "none")?,
+        Answer::Many(xs) => {
+            for x in xs {
+                writeln!(out, "{x}")?;
+            }
+        }
     }
     out.flush()?;
     Ok(())
-}
-
-fn print_one(x: impl Display) -> Result<(), CliError> {
-    print_lines([x])
 }
 
 fn named_values(values: &[String]) -> Result<Vec<Nimber>, CliError> {
@@ -165,16 +221,18 @@ fn named_values(values: &[String]) -> Result<Vec<Nimber>, CliError> {
 
 /// Runs a nimber subcommand.
 pub fn run(command: NimberCommand) -> Result<(), CliError> {
-    match command {
-        NimberCommand::Product { max_input_mib } => super::nimber_product::run(max_input_mib),
-        NimberCommand::Add { values } => {
+    let (op, args, json, answer) = match command {
+        NimberCommand::Product { max_input_mib } => {
+            return super::nimber_product::run(max_input_mib)
+        }
+        NimberCommand::Add { values, json } => {
             let mut sum = BigUint::default();
             for (i, v) in values.iter().enumerate() {
                 sum ^= parse(v, &format!("argument {}", i + 1))?;
             }
-            print_one(sum)
+            ("add", values, json, one(sum))
         }
-        NimberCommand::Mul { values } => {
+        NimberCommand::Mul { values, json } => {
             let xs = named_values(&values)?;
             let smalls: Option<Vec<Nim128>> = xs
                 .iter()
@@ -183,57 +241,72 @@ pub fn run(command: NimberCommand) -> Result<(), CliError> {
                     Nimber::Big(_) => None,
                 })
                 .collect();
-            match smalls {
-                Some(v) => print_one(v.into_iter().fold(Nim128(1), |p, x| p * x)),
-                None => print_one(xs.iter().fold(NimBig::one(), |p, x| &p * &x.big())),
-            }
-        }
-        NimberCommand::Div { a, b } => {
-            let (a, b) = (nimber(&a, "A")?, nimber(&b, "B")?);
-            let zero = || Error::invalid("division by zero: B is 0");
-            match (a, b) {
-                (Nimber::Small(a), Nimber::Small(b)) => {
-                    print_one(a.checked_div(b).ok_or_else(zero)?)
-                }
-                (a, b) => print_one(a.big().checked_div(&b.big()).ok_or_else(zero)?),
-            }
-        }
-        NimberCommand::Inv { a } => {
-            let zero = || Error::invalid("0 has no inverse");
-            match nimber(&a, "A")? {
-                Nimber::Small(a) => print_one(a.inv().ok_or_else(zero)?),
-                Nimber::Big(a) => print_one(a.inv().ok_or_else(zero)?),
-            }
-        }
-        NimberCommand::Pow { a, e } => {
-            let a = nimber(&a, "A")?;
-            let e = parse(&e, "E")?;
-            match a {
-                Nimber::Small(a) => print_one(algebra::pow(&a, &e)),
-                Nimber::Big(a) => print_one(a.checked_pow(&e)?),
-            }
-        }
-        NimberCommand::Sqrt { a } => match nimber(&a, "A")? {
-            Nimber::Small(a) => print_one(a.sqrt()),
-            Nimber::Big(a) => print_one(a.sqrt()),
-        },
-        NimberCommand::Order { a } => match nimber(&a, "A")? {
-            Nimber::Small(a) => print_one(algebra::order(&a)?),
-            Nimber::Big(a) => print_one(algebra::order(&a)?),
-        },
-        NimberCommand::Log { a, b } => {
-            let answer = match (nimber(&a, "A")?, nimber(&b, "B")?) {
-                (Nimber::Small(a), Nimber::Small(b)) => algebra::log(&a, &b)?,
-                (a, b) => algebra::log(&a.big(), &b.big())?,
+            let product = match smalls {
+                Some(v) => one(v.into_iter().fold(Nim128(1), |p, x| p * x)),
+                None => one(xs.iter().fold(NimBig::one(), |p, x| &p * &x.big())),
             };
-            match answer {
-                Some(x) => print_one(x),
-                None => print_one("none"),
-            }
+            ("mul", values, json, product)
         }
-        NimberCommand::Solve { b, c } => {
-            let (b, c) = (nimber(&b, "B")?.big(), nimber(&c, "C")?.big());
-            print_lines(NimBig::solve_quadratic(&b, &c)?)
+        NimberCommand::Div { a, b, json } => {
+            let zero = || Error::invalid("division by zero: B is 0");
+            let q = match (nimber(&a, "A")?, nimber(&b, "B")?) {
+                (Nimber::Small(a), Nimber::Small(b)) => one(a.checked_div(b).ok_or_else(zero)?),
+                (a, b) => one(a.big().checked_div(&b.big()).ok_or_else(zero)?),
+            };
+            ("div", vec![a, b], json, q)
         }
-    }
+        NimberCommand::Inv { a, json } => {
+            let zero = || Error::invalid("0 has no inverse");
+            let inv = match nimber(&a, "A")? {
+                Nimber::Small(a) => one(a.inv().ok_or_else(zero)?),
+                Nimber::Big(a) => one(a.inv().ok_or_else(zero)?),
+            };
+            ("inv", vec![a], json, inv)
+        }
+        NimberCommand::Pow { a, e, json } => {
+            let x = nimber(&a, "A")?;
+            let n = parse(&e, "E")?;
+            let power = match x {
+                Nimber::Small(x) => one(algebra::pow(&x, &n)),
+                Nimber::Big(x) => one(x.checked_pow(&n)?),
+            };
+            ("pow", vec![a, e], json, power)
+        }
+        NimberCommand::Sqrt { a, json } => {
+            let root = match nimber(&a, "A")? {
+                Nimber::Small(x) => one(x.sqrt()),
+                Nimber::Big(x) => one(x.sqrt()),
+            };
+            ("sqrt", vec![a], json, root)
+        }
+        NimberCommand::Order { a, json } => {
+            let x = nimber(&a, "A")?;
+            let bar = spinner("computing the order");
+            let order = match x {
+                Nimber::Small(x) => algebra::order(&x).map(one),
+                Nimber::Big(x) => algebra::order(&x).map(one),
+            };
+            bar.finish_and_clear();
+            let order = order?;
+            ("order", vec![a], json, order)
+        }
+        NimberCommand::Log { a, b, json } => {
+            let (x, y) = (nimber(&a, "A")?, nimber(&b, "B")?);
+            let bar = spinner("computing the logarithm");
+            let log = match (x, y) {
+                (Nimber::Small(x), Nimber::Small(y)) => algebra::log(&x, &y),
+                (x, y) => algebra::log(&x.big(), &y.big()),
+            };
+            bar.finish_and_clear();
+            let log = log?;
+            ("log", vec![a, b], json, log.map_or(Answer::NoneFound, one))
+        }
+        NimberCommand::Solve { b, c, json } => {
+            let (x, y) = (nimber(&b, "B")?.big(), nimber(&c, "C")?.big());
+            let roots = NimBig::solve_quadratic(&x, &y)?;
+            let roots = Answer::Many(roots.iter().map(ToString::to_string).collect());
+            ("solve", vec![b, c], json, roots)
+        }
+    };
+    write_answer(op, &args, json, answer)
 }

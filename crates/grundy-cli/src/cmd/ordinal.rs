@@ -1,7 +1,7 @@
 //! `grundy ordinal ...`: ordinal arithmetic and games with transfinite Grundy values.
 
 use crate::error::CliError;
-use crate::output::{print_json, stdout};
+use crate::output::{json_int, json_value, print_json, print_op, stdout};
 use clap::{Args, Subcommand};
 use grundy::notation::ordinal::{
     parse_heap_graph, parse_matrix, parse_ordinal, parse_row, parse_token_heap, MAX_PRODUCT_TERMS,
@@ -36,6 +36,9 @@ pub enum OrdinalCommand {
         /// Ordinals in Cantor normal form, e.g. w^2*3+w+1.
         #[arg(required = true)]
         values: Vec<String>,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Ordinal sum A + B + ... (left to right; not commutative: 1+w = w).
     #[command(
@@ -45,6 +48,9 @@ pub enum OrdinalCommand {
         /// Ordinals in Cantor normal form.
         #[arg(required = true)]
         values: Vec<String>,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Ordinal product A · B · ... (left to right; not commutative: 2*w = w).
     #[command(after_help = "Example:\n  grundy ordinal mul w+1 2   prints w*2+1")]
@@ -52,6 +58,9 @@ pub enum OrdinalCommand {
         /// Ordinals in Cantor normal form.
         #[arg(required = true)]
         values: Vec<String>,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Ordinal power A^N for a natural N.
     #[command(after_help = "Example:\n  grundy ordinal pow w+1 3   prints w^3+w^2+w+1")]
@@ -60,6 +69,9 @@ pub enum OrdinalCommand {
         base: String,
         /// The exponent, a natural number.
         exponent: String,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Compares two ordinals: prints <, = or >.
     #[command(after_help = "Example:\n  grundy ordinal cmp 'w^(w)' 'w^100*7'   prints >")]
@@ -68,6 +80,9 @@ pub enum OrdinalCommand {
         a: String,
         /// The second ordinal.
         b: String,
+        /// Print one JSON document {"op", "args", "result"} instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Cascading nim: the Grundy value of rows of piles (leftmost the highest power).
     ///
@@ -168,16 +183,19 @@ pub fn run(command: OrdinalCommand) -> Result<(), CliError> {
         OrdinalCommand::NimInv(a) => super::ordinal_nim::nim_inv(a),
         OrdinalCommand::NimPow(a) => super::ordinal_nim::nim_pow(a),
         OrdinalCommand::Excess(a) => super::ordinal_nim::excess(a),
-        OrdinalCommand::NimSum { values } => print_ordinal(&nim_sum_all(&parse_all(&values)?)),
-        OrdinalCommand::Add { values } => {
+        OrdinalCommand::NimSum { values, json } => {
+            let xs = parse_all(&values)?;
+            print_ordinal(json, "nim-sum", ordinals(&xs), &nim_sum_all(&xs))
+        }
+        OrdinalCommand::Add { values, json } => {
             let xs = parse_all(&values)?;
             let mut sum = Ordinal::zero();
             for x in &xs {
                 sum.add_assign(x);
             }
-            print_ordinal(&sum)
+            print_ordinal(json, "add", ordinals(&xs), &sum)
         }
-        OrdinalCommand::Mul { values } => {
+        OrdinalCommand::Mul { values, json } => {
             let xs = parse_all(&values)?;
             let mut product = Ordinal::one();
             for (i, x) in xs.iter().enumerate() {
@@ -193,15 +211,21 @@ pub fn run(command: OrdinalCommand) -> Result<(), CliError> {
                 }
                 product = product.mul(x);
             }
-            print_ordinal(&product)
+            print_ordinal(json, "mul", ordinals(&xs), &product)
         }
-        OrdinalCommand::Pow { base, exponent } => {
+        OrdinalCommand::Pow {
+            base,
+            exponent,
+            json,
+        } => {
             let a = parse_ordinal(&base).map_err(|e| e.in_source("BASE"))?;
             let n = grundy::notation::number::parse_natural(&exponent)
                 .map_err(|e| e.in_source("EXPONENT"))?;
-            print_ordinal(&a.pow(&n, 1 << 20, 1 << 16)?)
+            let power = a.pow(&n, 1 << 20, 1 << 16)?;
+            let args = vec![json_value(&a.to_string()), json_int(&n)];
+            print_ordinal(json, "pow", args, &power)
         }
-        OrdinalCommand::Cmp { a, b } => {
+        OrdinalCommand::Cmp { a, b, json } => {
             let x = parse_ordinal(&a).map_err(|e| e.in_source("A"))?;
             let y = parse_ordinal(&b).map_err(|e| e.in_source("B"))?;
             let s = match x.cmp(&y) {
@@ -209,10 +233,7 @@ pub fn run(command: OrdinalCommand) -> Result<(), CliError> {
                 std::cmp::Ordering::Equal => "=",
                 std::cmp::Ordering::Greater => ">",
             };
-            let mut out = stdout();
-            writeln!(out, "{s}")?;
-            out.flush()?;
-            Ok(())
+            print_op(json, "cmp", ordinals(&[x, y]), json_value(s), &s)
         }
         OrdinalCommand::Cascade { rows, out } => {
             let parsed = rows
@@ -290,11 +311,20 @@ fn parse_all(values: &[String]) -> Result<Vec<Ordinal>, CliError> {
         .collect()
 }
 
-fn print_ordinal(x: &Ordinal) -> Result<(), CliError> {
-    let mut out = stdout();
-    writeln!(out, "{x}")?;
-    out.flush()?;
-    Ok(())
+/// Ordinals as JSON strings in canonical form.
+pub(super) fn ordinals(xs: &[Ordinal]) -> Vec<Box<serde_json::value::RawValue>> {
+    xs.iter().map(|x| json_value(&x.to_string())).collect()
+}
+
+/// Writes the ordinal `x`, the answer of `op`, as a line or (with `json`) as the document
+/// `{"op", "args", "result"}`, ordinals as strings.
+pub(super) fn print_ordinal(
+    json: bool,
+    op: &str,
+    args: Vec<Box<serde_json::value::RawValue>>,
+    x: &Ordinal,
+) -> Result<(), CliError> {
+    print_op(json, op, args, json_value(&x.to_string()), x)
 }
 
 /// The largest input file read (bytes).

@@ -1,8 +1,9 @@
 //! `grundy ordinal nim-mul | nim-inv | nim-pow | excess`: the nim product of ordinals below
 //! ω^(ω^ω), the algebraic closure of GF(2), and the excesses behind it.
 
+use super::ordinal::{ordinals, print_ordinal};
 use crate::error::CliError;
-use crate::output::stdout;
+use crate::output::{json_int, json_value, print_op, spinner};
 use clap::Args;
 use grundy::nimber::NimBig;
 use grundy::notation::number::parse_natural;
@@ -12,7 +13,6 @@ use grundy::ordinal::nim_mul::{odd_prime_index, ClosureField, DEFAULT_MAX_DEGREE
 use grundy::ordinal::Ordinal;
 use grundy::Error;
 use num_traits::ToPrimitive;
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -43,6 +43,9 @@ pub struct NimMulArgs {
     /// Ordinals below w^(w^w) in Cantor normal form, e.g. `w^(w^2*3+1)*2+w+7`.
     #[arg(required = true, value_name = "A")]
     pub values: Vec<String>,
+    /// Print one JSON document {"op", "args", "result"} instead of text.
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub cache: CacheArgs,
 }
@@ -56,6 +59,9 @@ pub struct NimInvArgs {
     /// A nonzero ordinal below w^(w^w).
     #[arg(value_name = "A")]
     pub value: String,
+    /// Print one JSON document {"op", "args", "result"} instead of text.
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub cache: CacheArgs,
 }
@@ -73,6 +79,9 @@ pub struct NimPowArgs {
     /// A natural number exponent (A^0 = 1).
     #[arg(value_name = "E")]
     pub exponent: String,
+    /// Print one JSON document {"op", "args", "result"} instead of text.
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub cache: CacheArgs,
 }
@@ -90,6 +99,9 @@ pub struct ExcessArgs {
     /// Print, on stderr, each excess computed: f(p), alpha_p, the field degree and the time.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Print one JSON document {"op", "args", "result"} instead of text.
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub cache: CacheArgs,
 }
@@ -142,13 +154,6 @@ fn parse_arg(s: &str, i: usize) -> Result<Ordinal, CliError> {
     Ok(parse_ordinal(s).map_err(|e| e.in_source(format!("argument {i}")))?)
 }
 
-fn print_line(x: impl std::fmt::Display) -> Result<(), CliError> {
-    let mut out = stdout();
-    writeln!(out, "{x}")?;
-    out.flush()?;
-    Ok(())
-}
-
 /// Runs `f` on a field read from the cache, saving new excesses afterwards.
 fn with_field<T>(
     args: &CacheArgs,
@@ -156,7 +161,9 @@ fn with_field<T>(
 ) -> Result<T, CliError> {
     let mut field = open_field(args);
     let before = field.known_excesses().count();
+    let bar = spinner("computing in the field");
     let r = f(&mut field);
+    bar.finish_and_clear();
     save_field(args, &field, before);
     r
 }
@@ -176,14 +183,14 @@ pub fn nim_mul(args: NimMulArgs) -> Result<(), CliError> {
         }
         Ok(acc)
     })?;
-    print_line(product)
+    print_ordinal(args.json, "nim-mul", ordinals(&xs), &product)
 }
 
 /// `grundy ordinal nim-inv`.
 pub fn nim_inv(args: NimInvArgs) -> Result<(), CliError> {
     let x = parse_arg(&args.value, 1)?;
     let inv = with_field(&args.cache, |field| Ok(field.inv_ordinal(&x)?))?;
-    print_line(inv)
+    print_ordinal(args.json, "nim-inv", ordinals(&[x]), &inv)
 }
 
 /// `grundy ordinal nim-pow`.
@@ -191,7 +198,8 @@ pub fn nim_pow(args: NimPowArgs) -> Result<(), CliError> {
     let x = parse_arg(&args.value, 1)?;
     let e = parse_natural(&args.exponent).map_err(|e| e.in_source("argument 2 (E)"))?;
     let y = with_field(&args.cache, |field| Ok(field.pow_ordinal(&x, &e)?))?;
-    print_line(y)
+    let operands = vec![json_value(&x.to_string()), json_int(&e)];
+    print_ordinal(args.json, "nim-pow", operands, &y)
 }
 
 /// `grundy ordinal excess`.
@@ -203,6 +211,8 @@ pub fn excess(args: ExcessArgs) -> Result<(), CliError> {
         _ => return Err(Error::invalid(format!("argument P: {n} is not an odd prime")).into()),
     };
     let verbose = args.verbose;
+    // Printed once the spinner is gone.
+    let mut notes = Vec::new();
     let m = with_field(&args.cache, |field| {
         let known: Vec<u64> = field.known_excesses().map(|e| e.p).collect();
         let start = Instant::now();
@@ -215,17 +225,20 @@ pub fn excess(args: ExcessArgs) -> Result<(), CliError> {
                     }
                     _ => "from the cache".to_string(),
                 };
-                eprintln!(
+                notes.push(format!(
                     "p = {}: m_p = {}, f(p) = {}, alpha_p = {}, field degree {}, {how}",
                     x.p, x.m, x.f, x.alpha, x.field_degree
-                );
+                ));
             }
-            eprintln!(
+            notes.push(format!(
                 "excess of {p}: {:.3} s in all",
                 start.elapsed().as_secs_f64()
-            );
+            ));
         }
         Ok(e.m)
     })?;
-    print_line(m)
+    for note in notes {
+        eprintln!("{note}");
+    }
+    print_op(args.json, "excess", vec![json_int(&p)], json_int(&m), &m)
 }

@@ -2,12 +2,15 @@
 //! heaps.
 
 use crate::error::CliError;
-use crate::output::{print_json, progress, stdout};
+use crate::output::{json_int, print_json, progress, stdout};
+use crate::plot;
 use clap::Args;
 use grundy::heap::Rule;
 use grundy::notation::game::{parse_game, GameSpec};
 use grundy::notation::number::{parse_natural, parse_u64};
 use grundy::pattern::value;
+use num_traits::ToPrimitive;
+use serde_json::value::RawValue;
 use std::io::Write;
 
 /// Arguments of `grundy analyze`.
@@ -15,7 +18,9 @@ use std::io::Write;
 #[command(after_help = "Examples:\n  grundy analyze dawsons-kayles\n  \
                         period 34, preperiod 53 (proved)\n  \
                         grundy analyze octal:0.16 --max 1000000 --json\n  \
-                        grundy analyze divide:2,3,4,5,6\n\n\
+                        grundy analyze divide:2,3,4,5,6\n  \
+                        grundy analyze dawsons-kayles --plot dk.svg   # preperiod shaded, \
+                        period lines\n\n\
                         Periods of subtraction games (finite sets) and take-and-break codes are \
                         proved from finitely many values by the subtraction-game and Guy-Smith \
                         theorems; divide:D games get a proved self-similar rule \
@@ -32,6 +37,13 @@ pub struct AnalyzeArgs {
     /// "proved", "pattern"}` instead of text.
     #[arg(long)]
     json: bool,
+    /// Also draw G(n) against n into FILE (SVG, extension .svg): the preperiod shaded and a
+    /// line where each period begins, or where each run begins for divide:D games. The window
+    /// is 0 <= n < max(64, preperiod + 4 periods), or the first 10000 values without a period
+    /// (never more than 10000); divide:D games show their runs up to 100000 on a logarithmic
+    /// axis.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<String>,
 }
 
 /// Arguments of `grundy value`.
@@ -73,9 +85,13 @@ fn game(game: &str, max: &Option<String>) -> Result<(GameSpec, Rule, u64), CliEr
 /// Runs `grundy analyze`.
 pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
     let (spec, rule, max) = game(&args.game, &args.max)?;
+    let plot_path = args.plot.as_deref().map(plot::target).transpose()?;
     let bar = progress(max, "computing");
     let a = value::analyze(&spec, &rule, max, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
+    if let Some(path) = plot_path {
+        plot::write(&path, &analysis_figure(&a))?;
+    }
     let period = a.period;
     if args.json {
         #[derive(serde::Serialize)]
@@ -132,6 +148,46 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The plot of an analysis: the values in a window that shows its pattern, and its markers.
+fn analysis_figure(a: &value::Analysis) -> plot::Figure {
+    let (window, markers) = match a.period {
+        Some(p) if a.run_count().is_none() => (
+            (p.preperiod as u64)
+                .saturating_add(4 * p.period as u64)
+                .max(64),
+            plot::Markers::Period {
+                preperiod: p.preperiod,
+                period: p.period,
+            },
+        ),
+        _ if a.run_count().is_some() => (plot::RUNS_WINDOW, plot::Markers::Runs),
+        _ => (plot::ANALYSIS_WINDOW, plot::Markers::None),
+    };
+    let window = match markers {
+        plot::Markers::Runs => window,
+        _ => window.min(plot::ANALYSIS_WINDOW),
+    };
+    // G(n) for n in the window, as far as the analysis knows them.
+    let values: Vec<u64> = (0..window)
+        .map_while(|n| a.value(&n.into()).ok()?.to_u64())
+        .collect();
+    let status = if a.proved { "proved" } else { "not proved" };
+    let found = match (a.period, &markers) {
+        (_, plot::Markers::Runs) => format!("{} runs", a.run_count().unwrap_or(0)),
+        (Some(p), _) if p.saltus != 0 => format!(
+            "period {}, preperiod {}, saltus {}",
+            p.period, p.preperiod, p.saltus
+        ),
+        (Some(p), _) => format!("period {}, preperiod {}", p.period, p.preperiod),
+        (None, _) => "no period found".to_string(),
+    };
+    plot::Figure {
+        title: format!("{}: {found} ({status})", a.game),
+        values,
+        markers,
+    }
+}
+
 /// Runs `grundy value`.
 pub fn value(args: ValueArgs) -> Result<(), CliError> {
     let heaps = args
@@ -144,25 +200,19 @@ pub fn value(args: ValueArgs) -> Result<(), CliError> {
     let bar = progress(max, "computing");
     let values = value::values(&spec, &rule, &heaps, max, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
-    let mut out = stdout();
     if args.json {
-        // Written by hand: values and heaps may exceed every fixed-width JSON number type,
-        // and JSON numbers have no size limit.
-        let list = |xs: &[num_bigint::BigUint]| {
-            xs.iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let name = serde_json::to_string(&args.game).map_err(|e| CliError::Io(e.into()))?;
-        writeln!(
-            out,
-            "{{\"game\": {name}, \"heaps\": [{}], \"values\": [{}]}}",
-            list(&heaps),
-            list(&values)
-        )?;
-        out.flush()?;
-        return Ok(());
+        // Heaps and values may exceed every fixed-width type: exact JSON integers of any size.
+        #[derive(serde::Serialize)]
+        struct Doc<'a> {
+            game: &'a str,
+            heaps: Vec<Box<RawValue>>,
+            values: Vec<Box<RawValue>>,
+        }
+        return print_json(&Doc {
+            game: &args.game,
+            heaps: heaps.iter().map(json_int).collect(),
+            values: values.iter().map(json_int).collect(),
+        });
     }
     let mut out = stdout();
     for v in values {

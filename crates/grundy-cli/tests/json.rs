@@ -1,0 +1,242 @@
+//! `--json` on every analysis command: one valid JSON document whose result is the text answer.
+//!
+//! The arithmetic commands (`nimber add|mul|div|inv|pow|sqrt|order|log|solve`, `ordinal
+//! nim-sum|add|mul|pow|cmp|nim-mul|nim-inv|nim-pow|excess`) print `{"op", "args", "result"}`:
+//! nimbers and natural numbers as exact JSON integers of any size, ordinals as strings in
+//! canonical form. Each document is checked against the same command's text output.
+
+mod cli_tree;
+
+use assert_cmd::Command;
+use serde_json::value::RawValue;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+fn grundy() -> Command {
+    Command::cargo_bin("grundy").unwrap()
+}
+
+fn text(args: &[&str]) -> String {
+    let out = grundy().args(args).output().unwrap();
+    assert!(out.status.success(), "grundy {args:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The one JSON document printed by `grundy ARGS --json` (numbers kept exact).
+fn json(args: &[&str]) -> Value {
+    let out = text(&[args, &["--json"]].concat());
+    assert_eq!(out.lines().count(), 1, "one document: {out}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"))
+}
+
+/// A JSON number or string as the text it stands for (numbers read from the document's own
+/// text, so that integers beyond 64 bits stay exact).
+fn plain(v: &RawValue) -> String {
+    match serde_json::from_str::<Value>(v.get()).unwrap() {
+        Value::String(s) => s,
+        Value::Number(_) => v.get().to_string(),
+        other => panic!("expected a number or a string, found {other}"),
+    }
+}
+
+/// Checks `{"op", "args", "result"}` against the text answer of the same command.
+fn check_op(args: &[&str], op: &str, expected_args: &[&str]) -> Value {
+    let doc = json(args);
+    let keys: Vec<&String> = doc.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["args", "op", "result"], "{args:?}");
+    assert_eq!(doc["op"], op);
+    let line = text(&[args, &["--json"]].concat());
+    let raw: BTreeMap<String, Box<RawValue>> = serde_json::from_str(&line).unwrap();
+    let got_args: Vec<Box<RawValue>> = serde_json::from_str(raw["args"].get()).unwrap();
+    let got: Vec<String> = got_args.iter().map(|a| plain(a)).collect();
+    assert_eq!(got, expected_args, "{args:?}");
+    let answer = text(args);
+    let result = raw["result"].get();
+    if result.starts_with('[') {
+        let xs: Vec<Box<RawValue>> = serde_json::from_str(result).unwrap();
+        let lines: Vec<String> = answer.lines().map(str::to_string).collect();
+        assert_eq!(
+            xs.iter().map(|x| plain(x)).collect::<Vec<_>>(),
+            lines,
+            "{args:?}"
+        );
+    } else if result == "null" {
+        assert_eq!(answer, "none\n");
+    } else {
+        assert_eq!(format!("{}\n", plain(&raw["result"])), answer, "{args:?}");
+    }
+    doc
+}
+
+#[test]
+fn nimber_operations() {
+    check_op(
+        &["nimber", "add", "5", "3", "0x10"],
+        "add",
+        &["5", "3", "16"],
+    );
+    let d = check_op(&["nimber", "mul", "8", "9"], "mul", &["8", "9"]);
+    assert_eq!(d["result"], 5);
+    check_op(&["nimber", "div", "5", "9"], "div", &["5", "9"]);
+    check_op(&["nimber", "inv", "2"], "inv", &["2"]);
+    check_op(&["nimber", "pow", "2", "3"], "pow", &["2", "3"]);
+    check_op(&["nimber", "sqrt", "123456789"], "sqrt", &["123456789"]);
+    check_op(&["nimber", "order", "2"], "order", &["2"]);
+    let d = check_op(&["nimber", "log", "2", "3"], "log", &["2", "3"]);
+    assert_eq!(d["result"], 2);
+    let d = check_op(&["nimber", "log", "2", "4"], "log", &["2", "4"]);
+    assert!(d["result"].is_null());
+    let d = check_op(&["nimber", "solve", "1", "1"], "solve", &["1", "1"]);
+    assert_eq!(d["result"], serde_json::json!([2, 3]));
+}
+
+#[test]
+fn nimbers_beyond_64_bits_are_exact_integers() {
+    let out = text(&[
+        "nimber",
+        "mul",
+        "0x10000000000000000",
+        "0x10000000000000000",
+        "--json",
+    ]);
+    // Written in full as JSON numbers (not strings, not floats).
+    assert!(
+        out.contains("\"args\":[18446744073709551616,18446744073709551616]"),
+        "{out}"
+    );
+    check_op(
+        &[
+            "nimber",
+            "mul",
+            "0x10000000000000000",
+            "0x10000000000000000",
+        ],
+        "mul",
+        &["18446744073709551616", "18446744073709551616"],
+    );
+    let big = "340282366920938463463374607431768211457"; // 2^128 + 1
+    check_op(&["nimber", "inv", big], "inv", &[big]);
+}
+
+#[test]
+fn ordinal_operations() {
+    let d = check_op(
+        &["ordinal", "nim-sum", "w+1", "w+2"],
+        "nim-sum",
+        &["w+1", "w+2"],
+    );
+    assert_eq!(d["result"], "3");
+    check_op(&["ordinal", "add", "1", "w"], "add", &["1", "w"]);
+    check_op(&["ordinal", "mul", "w+1", "2"], "mul", &["w+1", "2"]);
+    let d = check_op(&["ordinal", "pow", "w+1", "3"], "pow", &["w+1", "3"]);
+    assert!(d["args"][1].is_u64(), "the exponent is a number");
+    check_op(
+        &["ordinal", "cmp", "w^(w)", "w^100*7"],
+        "cmp",
+        &["w^(w)", "w^100*7"],
+    );
+    // Arguments come back in canonical form.
+    check_op(&["ordinal", "nim-sum", "w^1*1+0"], "nim-sum", &["w"]);
+}
+
+#[test]
+fn ordinal_nim_products() {
+    fn with<'a>(a: &[&'a str]) -> Vec<&'a str> {
+        [a, &["--no-cache"]].concat()
+    }
+    let d = check_op(
+        &with(&["ordinal", "nim-mul", "w", "w^2"]),
+        "nim-mul",
+        &["w", "w^2"],
+    );
+    assert_eq!(d["result"], "2");
+    check_op(&with(&["ordinal", "nim-inv", "w"]), "nim-inv", &["w"]);
+    check_op(
+        &with(&["ordinal", "nim-pow", "w", "3"]),
+        "nim-pow",
+        &["w", "3"],
+    );
+    let d = check_op(&with(&["ordinal", "excess", "19"]), "excess", &["19"]);
+    assert_eq!(d["result"], 4);
+}
+
+#[test]
+fn bad_input_with_json_still_exits_2() {
+    grundy()
+        .args(["nimber", "div", "5", "0", "--json"])
+        .assert()
+        .code(2)
+        .stdout("");
+    grundy()
+        .args(["ordinal", "nim-sum", "w+", "--json"])
+        .assert()
+        .code(2)
+        .stdout("");
+}
+
+/// Commands that print something other than an analysis, so no `--json`.
+const NOT_ANALYSIS: &[&str] = &[
+    "nimber product", // the Library Checker line format
+    "graph dot",      // Graphviz DOT
+    "completions",    // a shell script
+    "serve",
+    "play",
+    "manpage",
+];
+
+#[test]
+fn every_analysis_command_has_json() {
+    let without: Vec<String> = cli_tree::tree()
+        .into_iter()
+        .filter(|(_, help)| cli_tree::subcommands(help).is_empty())
+        .map(|(path, help)| (path.join(" "), help))
+        .filter(|(name, help)| !NOT_ANALYSIS.contains(&name.as_str()) && !help.contains("--json"))
+        .map(|(name, _)| name)
+        .collect();
+    assert!(without.is_empty(), "no --json: {without:?}");
+}
+
+/// The keys of a JSON object, sorted.
+fn keys(doc: &Value) -> Vec<&str> {
+    doc.as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+#[test]
+fn heap_and_graph_documents_have_the_spec_fields() {
+    // (analyze: tests/pattern.rs.)
+    let d = json(&["seq", "kayles", "-n", "5"]);
+    assert_eq!(keys(&d), ["game", "values"]);
+    assert_eq!(d["values"], serde_json::json!([0, 1, 2, 3, 1]));
+    let d = json(&["position", "nim", "1", "2", "3"]);
+    assert_eq!(keys(&d), ["nim_sum", "outcome", "winning_moves"]);
+    assert_eq!(d["outcome"], "P");
+    let graph = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("json-graph.txt");
+    std::fs::write(&graph, "a: b\nb:\n").unwrap();
+    let d = json(&["graph", "solve", graph.to_str().unwrap()]);
+    assert_eq!(keys(&d), ["vertices"]);
+    assert_eq!(d["vertices"][0]["outcome"], "N");
+}
+
+#[test]
+fn value_document_has_exact_integers() {
+    let line = text(&[
+        "value",
+        "kayles",
+        "1000000000000000000000000",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(
+        line,
+        "{\"game\":\"kayles\",\"heaps\":[1000000000000000000000000,5],\"values\":[1,4]}\n"
+    );
+    // The values are those of the text output.
+    assert_eq!(
+        text(&["value", "kayles", "1000000000000000000000000", "5"]),
+        "1\n4\n"
+    );
+}
