@@ -15,7 +15,7 @@
 //! the allocation that would cross it.
 
 use crate::error::{Error, ParseError, Result};
-use crate::game::graph::{check_size, Graph};
+use crate::game::graph::{check_size, human_bytes, Graph, RAISE_MEMORY};
 use crate::game::hash::FxHashMap;
 use std::collections::hash_map::Entry;
 
@@ -209,11 +209,11 @@ impl<'a> Reader<'a> {
         if needed > self.limit {
             return Err(Error::limit(
                 format!(
-                    "reading the graph needs more than {} MiB, above the {} MiB memory limit",
-                    needed >> 20,
-                    self.limit >> 20
+                    "reading the graph needs more than {}, above the {} memory limit",
+                    human_bytes(needed),
+                    human_bytes(self.limit)
                 ),
-                "raise it with --memory (e.g. --memory 16G)",
+                RAISE_MEMORY,
             ));
         }
         Ok(())
