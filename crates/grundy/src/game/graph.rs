@@ -5,7 +5,7 @@
 //! predecessors (positions from which `v` is reached in one move) are the same slice of the
 //! reverse arrays. Vertex ids, offsets and targets are `u32`, so a graph costs
 //! `8·|E| + 8·(|V|+1)` bytes: 4 bytes an arc and 4 bytes a vertex in each direction. This caps a
-//! graph at `2^31 - 2` vertices and `2^32 - 1` arcs (about 4·10^9), far beyond what fits in this
+//! graph at `2^31 - 2` vertices and `2^31 - 1` arcs (about 2·10^9), beyond what fits in this
 //! machine's memory at the rates above; larger inputs are refused with [`Error::Limit`].
 //!
 //! Arcs may repeat (a multigraph) and may be self-loops; every solver counts an arc with its
@@ -21,8 +21,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// The largest number of vertices a [`Graph`] holds: below 2^31, so that solvers can keep a
 /// flag bit beside a vertex count or remoteness in one 32-bit word.
 pub const MAX_VERTICES: u64 = (1 << 31) - 2;
-/// The largest number of arcs a [`Graph`] holds.
-pub const MAX_ARCS: u64 = u32::MAX as u64;
+/// The largest number of arcs a [`Graph`] holds: below 2^31 too, so that an out-degree (a move
+/// counter of the solvers) leaves the top bit of a 32-bit word free for a flag. At 12 bytes an
+/// arc this is 25 GB, beyond this machine.
+pub const MAX_ARCS: u64 = (1 << 31) - 1;
 
 /// A finite directed graph of game positions, with forward and reverse adjacency.
 #[derive(Clone, Debug, PartialEq, Eq)]
