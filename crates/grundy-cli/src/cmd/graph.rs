@@ -5,7 +5,7 @@ use crate::error::CliError;
 use crate::output::{progress, stdout};
 use clap::{Args, Subcommand};
 use grundy::game::graph::{human_bytes, Graph, RAISE_MEMORY};
-use grundy::notation::graph::{parse_graph, GraphFormat, ParsedGraph};
+use grundy::notation::graph::{parse_arcs_stream, parse_graph, GraphFormat, ParsedGraph};
 use grundy::solve::loopy::{self, LoopyValues};
 use grundy::solve::outcome::{self, Outcomes};
 use grundy::solve::{Outcome, Play};
@@ -145,36 +145,47 @@ fn limit_error(what: &str, needed: u64, limit: u64) -> CliError {
 
 fn solve(input: &Input) -> Result<Solved, CliError> {
     let limit = memory_limit(input.memory.as_deref())?;
-    let bytes = if input.file == "-" {
-        let mut b = Vec::new();
-        std::io::stdin()
-            .take(limit.saturating_add(1))
-            .read_to_end(&mut b)?;
-        if b.len() as u64 > limit {
-            return Err(limit_error("holding the input", b.len() as u64, limit));
-        }
-        b
-    } else {
-        let unreadable =
-            |e: std::io::Error| CliError::usage(format!("FILE: cannot read '{}': {e}", input.file));
-        let size = std::fs::metadata(&input.file).map_err(unreadable)?.len();
-        if size > limit {
-            return Err(limit_error("holding the file", size, limit));
-        }
-        std::fs::read(&input.file).map_err(unreadable)?
+    let in_source = |e: Error| match e {
+        Error::Parse(p) => Error::Parse(p.in_source(source_name(&input.file))),
+        other => other,
     };
-    let format = if input.edges {
-        GraphFormat::Arcs
+    let unreadable =
+        |e: std::io::Error| CliError::usage(format!("FILE: cannot read '{}': {e}", input.file));
+    let parsed = if input.edges {
+        // Arc lists are streamed line by line: the text (16 bytes an arc) is never held.
+        const BUFFER: usize = 1 << 20;
+        if input.file == "-" {
+            parse_arcs_stream(std::io::stdin().lock(), limit)
+        } else {
+            let file = std::fs::File::open(&input.file).map_err(unreadable)?;
+            parse_arcs_stream(std::io::BufReader::with_capacity(BUFFER, file), limit)
+        }
+        .map_err(in_source)?
     } else {
-        GraphFormat::Adjacency
+        let bytes = if input.file == "-" {
+            let mut b = Vec::new();
+            std::io::stdin()
+                .take(limit.saturating_add(1))
+                .read_to_end(&mut b)?;
+            if b.len() as u64 > limit {
+                return Err(limit_error("holding the input", b.len() as u64, limit));
+            }
+            b
+        } else {
+            let size = std::fs::metadata(&input.file).map_err(unreadable)?.len();
+            if size > limit {
+                return Err(limit_error("holding the file", size, limit));
+            }
+            std::fs::read(&input.file).map_err(unreadable)?
+        };
+        let file_bytes = bytes.len() as u64;
+        parse_graph(
+            &bytes,
+            GraphFormat::Adjacency,
+            limit.saturating_sub(file_bytes),
+        )
+        .map_err(in_source)?
     };
-    let file_bytes = bytes.len() as u64;
-    let parsed =
-        parse_graph(&bytes, format, limit.saturating_sub(file_bytes)).map_err(|e| match e {
-            Error::Parse(p) => Error::Parse(p.in_source(source_name(&input.file))),
-            other => other,
-        })?;
-    drop(bytes);
     let graph: &Graph = &parsed.graph;
     let n = graph.vertex_count() as u64;
     let play = if input.misere {
