@@ -258,7 +258,7 @@ fn write_json(s: &Solved) -> Result<(), CliError> {
         if v > 0 {
             write!(out, ",")?;
         }
-        let name = serde_json::to_string(s.parsed.names.get(v)).map_err(std::io::Error::from)?;
+        let name = serde_json::to_string(&s.parsed.names.get(v)).map_err(std::io::Error::from)?;
         write!(
             out,
             "{{\"name\":{name},\"outcome\":\"{}\",",

@@ -17,6 +17,7 @@
 use crate::error::{Error, ParseError, Result};
 use crate::game::graph::{check_size, human_bytes, Graph, RAISE_MEMORY};
 use crate::game::hash::FxHashMap;
+use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::io::BufRead;
 
@@ -30,29 +31,34 @@ pub enum GraphFormat {
     Arcs,
 }
 
-/// The names of a graph's vertices, stored in one buffer.
+/// The names of a graph's vertices: named vertices in one text buffer, or (arc lists) the
+/// integer ids, written in decimal on demand.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Names {
     text: String,
     ends: Vec<usize>,
+    numbers: Vec<u64>,
 }
 
 impl Names {
     /// The name of vertex `v`.
-    pub fn get(&self, v: u32) -> &str {
+    pub fn get(&self, v: u32) -> Cow<'_, str> {
         let v = v as usize;
+        if self.ends.is_empty() {
+            return Cow::Owned(self.numbers[v].to_string());
+        }
         let start = if v == 0 { 0 } else { self.ends[v - 1] };
-        &self.text[start..self.ends[v]]
+        Cow::Borrowed(&self.text[start..self.ends[v]])
     }
 
     /// The number of names.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.ends.len().max(self.numbers.len())
     }
 
     /// True if there are no names.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.len() == 0
     }
 
     fn push(&mut self, name: &str) {
@@ -60,14 +66,8 @@ impl Names {
         self.ends.push(self.text.len());
     }
 
-    fn push_display(&mut self, value: u64) {
-        use std::fmt::Write;
-        let _ = write!(self.text, "{value}");
-        self.ends.push(self.text.len());
-    }
-
     fn bytes(&self) -> u64 {
-        (self.text.capacity() + 8 * self.ends.capacity()) as u64
+        (self.text.capacity() + 8 * self.ends.capacity() + 8 * self.numbers.capacity()) as u64
     }
 }
 
@@ -358,12 +358,14 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads an arc list from `input`, one line at a time, so that the text is never held
-    /// whole: memory is the arcs (8 bytes each while reading, 12 at the peak of building the
-    /// CSR), the id map and the names.
+    /// whole. Memory: the arcs in fixed-size chunks (8 bytes an arc, no reallocation copies),
+    /// then the forward targets beside them (12 bytes an arc at the peak, before the chunks
+    /// are dropped); the id map ([`IdMap`]) and the ids as numbers (8 bytes a vertex).
     fn arcs(mut self, mut input: impl BufRead) -> Result<ParsedGraph> {
-        let mut by_value: FxHashMap<u64, u32> = FxHashMap::default();
-        let mut from: Vec<u32> = Vec::new();
-        let mut to: Vec<u32> = Vec::new();
+        const CHUNK: usize = 1 << 16;
+        let mut ids = IdMap::Dense(Vec::new());
+        let mut chunks: Vec<Vec<[u32; 2]>> = Vec::new();
+        let mut e = 0usize;
         let mut buf: Vec<u8> = Vec::new();
         for i in 0.. {
             buf.clear();
@@ -387,49 +389,110 @@ impl<'a> Reader<'a> {
             };
             let mut ends = [0u32; 2];
             for (end, value) in ends.iter_mut().zip(values) {
-                let next = by_value.len() as u32;
-                *end = match by_value.entry(value) {
-                    Entry::Occupied(o) => *o.get(),
-                    Entry::Vacant(slot) => {
-                        check_size(next as u64 + 1, 0)?;
-                        slot.insert(next);
-                        self.names.push_display(value);
-                        next
-                    }
-                };
+                *end = ids.id(value, &mut self.names.numbers)?;
             }
-            from.push(ends[0]);
-            to.push(ends[1]);
-            if from.len() & 0xFFFF == 0 {
-                self.check_memory(
-                    by_value.capacity() as u64 * 24 + self.bytes(from.capacity(), 8),
-                )?;
+            if chunks.last().is_none_or(|c| c.len() == CHUNK) {
+                self.check_memory(ids.bytes() + self.names.bytes() + 8 * (e + CHUNK) as u64)?;
+                chunks.push(Vec::with_capacity(CHUNK));
             }
+            if let Some(c) = chunks.last_mut() {
+                c.push(ends);
+            }
+            e += 1;
         }
-        let n = by_value.len();
-        let e = from.len();
+        drop(ids);
+        let n = self.names.len();
         check_size(n as u64, e as u64)?;
-        drop(by_value);
-        self.check_memory(self.bytes(e, 12) + Graph::bytes_needed(n as u64, e as u64))?;
+        self.check_memory(
+            self.names.bytes() + 8 * e as u64 + Graph::bytes_needed(n as u64, e as u64),
+        )?;
+        // Counting sort by tail: offsets[u + 1] counts u's arcs, prefix sums make offsets[u] the
+        // start of u's slice and serve as the fill cursors, which end at the next start; one
+        // shift restores the starts.
         let mut offsets = vec![0u32; n + 1];
-        for &u in &from {
+        for &[u, _] in chunks.iter().flatten() {
             offsets[u as usize + 1] += 1;
         }
         for i in 0..n {
             offsets[i + 1] += offsets[i];
         }
-        let mut fill = offsets[..n].to_vec();
+        // Each chunk is freed once placed (the targets are zero pages until written).
         let mut targets = vec![0u32; e];
-        for (&u, &v) in from.iter().zip(&to) {
-            targets[fill[u as usize] as usize] = v;
-            fill[u as usize] += 1;
+        for chunk in chunks {
+            for [u, v] in chunk {
+                let cursor = &mut offsets[u as usize];
+                targets[*cursor as usize] = v;
+                *cursor += 1;
+            }
         }
-        drop((from, to, fill));
+        offsets.copy_within(0..n, 1);
+        offsets[0] = 0;
         let graph = Graph::from_csr(offsets, targets)?;
         Ok(ParsedGraph {
             graph,
             names: self.names,
         })
+    }
+}
+
+/// The map from the integer ids of an arc list to vertex numbers (order of first appearance).
+/// While ids stay small (below four times the number of vertices, or 2^20) it is a plain
+/// table indexed by id, 4 to 8 bytes a slot, instead of a hash map (about 17 to 35 bytes a
+/// vertex); the first id beyond that moves it to a hash map.
+enum IdMap {
+    Dense(Vec<u32>),
+    Sparse(FxHashMap<u64, u32>),
+}
+
+impl IdMap {
+    const EMPTY: u32 = u32::MAX;
+
+    /// The vertex number of `value`, a new one (its id recorded in `numbers`) if unseen.
+    fn id(&mut self, value: u64, numbers: &mut Vec<u64>) -> Result<u32> {
+        let next = numbers.len() as u32;
+        if let IdMap::Dense(table) = self {
+            let bound = (4 * (numbers.len() as u64 + 1)).max(1 << 20);
+            if value >= bound {
+                let map: FxHashMap<u64, u32> = numbers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| (x, i as u32))
+                    .collect();
+                *self = IdMap::Sparse(map);
+            } else {
+                let i = value as usize;
+                if i >= table.len() {
+                    let len = (i + 1).max(2 * table.len());
+                    table.resize(len, IdMap::EMPTY);
+                }
+                if table[i] != IdMap::EMPTY {
+                    return Ok(table[i]);
+                }
+                check_size(next as u64 + 1, 0)?;
+                table[i] = next;
+                numbers.push(value);
+                return Ok(next);
+            }
+        }
+        let IdMap::Sparse(map) = self else {
+            unreachable!("a dense map was handled above")
+        };
+        match map.entry(value) {
+            Entry::Occupied(o) => Ok(*o.get()),
+            Entry::Vacant(slot) => {
+                check_size(next as u64 + 1, 0)?;
+                slot.insert(next);
+                numbers.push(value);
+                Ok(next)
+            }
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        match self {
+            IdMap::Dense(t) => 4 * t.capacity() as u64,
+            IdMap::Sparse(m) => 24 * m.capacity() as u64,
+        }
     }
 }
 
@@ -455,7 +518,9 @@ mod tests {
     #[test]
     fn adjacency_files_number_vertices_by_first_appearance() {
         let p = parse("# a comment\n\nb: c a\r\n  a:   b\tb\nc:\nd.x-1_é:\n").unwrap();
-        let names: Vec<&str> = (0..p.names.len() as u32).map(|v| p.names.get(v)).collect();
+        let names: Vec<String> = (0..p.names.len() as u32)
+            .map(|v| p.names.get(v).into())
+            .collect();
         assert_eq!(names, ["b", "c", "a", "d.x-1_é"]);
         assert_eq!(p.graph.options(0), &[1, 2]);
         assert_eq!(p.graph.options(2), &[0, 0]);
@@ -500,7 +565,9 @@ mod tests {
     #[test]
     fn arc_lists_read_integer_ids() {
         let p = parse_arcs("5 3\n3 5\n# c\n\n0x10 5\n3 3\n").unwrap();
-        let names: Vec<&str> = (0..p.names.len() as u32).map(|v| p.names.get(v)).collect();
+        let names: Vec<String> = (0..p.names.len() as u32)
+            .map(|v| p.names.get(v).into())
+            .collect();
         assert_eq!(names, ["5", "3", "16"]);
         assert_eq!(p.graph.options(1), &[0, 1]);
         assert_eq!(p.graph.options(2), &[0]);
@@ -514,7 +581,9 @@ mod tests {
         assert!(error_at(parse_arcs("-1 2")).2.contains("vertex id"));
         // The fast path and the general one agree on spacing, leading zeros and hex.
         let p = parse_arcs("\t1\t2 \n 007 1\n1 0x7\n2 18446744073709551615\n").unwrap();
-        let names: Vec<&str> = (0..p.names.len() as u32).map(|v| p.names.get(v)).collect();
+        let names: Vec<String> = (0..p.names.len() as u32)
+            .map(|v| p.names.get(v).into())
+            .collect();
         assert_eq!(names, ["1", "2", "7", "18446744073709551615"]);
         assert_eq!(p.graph.options(0), &[1, 2]);
         assert_eq!(p.graph.options(2), &[0]);
@@ -530,6 +599,36 @@ mod tests {
         let r = parse_graph(s.as_bytes(), GraphFormat::Arcs, 1 << 20);
         assert!(matches!(r, Err(Error::Limit(_))), "{r:?}");
         assert!(parse_graph(s.as_bytes(), GraphFormat::Arcs, 1 << 30).is_ok());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arc_lists_number_ids_by_first_appearance(
+            arcs in proptest::collection::vec((0usize..12, 0usize..12), 0..40),
+        ) {
+            // Small ids (the dense table) and huge ones (the hash map after the switch), mixed.
+            let pool = [0u64, 1, 2, 5, 9, 1000, 1 << 21, 1 << 40, u64::MAX, 3, 7, 4];
+            let mut text = String::new();
+            let mut seen: Vec<u64> = Vec::new();
+            let mut expected = Vec::new();
+            for &(a, b) in &arcs {
+                text.push_str(&format!("{} {}\n", pool[a], pool[b]));
+                let mut number = |x: u64| match seen.iter().position(|&y| y == x) {
+                    Some(i) => i as u32,
+                    None => {
+                        seen.push(x);
+                        seen.len() as u32 - 1
+                    }
+                };
+                let u = number(pool[a]);
+                expected.push((u, number(pool[b])));
+            }
+            let p = parse_arcs(&text).unwrap();
+            proptest::prop_assert_eq!(&p.graph, &Graph::from_arcs(seen.len(), &expected).unwrap());
+            let names: Vec<String> = (0..p.names.len() as u32).map(|v| p.names.get(v).into()).collect();
+            let want: Vec<String> = seen.iter().map(u64::to_string).collect();
+            proptest::prop_assert_eq!(names, want);
+        }
     }
 
     #[test]
