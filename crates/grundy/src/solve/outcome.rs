@@ -29,6 +29,7 @@
 use super::{report, Outcome, Play, Progress};
 use crate::game::graph::{prefetch, Graph};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The outcome and remoteness of every vertex of a graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,6 +116,118 @@ const LABELLED: u32 = 1 << 31;
 /// plain array of vertex ids (8 bytes a vertex in all). Remoteness is below the number of
 /// vertices, itself below 2^31 ([`MAX_VERTICES`](crate::game::graph::MAX_VERTICES)).
 pub fn solve(graph: &Graph, play: Play, progress: Progress) -> Outcomes {
+    if graph.arc_count() >= PARALLEL_ARCS && rayon::current_num_threads() > 1 {
+        solve_parallel(graph, play, progress)
+    } else {
+        solve_sequential(graph, play, progress)
+    }
+}
+
+/// Graphs with at least this many arcs are solved by [`solve_parallel`] when more than one
+/// thread is available.
+pub const PARALLEL_ARCS: usize = 1 << 20;
+
+/// Frontiers smaller than this are processed on the calling thread.
+const PARALLEL_FRONTIER: usize = 1 << 12;
+
+/// The retrograde analysis of [`solve`] by layers, on all threads: layer `k` is the set of
+/// vertices of remoteness `k`. The FIFO queue of the sequential method processes exactly these
+/// layers in order, and a vertex labelled while layer `k` is processed gets remoteness `k + 1`
+/// whatever the order within the layer (the first P option to reach an N vertex and the last N
+/// option to release a P vertex are both in layer `k`), so the layers can be processed in
+/// parallel with the same result. Each state word is updated by compare-and-swap: a P vertex
+/// labels an open predecessor N; an N vertex decrements an open predecessor's counter, and the
+/// thread that takes it from 1 labels it P. Exactly one thread labels a vertex, and only that
+/// thread puts it in the next layer.
+pub fn solve_parallel(graph: &Graph, play: Play, progress: Progress) -> Outcomes {
+    solve_layers(graph, play, progress, PARALLEL_FRONTIER)
+}
+
+/// [`solve_parallel`] with frontiers cut in pieces of `piece` vertices, frontiers of fewer
+/// being processed on the calling thread (small pieces let the tests exercise the parallel
+/// path on small graphs).
+fn solve_layers(graph: &Graph, play: Play, progress: Progress, piece: usize) -> Outcomes {
+    let piece = piece.max(1);
+    let state: Vec<AtomicU32> = graph
+        .out_degrees()
+        .into_iter()
+        .map(|d| AtomicU32::new(if d == 0 { LABELLED | 1 } else { d }))
+        .collect();
+    let mut queue: Vec<u32> = Vec::with_capacity(graph.vertex_count());
+    queue.extend((0..graph.vertex_count() as u32).filter(|&v| graph.out_degree(v) == 0));
+    let visit = |v: u32, next: &mut Vec<u32>| {
+        let r = state[v as usize].load(Ordering::Relaxed) & !LABELLED;
+        let v_is_p = outcome_of_rank(r, play) == Outcome::P;
+        let label = LABELLED | (r + 1);
+        for &u in graph.predecessors(v) {
+            let word = &state[u as usize];
+            let mut s = word.load(Ordering::Relaxed);
+            loop {
+                if s & LABELLED != 0 {
+                    break;
+                }
+                let (new, done) = if v_is_p || s == 1 {
+                    (label, true)
+                } else {
+                    (s - 1, false)
+                };
+                match word.compare_exchange_weak(s, new, Ordering::Relaxed, Ordering::Relaxed) {
+                    Ok(_) => {
+                        if done {
+                            next.push(u);
+                        }
+                        break;
+                    }
+                    Err(now) => s = now,
+                }
+            }
+        }
+    };
+    let mut start = 0;
+    while start < queue.len() {
+        let end = queue.len();
+        report(progress, end as u64);
+        if end - start < piece {
+            let mut next = Vec::new();
+            for i in start..end {
+                visit(queue[i], &mut next);
+            }
+            queue.extend(next);
+        } else {
+            let parts: Vec<Vec<u32>> = queue[start..end]
+                .par_chunks(piece)
+                .map(|chunk| {
+                    let mut next = Vec::new();
+                    for &v in chunk {
+                        visit(v, &mut next);
+                    }
+                    next
+                })
+                .collect();
+            for part in parts {
+                queue.extend(part);
+            }
+        }
+        start = end;
+    }
+    report(progress, queue.len() as u64);
+    drop(queue);
+    let rank = state
+        .into_par_iter()
+        .map(|s| {
+            let s = s.into_inner();
+            if s & LABELLED != 0 {
+                s & !LABELLED
+            } else {
+                0
+            }
+        })
+        .collect();
+    Outcomes { play, rank }
+}
+
+/// The retrograde analysis of [`solve`] on the calling thread, with a FIFO queue.
+pub fn solve_sequential(graph: &Graph, play: Play, progress: Progress) -> Outcomes {
     let n = graph.vertex_count();
     let mut state = graph.out_degrees();
     let mut queue: Vec<u32> = Vec::with_capacity(n);
@@ -384,6 +497,15 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn layers_in_parallel_match_the_queue((n, arcs) in random_graph(300, 3000), misere: bool) {
+            let play = if misere { Play::Misere } else { Play::Normal };
+            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+            let parallel = pool.install(|| solve_layers(&g, play, None, 2));
+            prop_assert_eq!(parallel, solve_sequential(&g, play, None));
+        }
+
         #[test]
         fn retrograde_matches_the_definition((n, arcs) in random_graph(12, 30), misere: bool) {
             let play = if misere { Play::Misere } else { Play::Normal };
