@@ -225,35 +225,82 @@ impl Graph {
 }
 
 /// The reverse CSR of a forward CSR: in-degrees counted in parallel (atomic counters), prefix
-/// sums, then one pass placing each source `u` in the slot of each of its targets. Sources are
-/// placed in increasing order, so the result does not depend on thread timing.
+/// sums, then each source `u` placed in the slot of each of its targets. The result lists the
+/// predecessors of each vertex in increasing order, whatever the thread timing: the sequential
+/// pass visits sources in increasing order; the parallel one (large graphs, several threads)
+/// claims slots with atomic cursors, in any order, then sorts each vertex's slice.
 fn reverse_csr(offsets: &[u32], targets: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    reverse_csr_with(offsets, targets, PARALLEL_ARCS)
+}
+
+/// [`reverse_csr`], in parallel from `parallel_arcs` arcs on (the tests force it on small
+/// graphs).
+fn reverse_csr_with(
+    offsets: &[u32],
+    targets: &[u32],
+    parallel_arcs: usize,
+) -> (Vec<u32>, Vec<u32>) {
     let n = offsets.len() - 1;
-    let counts: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+    let cursors: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
     targets.par_chunks(1 << 16).for_each(|chunk| {
         for &t in chunk {
-            counts[t as usize].fetch_add(1, Ordering::Relaxed);
+            cursors[t as usize].fetch_add(1, Ordering::Relaxed);
         }
     });
     let mut in_offsets = Vec::with_capacity(n + 1);
     in_offsets.push(0u32);
     let mut acc = 0u32;
-    for c in &counts {
-        acc += c.load(Ordering::Relaxed);
+    for c in &cursors {
+        let degree = c.load(Ordering::Relaxed);
+        c.store(acc, Ordering::Relaxed);
+        acc += degree;
         in_offsets.push(acc);
     }
-    drop(counts);
-    let mut fill: Vec<u32> = in_offsets[..n].to_vec();
-    let mut sources = vec![0u32; targets.len()];
-    for u in 0..n {
-        for &t in &targets[offsets[u] as usize..offsets[u + 1] as usize] {
-            let slot = &mut fill[t as usize];
-            sources[*slot as usize] = u as u32;
-            *slot += 1;
+    if targets.len() < parallel_arcs || rayon::current_num_threads() < 2 {
+        let mut fill: Vec<u32> = cursors.into_iter().map(AtomicU32::into_inner).collect();
+        let mut sources = vec![0u32; targets.len()];
+        for u in 0..n {
+            for &t in &targets[offsets[u] as usize..offsets[u + 1] as usize] {
+                let slot = &mut fill[t as usize];
+                sources[*slot as usize] = u as u32;
+                *slot += 1;
+            }
         }
+        return (in_offsets, sources);
     }
+    let slots: Vec<AtomicU32> = (0..targets.len()).map(|_| AtomicU32::new(0)).collect();
+    (0..n).into_par_iter().with_min_len(1 << 12).for_each(|u| {
+        for &t in &targets[offsets[u] as usize..offsets[u + 1] as usize] {
+            let slot = cursors[t as usize].fetch_add(1, Ordering::Relaxed);
+            slots[slot as usize].store(u as u32, Ordering::Relaxed);
+        }
+    });
+    drop(cursors);
+    let mut sources: Vec<u32> = slots.into_iter().map(AtomicU32::into_inner).collect();
+    // Sort each vertex's predecessors, in pieces of consecutive vertices on all threads.
+    let mut pieces: Vec<(usize, &mut [u32])> = Vec::new();
+    let mut rest: &mut [u32] = &mut sources;
+    let step = n.div_ceil(256).max(1);
+    for first in (0..n).step_by(step) {
+        let last = (first + step).min(n);
+        let len = (in_offsets[last] - in_offsets[first]) as usize;
+        let (piece, tail) = rest.split_at_mut(len);
+        pieces.push((first, piece));
+        rest = tail;
+    }
+    pieces.into_par_iter().for_each(|(first, piece)| {
+        let base = in_offsets[first];
+        let last = (first + step).min(n);
+        for v in first..last {
+            let (a, b) = (in_offsets[v] - base, in_offsets[v + 1] - base);
+            piece[a as usize..b as usize].sort_unstable();
+        }
+    });
     (in_offsets, sources)
 }
+
+/// Graphs with at least this many arcs build their reverse adjacency on all threads.
+pub const PARALLEL_ARCS: usize = 1 << 20;
 
 impl Game for Graph {
     type Position = u32;
@@ -366,6 +413,19 @@ mod tests {
         assert_eq!(g.predecessors(2), &[0, 1, 2]);
         assert_eq!(g.predecessors(0), &[2]);
         assert_eq!(g.out_degrees(), vec![3, 1, 2, 0]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn parallel_reverse_equals_sequential(
+            (n, arcs) in crate::solve::tests_support::random_graph(200, 2000),
+        ) {
+            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+            let (o, s) = pool.install(|| reverse_csr_with(&g.out_offsets, &g.out_targets, 0));
+            proptest::prop_assert_eq!(&o, &g.in_offsets);
+            proptest::prop_assert_eq!(&s, &g.in_sources);
+        }
     }
 
     #[test]

@@ -27,7 +27,7 @@
 //! graph of 12 bytes a vertex (counter, label, queue).
 
 use super::{report, Outcome, Play, Progress};
-use crate::game::graph::{prefetch, Graph};
+use crate::game::graph::{prefetch, Graph, PARALLEL_ARCS};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -115,6 +115,8 @@ const LABELLED: u32 = 1 << 31;
 /// `LABELLED | (remoteness + 1)`, so each arc costs one random memory access; the queue is a
 /// plain array of vertex ids (8 bytes a vertex in all). Remoteness is below the number of
 /// vertices, itself below 2^31 ([`MAX_VERTICES`](crate::game::graph::MAX_VERTICES)).
+/// Graphs of [`PARALLEL_ARCS`] arcs or more are solved by [`solve_parallel`] when several
+/// threads are available.
 pub fn solve(graph: &Graph, play: Play, progress: Progress) -> Outcomes {
     if graph.arc_count() >= PARALLEL_ARCS && rayon::current_num_threads() > 1 {
         solve_parallel(graph, play, progress)
@@ -123,9 +125,6 @@ pub fn solve(graph: &Graph, play: Play, progress: Progress) -> Outcomes {
     }
 }
 
-/// Graphs with at least this many arcs are solved by [`solve_parallel`] when more than one
-/// thread is available.
-pub const PARALLEL_ARCS: usize = 1 << 20;
 
 /// Frontiers smaller than this are processed on the calling thread.
 const PARALLEL_FRONTIER: usize = 1 << 12;
