@@ -24,7 +24,8 @@
 //! to reach an N position has the least remoteness (the winner hurries) and the last N option
 //! to release a P position has the greatest (the loser delays). Positions never labelled are
 //! draws. Each arc is looked at once from its head: `O(V + E)` time, and memory beside the
-//! graph of 12 bytes a vertex (counter, label, queue).
+//! graph of 8 bytes a vertex (one state word, the counter and then the label, and a queue
+//! slot); 12 for the parallel solver by layers ([`solve_parallel`]).
 
 use super::{report, Outcome, Play, Progress};
 use crate::game::graph::{prefetch, Graph, PARALLEL_ARCS};
@@ -97,9 +98,11 @@ fn outcome_of_rank(rank: u32, play: Play) -> Outcome {
     }
 }
 
-/// Bytes the solver allocates beside the graph, for estimates before solving.
+/// Bytes the solver allocates beside the graph, for estimates before solving: a state word and
+/// a queue slot a vertex, plus (parallel solver) the next layer's pieces or the result array
+/// while the state words are released, 4 more bytes a vertex at most.
 pub fn bytes_needed(vertices: u64) -> u64 {
-    8 * vertices
+    12 * vertices
 }
 
 /// How far ahead in the queue the solver prefetches.
