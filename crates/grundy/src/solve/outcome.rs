@@ -28,7 +28,7 @@
 //! slot); 12 for the parallel solver by layers ([`solve_parallel`]).
 
 use super::{report, Outcome, Play, Progress};
-use crate::game::graph::{prefetch, Graph, PARALLEL_ARCS};
+use crate::game::graph::{prefetch, Graph};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -118,16 +118,12 @@ const LABELLED: u32 = 1 << 31;
 /// `LABELLED | (remoteness + 1)`, so each arc costs one random memory access; the queue is a
 /// plain array of vertex ids (8 bytes a vertex in all). Remoteness is below the number of
 /// vertices, itself below 2^31 ([`MAX_VERTICES`](crate::game::graph::MAX_VERTICES)).
-/// Graphs of [`PARALLEL_ARCS`] arcs or more are solved by [`solve_parallel`] when several
-/// threads are available.
+/// This runs on the calling thread: the parallel [`solve_parallel`] gives the same result but
+/// was measured about three times slower on the shared, loaded 2-core machine (compare-and-swap
+/// on every arc, a barrier a layer; see README, Performance).
 pub fn solve(graph: &Graph, play: Play, progress: Progress) -> Outcomes {
-    if graph.arc_count() >= PARALLEL_ARCS && rayon::current_num_threads() > 1 {
-        solve_parallel(graph, play, progress)
-    } else {
-        solve_sequential(graph, play, progress)
-    }
+    solve_sequential(graph, play, progress)
 }
-
 
 /// Frontiers smaller than this are processed on the calling thread.
 const PARALLEL_FRONTIER: usize = 1 << 12;
