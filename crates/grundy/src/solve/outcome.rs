@@ -187,8 +187,8 @@ fn solve_layers(graph: &Graph, play: Play, progress: Progress, piece: usize) -> 
         report(progress, end as u64);
         if end - start < piece {
             let mut next = Vec::new();
-            for i in start..end {
-                visit(queue[i], &mut next);
+            for &v in &queue[start..end] {
+                visit(v, &mut next);
             }
             queue.extend(next);
         } else {
