@@ -19,7 +19,7 @@ use crate::game::graph::{check_size, human_bytes, Graph, RAISE_MEMORY};
 use crate::game::hash::FxHashMap;
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 /// Which of the two graph file formats to read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -118,6 +118,10 @@ pub fn parse_arcs_stream(input: impl BufRead, memory_limit: u64) -> Result<Parse
     }
     .arcs(input)
 }
+
+/// The longest line of a streamed arc list, in bytes: a bound on the line buffer (an arc line is
+/// under 50 bytes; comments may be longer).
+const MAX_LINE: usize = 1 << 20;
 
 /// A line as UTF-8, or the parse error at the first invalid byte (1-based line and column).
 fn utf8_line(raw: &[u8], line: usize) -> Result<&str> {
@@ -369,11 +373,19 @@ impl<'a> Reader<'a> {
         let mut buf: Vec<u8> = Vec::new();
         for i in 0.. {
             buf.clear();
-            let read = input
+            let read = (&mut input)
+                .take(MAX_LINE as u64 + 1)
                 .read_until(b'\n', &mut buf)
                 .map_err(|e| Error::invalid(format!("reading the graph after line {i}: {e}")))?;
             if read == 0 {
                 break;
+            }
+            if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+                return Err(Error::Parse(ParseError::at_line(
+                    i + 1,
+                    None,
+                    format!("the line is longer than {MAX_LINE} bytes: expected 'U V' arcs"),
+                )));
             }
             let raw = buf.strip_suffix(b"\n").unwrap_or(&buf);
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
@@ -646,5 +658,17 @@ mod tests {
         assert_eq!(error_at(bad).0, Some(2));
         let bad = parse_arcs_stream(&b"1 2\n3 \xff4\n"[..], u64::MAX);
         assert_eq!(error_at(bad).1, Some(3));
+        let long = format!("1 2\n#{}\n", "x".repeat(MAX_LINE));
+        let (line, _, m) = error_at(parse_arcs_stream(long.as_bytes(), u64::MAX));
+        assert_eq!(line, Some(2));
+        assert!(m.contains("longer than"), "{m}");
+        let fits = format!("1 2\n#{}\n3 4", "x".repeat(MAX_LINE - 2));
+        assert_eq!(
+            parse_arcs_stream(fits.as_bytes(), u64::MAX)
+                .unwrap()
+                .graph
+                .arc_count(),
+            2
+        );
     }
 }

@@ -92,7 +92,7 @@ const OPEN_BIT: u32 = 1 << 31;
 const INFINITE: u32 = OPEN_BIT - 1;
 /// Label of an open vertex in the reference sweeps.
 const OPEN: u32 = u32::MAX;
-/// End of the solver's linked stack of vertices ready to be labelled.
+/// End of the solver's linked queue of vertices ready to be labelled.
 const NIL: u32 = u32::MAX;
 
 /// The `γ` values of every vertex of a graph.
@@ -193,6 +193,48 @@ impl Bits {
     }
 }
 
+/// The ready vertices of a stage, a FIFO queue linked through their counters (a ready
+/// vertex's counter is 0 and never used again in the stage, so its word can hold the next
+/// vertex of the queue). First in, first out keeps the order of the scan and of discovery,
+/// which on graphs numbered breadth first visits memory nearly in order (a LIFO stack was
+/// measured six times slower on the explored 10^7-position game of the benchmark: 3.3 s
+/// against 0.54 s).
+struct Ready {
+    head: u32,
+    tail: u32,
+}
+
+impl Ready {
+    fn new() -> Ready {
+        Ready {
+            head: NIL,
+            tail: NIL,
+        }
+    }
+    #[inline]
+    fn push(&mut self, links: &mut [u32], v: u32) {
+        links[v as usize] = NIL;
+        if self.tail == NIL {
+            self.head = v;
+        } else {
+            links[self.tail as usize] = v;
+        }
+        self.tail = v;
+    }
+    #[inline]
+    fn pop(&mut self, links: &[u32]) -> Option<u32> {
+        let v = self.head;
+        if v == NIL {
+            return None;
+        }
+        self.head = links[v as usize];
+        if self.head == NIL {
+            self.tail = NIL;
+        }
+        Some(v)
+    }
+}
+
 /// The open vertices of a stage: all ids `0..n` scanned (while many are open), or a list.
 enum Open {
     Scan(usize),
@@ -222,12 +264,12 @@ impl Open {
 ///   result.
 /// * `cnt[u]`: during a stage, `u`'s arcs to vertices without finite value not yet reversible;
 ///   once it reaches 0 the vertex is ready and the word holds instead the next vertex of a
-///   linked stack of ready vertices. This reuse is sound because the counter of a ready vertex
+///   linked queue of ready vertices ([`Ready`]). This reuse is sound because the counter of a ready vertex
 ///   is never decremented again: each arc `u → w` decrements it at most once a stage (when `w`
 ///   first gains an option of the stage's value), and it started at the number of such arcs.
 /// * `hit`: one bit a vertex, set when the vertex gains an option of the stage's value.
 ///
-/// The ready vertices may be labelled in any order (LIFO here): an open option `w` of a ready
+/// The ready vertices may be labelled in any order (FIFO here): an open option `w` of a ready
 /// vertex is reversible, so has an option of the stage's value and cannot itself be labelled in
 /// this stage; hence labelling one ready vertex never blocks another, and the labels do not
 /// depend on the order (the counters of (B) do, and any order satisfies (B)).
@@ -249,7 +291,7 @@ fn solve_inner(graph: &Graph, progress: Progress, mut counters: Option<&mut [u32
     let mut stage = 0u32;
     while open_count > 0 {
         hit.clear();
-        let mut top = NIL;
+        let mut ready = Ready::new();
         for i in 0..open.len() {
             let u = open.at(i);
             let w = word[u as usize];
@@ -257,15 +299,12 @@ fn solve_inner(graph: &Graph, progress: Progress, mut counters: Option<&mut [u32
                 continue;
             }
             let c = w & !OPEN_BIT;
-            cnt[u as usize] = if c == 0 {
-                std::mem::replace(&mut top, u)
-            } else {
-                c
-            };
+            cnt[u as usize] = c;
+            if c == 0 {
+                ready.push(&mut cnt, u);
+            }
         }
-        while top != NIL {
-            let u = top;
-            top = cnt[u as usize];
+        while let Some(u) = ready.pop(&cnt) {
             if hit.get(u) {
                 continue;
             }
@@ -293,7 +332,7 @@ fn solve_inner(graph: &Graph, progress: Progress, mut counters: Option<&mut [u32
                         let c = &mut cnt[x as usize];
                         *c -= 1;
                         if *c == 0 && !hit.get(x) {
-                            *c = std::mem::replace(&mut top, x);
+                            ready.push(&mut cnt, x);
                         }
                     }
                 }
