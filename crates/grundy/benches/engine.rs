@@ -107,28 +107,21 @@ fn main() {
         offsets[i + 1] += offsets[i];
     }
     let targets: Vec<u32> = arcs.iter().map(|&(_, v)| v).collect();
-    let build = one.install(|| {
-        median_time(3, || {
-            Graph::from_csr(offsets.clone(), targets.clone()).unwrap()
-        })
-    });
-    row(
-        &format!("build reverse CSR, {e} arcs, 1 thread (arcs/s)"),
-        e,
-        build,
-        None,
-    );
-    let build = two.install(|| {
-        median_time(3, || {
-            Graph::from_csr_parallel(offsets.clone(), targets.clone()).unwrap()
-        })
-    });
-    row(
-        &format!("build reverse CSR, {e} arcs, 2 threads (arcs/s)"),
-        e,
-        build,
-        None,
-    );
+    type Build = fn(Vec<u32>, Vec<u32>) -> grundy::Result<Graph>;
+    let builds: [(&str, &rayon::ThreadPool, Build); 2] = [
+        ("1 thread", &one, Graph::from_csr),
+        ("2 threads", &two, Graph::from_csr_parallel),
+    ];
+    for (threads, pool, build) in builds {
+        let time =
+            pool.install(|| median_time(3, || build(offsets.clone(), targets.clone()).unwrap()));
+        row(
+            &format!("build reverse CSR, {e} arcs, {threads} (arcs/s)"),
+            e,
+            time,
+            None,
+        );
+    }
     let naive = measure(3, || {
         outcome::reference::textbook_queue(n, &arcs, Play::Normal)
     });
