@@ -227,9 +227,19 @@ fn check_game(g: &GameRequest, limits: &Limits) -> Result<CheckedGame, ApiError>
     })
 }
 
+/// The most values a request may need of `spec`: [`Limits::three_heap_values`] for codes whose
+/// moves may leave three heaps, `otherwise` for the rest.
+fn values_limit(spec: &GameSpec, limits: &Limits, otherwise: u64) -> u64 {
+    match spec.take_break() {
+        Some(c) if c.max_heaps() >= 3 => otherwise.min(limits.three_heap_values),
+        _ => otherwise,
+    }
+}
+
 /// Checks heaps against the limits: at least one, at most [`Limits::heaps`], each at most
-/// [`Limits::heap_size`].
-fn check_heaps(heaps: &[u64], limits: &Limits) -> Result<(), ApiError> {
+/// [`Limits::heap_size`] (less for three-heap codes, see [`values_limit`]).
+fn check_heaps(game: &CheckedGame, heaps: &[u64], limits: &Limits) -> Result<(), ApiError> {
+    let heap_size = values_limit(&game.spec, limits, limits.heap_size);
     if heaps.is_empty() {
         return Err(ApiError::bad("heaps: expected at least one heap"));
     }
@@ -243,12 +253,11 @@ fn check_heaps(heaps: &[u64], limits: &Limits) -> Result<(), ApiError> {
     if let Some((i, h)) = heaps
         .iter()
         .enumerate()
-        .find(|(_, &h)| h > limits.heap_size)
+        .find(|(_, &h)| h > heap_size)
     {
         return Err(ApiError::bad(format!(
-            "heaps: heap {} has {h} tokens, above the limit of {}",
-            i + 1,
-            limits.heap_size
+            "heaps: heap {} has {h} tokens, above the limit of {heap_size} for this game",
+            i + 1
         )));
     }
     Ok(())
@@ -293,8 +302,13 @@ fn analysis_json(a: &Analysis) -> Value {
             p.applied.period
         )
     });
+    // Heaps covered may reach 2^64 (divide:D), beyond a JSON number: then a decimal string.
+    let computed = match u64::try_from(a.computed) {
+        Ok(c) => json!(c),
+        Err(_) => json!(a.computed.to_string()),
+    };
     json!({
-        "computed": a.computed,
+        "computed": computed,
         "period": a.period.map(|p| json!({
             "preperiod": p.preperiod, "period": p.period, "saltus": p.saltus
         })),
@@ -307,7 +321,7 @@ fn analysis_json(a: &Analysis) -> Value {
 
 /// The values `analyze` computes for a game under the server's limits.
 fn analyze_max(spec: &GameSpec, limits: &Limits) -> u64 {
-    value::default_max(spec).min(limits.analyze_max)
+    values_limit(spec, limits, value::default_max(spec).min(limits.analyze_max))
 }
 
 /// `POST /api/seq {game, script?, n}`.
@@ -334,10 +348,11 @@ pub async fn seq(
         },
         limits,
     )?;
-    if req.n == 0 || req.n > limits.seq_n {
+    let most = values_limit(&game.spec, limits, limits.seq_n);
+    if req.n == 0 || req.n > most {
         return Err(ApiError::bad(format!(
-            "n: expected a number of values from 1 to {}, found {}",
-            limits.seq_n, req.n
+            "n: expected a number of values from 1 to {most} for this game, found {}",
+            req.n
         )));
     }
     let n = req.n;
@@ -351,7 +366,9 @@ pub async fn seq(
             let a = value::analyze(&game.spec, &rule, max, &progress)?;
             let markers = match (a.period, a.run_count()) {
                 (_, Some(_)) => {
-                    let starts = RunTable::from_values(&values).starts().to_vec();
+                    // Run starts lie below n, so they fit a u64.
+                    let table = RunTable::from_values(&values);
+                    let starts: Vec<u64> = table.starts().iter().map(|&s| s as u64).collect();
                     json!({"kind": "runs", "starts": starts})
                 }
                 (Some(p), None) => json!({
@@ -417,7 +434,7 @@ fn check_position(
         },
         limits,
     )?;
-    check_heaps(&req.heaps, limits)?;
+    check_heaps(&game, &req.heaps, limits)?;
     Ok((game, req.heaps.clone()))
 }
 
@@ -549,7 +566,7 @@ pub async fn moves(
         },
         &state.limits,
     )?;
-    check_heaps(&req.heaps, &state.limits)?;
+    check_heaps(&game, &req.heaps, &state.limits)?;
     let (heaps, i) = (req.heaps, req.heap);
     state
         .heavy

@@ -36,6 +36,10 @@ pub struct Limits {
     pub seq_n: u64,
     /// Values `/api/analyze` computes at most while looking for a period.
     pub analyze_max: u64,
+    /// Values of a take-and-break game whose moves may leave three heaps (hexadecimal digits
+    /// 8-F), for sequences, analyses and heaps alike: such values cost about n² word
+    /// operations and the engine reports progress only every 16384 values.
+    pub three_heap_values: u64,
     /// Vertices of a graph.
     pub graph_vertices: usize,
     /// Arcs of a graph.
@@ -60,6 +64,7 @@ impl Default for Limits {
             heap_size: 10_000,
             seq_n: 100_000,
             analyze_max: 100_000,
+            three_heap_values: 5_000,
             graph_vertices: 500,
             graph_arcs: 5_000,
             script_bytes: 16 * 1024,
