@@ -71,10 +71,12 @@ enum Command {
     Play(cmd::play::PlayArgs),
     /// The web playground on 127.0.0.1: play against the engine with hints, plot sequences,
     /// draw game graphs.
-    #[command(after_help = "Examples:\n  grundy serve                  # then open http://127.0.0.1:7357\n  \
+    #[command(
+        after_help = "Examples:\n  grundy serve                  # then open http://127.0.0.1:7357\n  \
                       grundy serve --port 8080      # another port; 0 picks a free one\n\n\
                       The server answers only on 127.0.0.1 and stops with Ctrl-C. A port already \
-                      in use is bad usage (exit status 2).")]
+                      in use is bad usage (exit status 2)."
+    )]
     Serve(ServeArgs),
     /// A shell completion script for grundy (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(cmd::completions::CompletionsArgs),

@@ -79,7 +79,9 @@ impl ApiError {
     pub fn not_found(path: &str) -> Self {
         Self::new(
             StatusCode::NOT_FOUND,
-            format!("no such page or endpoint: {path} (the API is under /api/, see GET /api/games)"),
+            format!(
+                "no such page or endpoint: {path} (the API is under /api/, see GET /api/games)"
+            ),
         )
     }
 
@@ -250,11 +252,7 @@ fn check_heaps(game: &CheckedGame, heaps: &[u64], limits: &Limits) -> Result<(),
             limits.heaps
         )));
     }
-    if let Some((i, h)) = heaps
-        .iter()
-        .enumerate()
-        .find(|(_, &h)| h > heap_size)
-    {
+    if let Some((i, h)) = heaps.iter().enumerate().find(|(_, &h)| h > heap_size) {
         return Err(ApiError::bad(format!(
             "heaps: heap {} has {h} tokens, above the limit of {heap_size} for this game",
             i + 1
@@ -321,7 +319,11 @@ fn analysis_json(a: &Analysis) -> Value {
 
 /// The values `analyze` computes for a game under the server's limits.
 fn analyze_max(spec: &GameSpec, limits: &Limits) -> u64 {
-    values_limit(spec, limits, value::default_max(spec).min(limits.analyze_max))
+    values_limit(
+        spec,
+        limits,
+        value::default_max(spec).min(limits.analyze_max),
+    )
 }
 
 /// `POST /api/seq {game, script?, n}`.
@@ -534,7 +536,9 @@ pub async fn play_move(
                 )));
             }
             let Some(mv) = hint::engine_move(&rule, &after_human, misere)? else {
-                return Err(ApiError::internal("the engine found no move in a live game"));
+                return Err(ApiError::internal(
+                    "the engine found no move in a live game",
+                ));
             };
             let after = hint::apply(&rule, &after_human, &mv)?;
             let w = game_over(&rule, &after)?.then(|| winner("engine", "human"));
@@ -641,7 +645,9 @@ pub async fn graph(
             let g = &parsed.graph;
             let (nv, na) = (g.vertex_count(), g.arc_count());
             if nv == 0 {
-                return Err(ApiError::bad("text: expected at least one vertex line V: W1 W2 ..."));
+                return Err(ApiError::bad(
+                    "text: expected at least one vertex line V: W1 W2 ...",
+                ));
             }
             if nv > limits.graph_vertices || na > limits.graph_arcs {
                 return Err(ApiError::bad(format!(

@@ -144,7 +144,9 @@ impl Heavy {
         let permit = tokio::time::timeout(self.busy_wait, self.permits.clone().acquire_owned())
             .await
             .map_err(|_| {
-                ApiError::busy("the server is busy: every worker is computing; try again in a moment")
+                ApiError::busy(
+                    "the server is busy: every worker is computing; try again in a moment",
+                )
             })?
             .map_err(|_| ApiError::internal("the worker pool is closed"))?;
         let deadline = Deadline(Instant::now() + self.deadline);

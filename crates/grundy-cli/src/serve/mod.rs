@@ -56,10 +56,12 @@ pub fn router_with(limits: Limits) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
         .layer(axum::extract::DefaultBodyLimit::max(limits.body_bytes))
-        .layer(CatchPanicLayer::custom(|_: Box<dyn std::any::Any + Send>| {
-            api::ApiError::internal("internal error: the server failed on this request")
-                .into_response()
-        }))
+        .layer(CatchPanicLayer::custom(
+            |_: Box<dyn std::any::Any + Send>| {
+                api::ApiError::internal("internal error: the server failed on this request")
+                    .into_response()
+            },
+        ))
 }
 
 async fn not_found(uri: Uri) -> Response {
@@ -111,4 +113,3 @@ pub fn run(port: u16) -> Result<(), StartError> {
             .map_err(internal)
     })
 }
-
