@@ -201,6 +201,7 @@ function clearHint() {
   h.dataset.ready = "0";
   delete h.dataset.heap;
   delete h.dataset.to;
+  delete h.dataset.nimSum;
 }
 
 // The binary columns of the values and their xor, the top bit of the nim-sum highlighted.
@@ -254,6 +255,7 @@ async function showHint() {
       verdict.textContent = "No winning move: every move loses against perfect play.";
     }
     box.appendChild(verdict);
+    if (hint.nim_sum !== null) box.dataset.nimSum = String(hint.nim_sum);
     if (hint.columns) box.appendChild(columnsTable(hint));
     box.appendChild(el("pre", { id: "explanation" }, hint.explanation.join("\n")));
     box.dataset.ready = "1";
@@ -289,7 +291,7 @@ function drawPlot(doc) {
   const maxV = Math.max(1, ...values);
   const x = (i) => L + (n <= 1 ? 0 : (i * (W - L - R)) / (n - 1));
   const y = (v) => H - B - (v * (H - T - B)) / maxV;
-  const s = svg("svg", { width: W, height: H, role: "img",
+  const s = svg("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img",
                          "aria-label": `Grundy values G(0) to G(${n - 1}) of ${doc.game}` });
   const m = doc.markers;
   if (m.kind === "period") {
@@ -331,8 +333,11 @@ function drawPlot(doc) {
   s.appendChild(cursor);
   const hit = svg("rect", { x: L, y: T, width: W - L - R, height: H - T - B, fill: "transparent" });
   hit.addEventListener("mousemove", (ev) => {
-    const box = s.getBoundingClientRect();
-    const px = (ev.clientX - box.left) * (W / box.width);
+    // Screen to SVG coordinates, whatever the page's scaling.
+    const pt = s.createSVGPoint();
+    pt.x = ev.clientX;
+    pt.y = ev.clientY;
+    const px = pt.matrixTransform(s.getScreenCTM().inverse()).x;
     const i = Math.max(0, Math.min(n - 1, Math.round(((px - L) * (n - 1)) / (W - L - R))));
     cursor.setAttribute("cx", x(i));
     cursor.setAttribute("cy", y(values[i]));
@@ -368,7 +373,8 @@ function drawGraph(doc) {
   const W = pad * 2 + colW * Math.max(0, doc.layers.length - 1) + 40;
   const H = pad * 2 + rowH * (tallest - 1) + 20;
   const pos = doc.vertices.map((v) => [pad + v.layer * colW, pad + v.slot * rowH]);
-  const s = svg("svg", { width: W, height: H, role: "img", "aria-label": "the game graph" });
+  const s = svg("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img",
+                         "aria-label": "the game graph" });
   const defs = svg("defs");
   const marker = svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5,
                                  markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
