@@ -623,7 +623,7 @@ fn check_graph(doc: &Value) {
         .filter_map(|v| v["remoteness"].as_u64())
         .max()
         .map_or(0, |m| m + 1);
-    for v in 0..vs.len() {
+    for (v, vertex) in vs.iter().enumerate() {
         let opts: Vec<usize> = out(v).collect();
         match o(v) {
             "P" => {
@@ -647,7 +647,7 @@ fn check_graph(doc: &Value) {
             }
             x => panic!("outcome {x}"),
         }
-        assert_eq!(vs[v]["layer"].as_u64().unwrap(), r(v).unwrap_or(deepest));
+        assert_eq!(vertex["layer"].as_u64().unwrap(), r(v).unwrap_or(deepest));
     }
     // Slots number each layer's vertices 0, 1, ... and `layers` counts them.
     let layers = doc["layers"].as_array().unwrap();

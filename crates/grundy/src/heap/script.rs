@@ -224,8 +224,8 @@ mod tests {
         let small = ScriptRule::compile_limited(slow, "slow", 1000, None).unwrap();
         assert!(matches!(options(&small), Err(Error::Invalid(_))));
         // A deadline already passed: stopped within the first check, as a limit.
-        let late = ScriptRule::compile_limited(slow, "slow", 100_000_000, Some(Instant::now()))
-            .unwrap();
+        let late =
+            ScriptRule::compile_limited(slow, "slow", 100_000_000, Some(Instant::now())).unwrap();
         let start = Instant::now();
         match options(&late) {
             Err(Error::Limit(l)) => assert!(l.what.contains("deadline"), "{l}"),
