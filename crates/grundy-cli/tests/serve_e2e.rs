@@ -273,3 +273,28 @@ async fn scenario(c: &Client, port: u16) -> Result<(), String> {
     std::fs::write(e2e_dir().join("playground-end.png"), png).unwrap();
     Ok(())
 }
+
+#[test]
+fn serve_says_where_it_listens_and_answers_there() {
+    let (_server, port) = start_server();
+    assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_ok());
+}
+
+#[test]
+fn a_port_in_use_is_bad_usage_naming_the_port() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["serve", "--port", &port])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("--port {port}")), "{stderr}");
+    // A port that is not a number is a usage error too (clap).
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["serve", "--port", "70000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -189,10 +189,10 @@ impl CheckedGame {
 
 /// Checks the game of a request: the notation parses; a script comes as source text within the
 /// limit, never as a path.
-fn check_game(g: &GameRequest, limits: &Limits) -> Result<CheckedGame, ApiError> {
+fn check_game(game: &str, script: Option<&str>, limits: &Limits) -> Result<CheckedGame, ApiError> {
     let script_operations = limits.script_operations;
-    if g.game == "script" {
-        let Some(src) = &g.script else {
+    if game == "script" {
+        let Some(src) = script else {
             return Err(ApiError::bad(
                 "game \"script\" needs the field \"script\": the Rhai source defining fn options(n)",
             ));
@@ -206,22 +206,22 @@ fn check_game(g: &GameRequest, limits: &Limits) -> Result<CheckedGame, ApiError>
         }
         return Ok(CheckedGame {
             spec: GameSpec::Script(PathBuf::from("script")),
-            script: Some(src.clone()),
+            script: Some(src.to_string()),
             script_operations,
         });
     }
-    if g.script.is_some() {
+    if script.is_some() {
         return Err(ApiError::bad(
             "the field \"script\" is only for game \"script\"",
         ));
     }
-    if g.game.starts_with("script:") {
+    if game.starts_with("script:") {
         return Err(ApiError::bad(
             "scripts are not read from the server's disk: send game \"script\" and the source \
              text in the field \"script\"",
         ));
     }
-    let spec = parse_game(&g.game).map_err(|e| ApiError::bad(e.in_source("game").to_string()))?;
+    let spec = parse_game(game).map_err(|e| ApiError::bad(e.in_source("game").to_string()))?;
     Ok(CheckedGame {
         spec,
         script: None,
@@ -343,13 +343,7 @@ pub async fn seq(
     ApiJson(req): ApiJson<SeqRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let limits = &state.limits;
-    let game = check_game(
-        &GameRequest {
-            game: req.game,
-            script: req.script,
-        },
-        limits,
-    )?;
+    let game = check_game(&req.game, req.script.as_deref(), limits)?;
     let most = values_limit(&game.spec, limits, limits.seq_n);
     if req.n == 0 || req.n > most {
         return Err(ApiError::bad(format!(
@@ -395,7 +389,7 @@ pub async fn analyze(
     State(state): State<Arc<AppState>>,
     ApiJson(req): ApiJson<GameRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = check_game(&req, &state.limits)?;
+    let game = check_game(&req.game, req.script.as_deref(), &state.limits)?;
     let max = analyze_max(&game.spec, &state.limits);
     state
         .heavy
@@ -429,13 +423,7 @@ fn check_position(
     req: &PositionRequest,
     limits: &Limits,
 ) -> Result<(CheckedGame, Vec<u64>), ApiError> {
-    let game = check_game(
-        &GameRequest {
-            game: req.game.clone(),
-            script: req.script.clone(),
-        },
-        limits,
-    )?;
+    let game = check_game(&req.game, req.script.as_deref(), limits)?;
     check_heaps(&game, &req.heaps, limits)?;
     Ok((game, req.heaps.clone()))
 }
@@ -563,13 +551,7 @@ pub async fn moves(
     State(state): State<Arc<AppState>>,
     ApiJson(req): ApiJson<MovesRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = check_game(
-        &GameRequest {
-            game: req.game,
-            script: req.script,
-        },
-        &state.limits,
-    )?;
+    let game = check_game(&req.game, req.script.as_deref(), &state.limits)?;
     check_heaps(&game, &req.heaps, &state.limits)?;
     let (heaps, i) = (req.heaps, req.heap);
     state
