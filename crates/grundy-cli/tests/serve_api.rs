@@ -320,6 +320,24 @@ async fn bad_requests_get_json_errors_with_the_right_status() {
         bad,
         "heap 2",
     );
+    // A three-heap code's heap of 2000 has about 2000²/12 moves to enumerate.
+    assert_error(
+        &post(
+            &app,
+            "/api/moves",
+            json!({"game": "octal:0.8", "heaps": [2000], "heap": 0}),
+        )
+        .await,
+        bad,
+        "moves",
+    );
+    let (s, _) = post(
+        &app,
+        "/api/moves",
+        json!({"game": "octal:0.8", "heaps": [500], "heap": 0}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
     assert_error(
         &post(&app, "/api/graph", json!({"text": "a: b", "format": "dot"})).await,
         bad,

@@ -258,6 +258,22 @@ fn check_heaps(game: &CheckedGame, heaps: &[u64], limits: &Limits) -> Result<(),
             i + 1
         )));
     }
+    if game.script.is_none() {
+        let rule = Rule::from_spec(&game.spec)?;
+        if let Some((i, h, m)) = heaps
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| (i, h, rule.option_count_bound(h)))
+            .find(|&(_, _, m)| m > limits.moves_per_heap)
+        {
+            return Err(ApiError::bad(format!(
+                "heaps: heap {} ({h} tokens) may have up to {m} moves in this game, above the \
+                 limit of {} moves a heap; use smaller heaps",
+                i + 1,
+                limits.moves_per_heap
+            )));
+        }
+    }
     Ok(())
 }
 

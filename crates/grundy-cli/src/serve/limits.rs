@@ -32,6 +32,9 @@ pub struct Limits {
     pub heaps: usize,
     /// The largest heap.
     pub heap_size: u64,
+    /// Moves of one heap (the rule's bound on its options): hints, moves and move lists
+    /// enumerate them, and a list is sent to the page. Scripts are bounded by their deadline.
+    pub moves_per_heap: u128,
     /// Values of a sequence (`/api/seq` `n`).
     pub seq_n: u64,
     /// Values `/api/analyze` computes at most while looking for a period.
@@ -62,6 +65,7 @@ impl Default for Limits {
             body_bytes: 64 * 1024,
             heaps: 32,
             heap_size: 10_000,
+            moves_per_heap: 50_000,
             seq_n: 100_000,
             analyze_max: 100_000,
             three_heap_values: 5_000,
