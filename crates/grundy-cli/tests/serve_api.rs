@@ -320,6 +320,24 @@ async fn bad_requests_get_json_errors_with_the_right_status() {
         bad,
         "heap 2",
     );
+    // Misère play of games other than Nim is a search: small heaps only; Nim has Bouton's rule.
+    assert_error(
+        &post(
+            &app,
+            "/api/hint",
+            json!({"game": "kayles", "heaps": [201], "misere": true}),
+        )
+        .await,
+        bad,
+        "misère",
+    );
+    let (s, _) = post(
+        &app,
+        "/api/hint",
+        json!({"game": "nim", "heaps": [10_000], "misere": true}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
     // A three-heap code's heap of 2000 has about 2000²/12 moves to enumerate.
     assert_error(
         &post(

@@ -441,6 +441,21 @@ fn check_position(
 ) -> Result<(CheckedGame, Vec<u64>), ApiError> {
     let game = check_game(&req.game, req.script.as_deref(), limits)?;
     check_heaps(&game, &req.heaps, limits)?;
+    if req.misere && game.spec != GameSpec::Nim {
+        if let Some((i, h)) = req
+            .heaps
+            .iter()
+            .enumerate()
+            .find(|(_, &h)| h > limits.misere_heap_size)
+        {
+            return Err(ApiError::bad(format!(
+                "heaps: heap {} has {h} tokens, above the limit of {} for misère play of games \
+                 other than Nim (decided by a search over positions)",
+                i + 1,
+                limits.misere_heap_size
+            )));
+        }
+    }
     Ok((game, req.heaps.clone()))
 }
 

@@ -35,6 +35,9 @@ pub struct Limits {
     /// Moves of one heap (the rule's bound on its options): hints, moves and move lists
     /// enumerate them, and a list is sent to the page. Scripts are bounded by their deadline.
     pub moves_per_heap: u128,
+    /// The largest heap of a misère game other than Nim: those are decided by a search over
+    /// positions (at most 200 000 of them, then a limit error), which costs seconds beyond this.
+    pub misere_heap_size: u64,
     /// Values of a sequence (`/api/seq` `n`).
     pub seq_n: u64,
     /// Values `/api/analyze` computes at most while looking for a period.
@@ -66,6 +69,7 @@ impl Default for Limits {
             heaps: 32,
             heap_size: 10_000,
             moves_per_heap: 50_000,
+            misere_heap_size: 200,
             seq_n: 100_000,
             analyze_max: 100_000,
             three_heap_values: 5_000,
