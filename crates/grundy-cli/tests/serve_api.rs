@@ -890,3 +890,20 @@ async fn a_full_pool_answers_busy() {
     let (s, _) = post(&app, "/api/hint", json!({"game": "nim", "heaps": [3, 5]})).await;
     assert_eq!(s, StatusCode::OK);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panicking_job_is_a_500_and_frees_its_worker() {
+    use grundy_cli::serve::limits::Heavy;
+    let heavy = Heavy::new(&Limits {
+        workers: 1,
+        ..Limits::default()
+    });
+    let failed = heavy
+        .run(|_| -> Result<(), grundy_cli::serve::api::ApiError> { panic!("a bug") })
+        .await
+        .unwrap_err();
+    assert_eq!(failed.status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert!(!failed.message.contains("a bug"), "internals are not shown");
+    // The only worker is free again.
+    assert_eq!(heavy.run(|_| Ok(7)).await.unwrap(), 7);
+}
