@@ -166,7 +166,7 @@ async fn scenario(c: &Client, port: u16) -> Result<(), String> {
     wait_attr(c, "#plot", "data-ready", |v| v == "1").await;
     let pattern = find(c, "#pattern").await.text().await.unwrap();
     assert!(
-        pattern.contains("period") && pattern.contains("(proved)"),
+        pattern.contains("period") && pattern.ends_with("[proved]"),
         "{pattern}"
     );
     assert!(count(c, "#plot line[stroke-dasharray]").await >= 2);

@@ -275,10 +275,9 @@ async function plotSequence() {
     const doc = await api("/api/seq", { ...gameFields(), n });
     drawPlot(doc);
     const a = doc.analysis;
-    let text = `${doc.game}: ${a.pattern}`;
-    if (a.period) text += a.proved ? " (proved)" : " (not proved)";
-    if (a.proof) text += ` Proof: ${a.proof}`;
-    $("pattern").textContent = text;
+    // The pattern text states the theorem of a proof; the status says whether it holds for all n.
+    $("pattern").textContent =
+      `${doc.game}: ${a.pattern} [${a.proved ? "proved" : "not proved"}]`;
     plot.dataset.ready = "1";
   } catch (e) {
     showError(e.message);
