@@ -362,7 +362,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads an arc list from `input`, one line at a time, so that the text is never held
-    /// whole. Memory: the arcs in fixed-size chunks (8 bytes an arc, no reallocation copies),
+    /// whole. Memory: the arcs in chunks of at most 2^16 (8 bytes an arc, no reallocation copies),
     /// then the forward targets beside them (12 bytes an arc at the peak, before the chunks
     /// are dropped); the id map ([`IdMap`]) and the ids as numbers (8 bytes a vertex).
     fn arcs(mut self, mut input: impl BufRead) -> Result<ParsedGraph> {
@@ -403,9 +403,11 @@ impl<'a> Reader<'a> {
             for (end, value) in ends.iter_mut().zip(values) {
                 *end = ids.id(value, &mut self.names.numbers)?;
             }
-            if chunks.last().is_none_or(|c| c.len() == CHUNK) {
-                self.check_memory(ids.bytes() + self.names.bytes() + 8 * (e + CHUNK) as u64)?;
-                chunks.push(Vec::with_capacity(CHUNK));
+            if chunks.last().is_none_or(|c| c.len() == c.capacity()) {
+                // Chunks double from 64 arcs up to CHUNK, so small files take little memory.
+                let size = e.clamp(64, CHUNK);
+                self.check_memory(ids.bytes() + self.names.bytes() + 8 * (e + size) as u64)?;
+                chunks.push(Vec::with_capacity(size));
             }
             if let Some(c) = chunks.last_mut() {
                 c.push(ends);
