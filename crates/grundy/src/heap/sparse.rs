@@ -78,12 +78,14 @@ struct State {
     /// The current value bound B (power of two, values < B).
     b: usize,
     hist: Vec<u64>,
-    /// Positions r >= 1 with G(r) rare, ascending, with their values G(r).
-    rare: Vec<(u32, u32)>,
-    /// Bit v set iff v < 2B is common.
-    common: Vec<u64>,
-    /// Bit v set iff v < 2B is rare.
-    rare_bits: Vec<u64>,
+    /// Positions r >= 1 with G(r) rare, ascending.
+    rare_pos: Vec<u32>,
+    /// G(r) for each position of `rare_pos`.
+    rare_val: Vec<u32>,
+    /// The common values below 2B, ascending.
+    common: Vec<u32>,
+    /// The rare values below 2B, ascending.
+    rare_vals: Vec<u32>,
     /// Next heap count at which the mask is re-chosen.
     next_review: usize,
 }
@@ -98,9 +100,10 @@ impl State {
             mask: 0,
             b,
             hist,
-            rare: Vec::new(),
+            rare_pos: Vec::new(),
+            rare_val: Vec::new(),
             common: Vec::new(),
-            rare_bits: Vec::new(),
+            rare_vals: Vec::new(),
             next_review: (values.len() * 2).max(64),
         };
         s.review(values);
@@ -110,22 +113,17 @@ impl State {
     /// Re-chooses the mask from the histogram; rebuilds the class bitsets and the rare list.
     fn review<T: Cell>(&mut self, values: &[T]) {
         let mask = choose_mask(&self.hist, self.b);
-        let words = 2 * self.b / 64;
-        self.common = vec![0; words];
-        self.rare_bits = vec![0; words];
-        for v in 0..(2 * self.b) as u32 {
-            let (w, bit) = ((v >> 6) as usize, 1u64 << (v & 63));
-            if is_rare(v, mask) {
-                self.rare_bits[w] |= bit;
-            } else {
-                self.common[w] |= bit;
+        let all = 0..(2 * self.b) as u32;
+        (self.rare_vals, self.common) = all.partition(|&v| is_rare(v, mask));
+        self.mask = mask;
+        self.rare_pos.clear();
+        self.rare_val.clear();
+        for (r, v) in values.iter().enumerate().skip(1) {
+            if is_rare(v.get(), mask) {
+                self.rare_pos.push(r as u32);
+                self.rare_val.push(v.get());
             }
         }
-        self.mask = mask;
-        self.rare = (1..values.len())
-            .filter(|&r| is_rare(values[r].get(), mask))
-            .map(|r| (r as u32, values[r].get()))
-            .collect();
     }
 
     /// Records G(h) = g.
@@ -139,7 +137,8 @@ impl State {
         }
         self.hist[g as usize] += 1;
         if h >= 1 && is_rare(g, self.mask) {
-            self.rare.push((h as u32, g));
+            self.rare_pos.push(h as u32);
+            self.rare_val.push(g);
         }
         if h + 1 >= self.next_review {
             self.next_review = 2 * (h + 1);
@@ -182,9 +181,10 @@ pub fn extend<T: Cell>(
         ));
     }
     let mut st = State::new(values);
+    let mut mirror = Mirror::new(values);
     let mut marks = Marks::default();
-    let mut need = Marks::default();
-    let mut seen: Vec<u64> = Vec::new();
+    let mut scratch = Scratch::default();
+    let mut want: Vec<u32> = Vec::new();
     let mut exact_until = SPECULATE_FROM;
     let mut pending: Option<Block> = None;
     while values.len() < n || pending.is_some() {
@@ -194,15 +194,11 @@ pub fn extend<T: Cell>(
             let (fail, next) = if start < n && !p.overflow {
                 let end = (start + BLOCK).min(n);
                 rayon::join(
-                    || verify(base, &p, &sp),
-                    || {
-                        Some(propose(
-                            &sp, &mut st, base, start, end, &mut marks, &mut need,
-                        ))
-                    },
+                    || verify(base, &mirror, &p, &sp),
+                    || Some(propose(&sp, &mut st, base, start, end, &mut scratch)),
                 )
             } else {
-                (verify(base, &p, &sp), None)
+                (verify(base, &mirror, &p, &sp), None)
             };
             let good = fail.unwrap_or(p.len);
             // SAFETY: capacity >= n was reserved above, and `propose` initialised every heap
@@ -219,7 +215,7 @@ pub fn extend<T: Cell>(
             continue;
         }
         let h0 = values.len();
-        if st.rare.len() * 4 > h0 {
+        if st.rare_pos.len() * 4 > h0 {
             // No sparse space (yet): a quarter or more of the positions are rare, so the rare
             // pass would cost as much as scanning every split. Take the naive step.
             marks.reset(2 * st.b);
@@ -229,6 +225,7 @@ pub fn extend<T: Cell>(
             if let Some(r) = push(values, g) {
                 return Ok(r);
             }
+            mirror.set(h0, T::from_u32(g));
             st.record(values, h0, g);
             if h0.is_multiple_of(PROGRESS_EVERY) {
                 progress(h0 as u64);
@@ -236,14 +233,14 @@ pub fn extend<T: Cell>(
             continue;
         }
         if h0 < exact_until || n - h0 < BLOCK / 4 {
-            let (c, mut missing) = st.rare_pass(&sp, values, h0, &mut marks, &mut need);
-            if missing > 0 {
-                missing = scan_pairs(values, h0, &sp.two, &mut need.words, &mut seen);
-            }
-            let g = if missing > 0 { c.min(need.least()) } else { c };
+            let c = st.rare_pass(&sp, values, h0, &mut scratch, &mut want);
+            scan_pairs(values, &mirror, h0, &sp.two, 2 * st.b, &mut want, &mut scratch);
+            // `want` is ascending: its head is the least rare value below c still missing.
+            let g = want.first().copied().unwrap_or(c);
             if let Some(r) = push(values, g) {
                 return Ok(r);
             }
+            mirror.set(h0, T::from_u32(g));
             st.record(values, h0, g);
             if h0.is_multiple_of(PROGRESS_EVERY) {
                 progress(h0 as u64);
@@ -252,7 +249,7 @@ pub fn extend<T: Cell>(
         }
         let base = Shared(values.as_mut_ptr());
         let end = (h0 + BLOCK).min(n);
-        pending = Some(propose(&sp, &mut st, base, h0, end, &mut marks, &mut need));
+        pending = Some(propose(&sp, &mut st, base, h0, end, &mut scratch));
     }
     Ok(Run::Done)
 }
@@ -263,12 +260,13 @@ struct Block {
     start: usize,
     /// Heaps proposed.
     len: usize,
-    /// Words per heap in `needs`.
-    stride: usize,
-    /// For each heap, the rare values below its candidate not seen by the rare pass.
-    needs: Vec<u64>,
-    /// For each heap, how many such values.
-    missing: Vec<u32>,
+    /// Every value and xor of two values is below this bound (2B when proposed).
+    bits: usize,
+    /// For each heap in turn, the rare values below its candidate not seen by the rare pass,
+    /// ascending.
+    needs: Vec<u32>,
+    /// Where each heap's list ends in `needs`.
+    ends: Vec<u32>,
     /// The proposal stopped at a value too wide for the cells.
     overflow: bool,
 }
@@ -290,32 +288,31 @@ fn propose<T: Cell>(
     base: Shared<T>,
     start: usize,
     end: usize,
-    marks: &mut Marks,
-    need: &mut Marks,
+    scratch: &mut Scratch,
 ) -> Block {
     let b0 = st.b;
-    let stride = 2 * b0 / 64;
     let mut block = Block {
         start,
         len: 0,
-        stride,
-        needs: Vec::with_capacity((end - start) * stride),
-        missing: Vec::with_capacity(end - start),
+        bits: 2 * b0,
+        needs: Vec::new(),
+        ends: Vec::with_capacity(end - start),
         overflow: false,
     };
+    let mut want = Vec::new();
     for h in start..end {
         // SAFETY: heaps below h are initialised (verified values, the pending block, or this
         // block so far) and nothing writes them while this slice lives.
         let vals = unsafe { std::slice::from_raw_parts(base.0, h) };
-        let (c, missing) = st.rare_pass(sp, vals, h, marks, need);
+        let c = st.rare_pass(sp, vals, h, scratch, &mut want);
         if c > T::MAX {
             block.overflow = true;
             break;
         }
         // SAFETY: h < end <= n <= capacity, and no other thread reads or writes heap h now.
         unsafe { base.0.add(h).write(T::from_u32(c)) };
-        block.needs.extend_from_slice(&need.words[..stride]);
-        block.missing.push(missing);
+        block.needs.extend_from_slice(&want);
+        block.ends.push(block.needs.len() as u32);
         block.len += 1;
         // SAFETY: as above, now including heap h.
         let vals = unsafe { std::slice::from_raw_parts(base.0, h + 1) };
@@ -329,132 +326,320 @@ fn propose<T: Cell>(
 
 /// The index (in the block) of the first heap whose rare values below its candidate are not all
 /// options, or `None` if the whole block is right; heaps are checked in parallel.
-fn verify<T: Cell>(base: Shared<T>, p: &Block, sp: &Splits) -> Option<usize> {
+fn verify<T: Cell>(
+    base: Shared<T>,
+    mirror: &Mirror<T>,
+    p: &Block,
+    sp: &Splits,
+) -> Option<usize> {
     // SAFETY: every heap below p.start + p.len is initialised, and only read while this lives.
     let done = unsafe { std::slice::from_raw_parts(base.0 as *const T, p.start + p.len) };
     (0..p.len)
         .into_par_iter()
         .with_min_len(64)
-        .map_init(Vec::new, |seen, i| {
-            if p.missing[i] == 0 {
-                return false;
-            }
-            let mut nd = p.needs[i * p.stride..(i + 1) * p.stride].to_vec();
-            scan_pairs(done, p.start + i, &sp.two, &mut nd, seen) > 0
-        })
+        .map_init(
+            || (Scratch::default(), Vec::new()),
+            |(scratch, want), i| {
+                let from = if i == 0 { 0 } else { p.ends[i - 1] as usize };
+                want.clear();
+                want.extend_from_slice(&p.needs[from..p.ends[i] as usize]);
+                scan_pairs(done, mirror, p.start + i, &sp.two, p.bits, want, scratch);
+                !want.is_empty()
+            },
+        )
         .position_first(|f| f)
+}
+
+/// Marks for one heap: value v is marked when `stamp[v] == generation`, so starting the next
+/// heap is one increment instead of clearing, and marking is a plain store (no read of the old
+/// word, so consecutive marks do not wait on each other).
+#[derive(Default)]
+struct Scratch {
+    stamp: Vec<u32>,
+    generation: u32,
+}
+
+impl Scratch {
+    /// Unmarks everything and makes room for values below `bits`.
+    #[inline]
+    fn next(&mut self, bits: usize) {
+        if self.stamp.len() < bits {
+            self.stamp.resize(bits, 0);
+        }
+        if self.generation == u32::MAX {
+            self.stamp.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+    }
+
+    #[inline(always)]
+    fn mark(&mut self, v: u32) {
+        self.stamp[v as usize] = self.generation;
+    }
+
+    #[inline(always)]
+    fn has(&self, v: u32) -> bool {
+        self.stamp[v as usize] == self.generation
+    }
 }
 
 impl State {
     /// The rare pass for heap `h`: marks the single-heap options and every split with a rare
-    /// part; returns the least unmarked common value c and the number of rare values below c
-    /// left unmarked, which it writes into `need`.
+    /// part; returns the least unmarked common value c, and leaves in `want` the rare values
+    /// below c not marked (ascending).
     fn rare_pass<T: Cell>(
         &self,
         sp: &Splits,
         values: &[T],
         h: usize,
-        marks: &mut Marks,
-        need: &mut Marks,
-    ) -> (u32, u32) {
-        let b = self.b;
-        marks.reset(2 * b);
-        sp.mark_small(h, values, marks);
+        marks: &mut Scratch,
+        want: &mut Vec<u32>,
+    ) -> u32 {
+        marks.next(2 * self.b);
+        for &k in &sp.whole {
+            if k == h {
+                marks.mark(0);
+            }
+        }
+        for &k in &sp.one {
+            if k < h {
+                marks.mark(values[h - k].get());
+            }
+        }
         for &(k, unequal) in &sp.two {
             if h < k + 2 {
                 continue;
             }
             let m = h - k;
-            for &(r, g) in &self.rare {
-                let r = r as usize;
-                if r >= m {
-                    break;
+            // Rare positions r < m, each giving the split r + (m - r); with unequal parts
+            // (Grundy's game) r = m/2 is not a move.
+            let below = self.rare_pos.partition_point(|&r| (r as usize) < m);
+            let skip = if unequal && m.is_multiple_of(2) {
+                self.rare_pos[..below]
+                    .binary_search(&((m / 2) as u32))
+                    .ok()
+            } else {
+                None
+            };
+            let (pos, val) = (&self.rare_pos[..below], &self.rare_val[..below]);
+            let mut mark_range = |lo: usize, hi: usize| {
+                for (&r, &g) in pos[lo..hi].iter().zip(&val[lo..hi]) {
+                    marks.mark(g ^ values[m - r as usize].get());
                 }
-                if !(unequal && 2 * r == m) {
-                    marks.set(g ^ values[m - r].get());
+            };
+            match skip {
+                Some(i) => {
+                    mark_range(0, i);
+                    mark_range(i + 1, below);
                 }
+                None => mark_range(0, below),
             }
         }
-        // c: the least common value not marked (below 2B, since marks stay below B).
-        let mut c = (2 * b) as u32;
-        for (i, (&cw, &mw)) in self.common.iter().zip(&marks.words).enumerate() {
-            let free = cw & !mw;
-            if free != 0 {
-                c = (i as u32) * 64 + free.trailing_zeros();
-                break;
-            }
-        }
-        // The rare values below c not yet seen.
-        need.reset(2 * b);
-        let mut missing = 0u32;
-        let top = (c as usize).div_ceil(64);
-        for i in 0..top {
-            let mut w = self.rare_bits[i] & !marks.words[i];
-            if (i + 1) * 64 > c as usize {
-                w &= (1u64 << (c & 63)) - 1;
-            }
-            need.words[i] = w;
-            missing += w.count_ones();
-        }
-        (c, missing)
+        // c: the least common value not marked (below B, since marks stay below B and some
+        // common value is below B).
+        let c = self
+            .common
+            .iter()
+            .copied()
+            .find(|&v| !marks.has(v))
+            .unwrap_or((2 * self.b) as u32);
+        want.clear();
+        want.extend(
+            self.rare_vals
+                .iter()
+                .copied()
+                .take_while(|&v| v < c)
+                .filter(|&v| !marks.has(v)),
+        );
+        c
     }
 }
 
-/// Removes from `need` (the rare values still missing, below 64·need.len()) every two-heap
-/// option value of heap `h`: G(a) ⊕ G(m-a), m = h - k, 1 <= a <= m/2 (a ≠ m-a if unequal),
-/// for every split `(k, unequal)`, stopping early once none is missing; returns how many
-/// remain. All splits advance together in blocks of 64 values of a, marked into `seen` without
-/// branches, and `need` is checked once per block.
+/// Pairs scanned between two looks at which wanted values remain, while marking.
+const SCAN_STEP: usize = 64;
+/// At most this many wanted values left: compare instead of marking.
+const COMPARE_AT: usize = 16;
+/// Pairs (per split) compared between two looks at which wanted values remain.
+const COMPARE_STEP: usize = 256;
+
+/// Removes from `want` (values below `bits`, ascending) every two-heap option value of heap
+/// `h`: G(a) ⊕ G(m-a), m = h - k, 1 <= a <= m/2 (a ≠ m-a if unequal), for every split
+/// `(k, unequal)`, stopping as soon as `want` is empty. Every value of `values` must be below
+/// `bits` (a power of two), so every xor is. The splits advance together over a, in two modes:
+///
+/// * *marking*, while many values are wanted: each pair is one store into `scratch`, and
+///   `want` is filtered every [`SCAN_STEP`] values of a;
+/// * *comparing*, once at most [`COMPARE_AT`] are left (the last wanted values are the ones
+///   few pairs form, found late: in Officers about two thirds of the pairs of a heap are
+///   scanned for the last eight): each xor is compared with the K <= 16 wanted values,
+///   lane-parallel over 16 pairs at a time, cheaper per pair than a store while K is small.
 fn scan_pairs<T: Cell>(
     values: &[T],
+    mirror: &Mirror<T>,
     h: usize,
     two: &[(usize, bool)],
-    need: &mut [u64],
-    seen: &mut Vec<u64>,
-) -> u32 {
-    seen.clear();
-    seen.resize(need.len().max(1) * 2, 0);
-    let words = seen.len();
-    let top_of = |k: usize, unequal: bool| match h.checked_sub(k) {
-        Some(m) if m >= 2 => (m, if unequal { (m - 1) / 2 } else { m / 2 }),
-        _ => (0, 0),
+    bits: usize,
+    want: &mut Vec<u32>,
+    scratch: &mut Scratch,
+) {
+    if want.is_empty() {
+        return;
+    }
+    scratch.next(bits);
+    // For each split: m and the largest a.
+    let tops = || {
+        two.iter()
+            .filter_map(move |&(k, unequal)| match h.checked_sub(k) {
+                Some(m) if m >= 2 => Some((m, if unequal { (m - 1) / 2 } else { m / 2 })),
+                _ => None,
+            })
     };
-    let last = two.iter().map(|&(k, u)| top_of(k, u).1).max().unwrap_or(0);
+    let last = tops().map(|(_, top)| top).max().unwrap_or(0);
     let mut a = 1;
-    while a <= last {
-        let end = (a + 64).min(last + 1);
-        for &(k, unequal) in two {
-            let (m, top) = top_of(k, unequal);
-            for i in a..end.min(top + 1) {
-                let v = (values[i].get() ^ values[m - i].get()) as usize;
-                // Values above the needed range land in the spare half and are ignored.
-                seen[(v >> 6).min(words - 1)] |= 1u64 << (v & 63);
+    while a <= last && want.len() > COMPARE_AT {
+        let end = (a + SCAN_STEP).min(last + 1);
+        for (m, top) in tops() {
+            let hi = end.min(top + 1);
+            if a >= hi {
+                continue;
+            }
+            // G(a') ascending against G(m - a') read downwards from m - a.
+            let high = &values[m + 1 - hi..=m - a];
+            for (x, y) in values[a..hi].iter().zip(high.iter().rev()) {
+                scratch.mark(x.get() ^ y.get());
             }
         }
         a = end;
-        if need.iter().zip(seen.iter()).all(|(n, s)| n & !s == 0) {
-            need.iter_mut().for_each(|n| *n = 0);
-            return 0;
+        want.retain(|&v| !scratch.has(v));
+    }
+    // A wanted value above T::MAX is no xor of two cells: it stays wanted, uncompared.
+    while a <= last && want.first().is_some_and(|&v| v <= T::MAX) {
+        let end = (a + COMPARE_STEP).min(last + 1);
+        let mut w = [T::default(); COMPARE_AT];
+        let k = want.iter().take_while(|&&v| v <= T::MAX).count();
+        for (x, &v) in w.iter_mut().zip(want.iter()) {
+            *x = T::from_u32(v);
         }
+        // Pad with a repeat of a wanted value: the kernel compares with all K.
+        for i in k..COMPARE_AT {
+            w[i] = w[0];
+        }
+        let mut found = 0u32;
+        for (m, top) in tops() {
+            let hi = end.min(top + 1);
+            if a >= hi {
+                continue;
+            }
+            // G(a') for a <= a' < hi descending, as a forward slice of the mirror where it
+            // reaches, paired with G(m - hi + 1 ..= m - a) ascending.
+            let high = &values[m + 1 - hi..=m - a];
+            let low = mirror.descending(a, hi);
+            found |= if k <= 4 {
+                compare::<T, 4>(low, &values[a..hi], high, w[..4].try_into().unwrap_or_default())
+            } else if k <= 8 {
+                compare::<T, 8>(low, &values[a..hi], high, w[..8].try_into().unwrap_or_default())
+            } else {
+                compare::<T, 16>(low, &values[a..hi], high, w)
+            };
+        }
+        a = end;
+        let mut i = 0;
+        want.retain(|_| {
+            i += 1;
+            i > k || found >> (i - 1) & 1 == 0
+        });
     }
-    let mut missing = 0;
-    for (n, s) in need.iter_mut().zip(seen.iter()) {
-        *n &= !s;
-        missing += n.count_ones();
-    }
-    missing
 }
 
-impl Marks {
-    /// The least value in the set (the set must not be empty).
-    fn least(&self) -> u32 {
-        for (i, &w) in self.words.iter().enumerate() {
-            if w != 0 {
-                return (i as u32) * 64 + w.trailing_zeros();
+/// The first [`MIRROR`] values in reverse order, so that the pairs (G(a), G(m - a)) of a run
+/// of a are two forward slices.
+pub(crate) struct Mirror<T> {
+    rev: Vec<T>,
+}
+
+/// Values held reversed by [`Mirror`] (at most [`SPECULATE_FROM`], so that the mirror is
+/// complete before speculation starts and read-only afterwards).
+const MIRROR: usize = 1 << 15;
+
+impl<T: Cell> Mirror<T> {
+    fn new(values: &[T]) -> Mirror<T> {
+        let mut m = Mirror {
+            rev: vec![T::default(); MIRROR],
+        };
+        for (p, &v) in values.iter().enumerate().take(MIRROR) {
+            m.set(p, v);
+        }
+        m
+    }
+
+    /// Records G(p) = v (ignored beyond the mirror).
+    #[inline]
+    fn set(&mut self, p: usize, v: T) {
+        if p < MIRROR {
+            self.rev[MIRROR - 1 - p] = v;
+        }
+    }
+
+    /// G(hi - 1), G(hi - 2), ..., G(a) (if all are mirrored).
+    #[inline]
+    fn descending(&self, a: usize, hi: usize) -> Option<&[T]> {
+        (hi <= MIRROR).then(|| &self.rev[MIRROR - hi..MIRROR - a])
+    }
+}
+
+/// Bit q set when w[q] = G(a') ⊕ G(m - a') for one of the pairs given either as two forward
+/// slices `mirrored` (descending G(a')) and `high` paired index by index, or (when the mirror
+/// does not reach) as `low` ascending paired with `high` read backwards. The mirrored form is
+/// written over fixed chunks of 16 pairs without branches, so that the compiler turns each
+/// chunk into a few vector xors and compares.
+#[inline]
+fn compare<T: Cell, const K: usize>(
+    mirrored: Option<&[T]>,
+    low: &[T],
+    high: &[T],
+    w: [T; K],
+) -> u32 {
+    const C: usize = 16;
+    let mut found = [false; K];
+    match mirrored {
+        Some(low) => {
+            let n = low.len().min(high.len());
+            let (lc, lr) = low[..n].as_chunks::<C>();
+            let (hc, hr) = high[..n].as_chunks::<C>();
+            let mut acc = [[false; C]; K];
+            for (l, h) in lc.iter().zip(hc) {
+                let mut x = [T::default(); C];
+                for j in 0..C {
+                    x[j] = l[j] ^ h[j];
+                }
+                for q in 0..K {
+                    for j in 0..C {
+                        acc[q][j] |= x[j] == w[q];
+                    }
+                }
+            }
+            for (f, a) in found.iter_mut().zip(acc) {
+                *f = a.contains(&true);
+            }
+            for (&x, &y) in lr.iter().zip(hr) {
+                for (f, &wq) in found.iter_mut().zip(&w) {
+                    *f |= x ^ y == wq;
+                }
             }
         }
-        u32::MAX
+        None => {
+            for (&x, &y) in low.iter().zip(high.iter().rev()) {
+                for (f, &wq) in found.iter_mut().zip(&w) {
+                    *f |= x ^ y == wq;
+                }
+            }
+        }
     }
+    found
+        .iter()
+        .enumerate()
+        .fold(0, |bits, (q, &f)| bits | (f as u32) << q)
 }
 
 #[cfg(test)]
