@@ -822,6 +822,66 @@ fn compare_body<T: Cell, const K: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The wanted values that are no G(a) ⊕ G(m-a), from the definition.
+    fn unseen(values: &[u8], h: usize, two: &[(usize, bool)], want: &[u32]) -> Vec<u32> {
+        let mut seen = std::collections::HashSet::new();
+        for &(k, unequal) in two {
+            if h < k + 2 {
+                continue;
+            }
+            let m = h - k;
+            for a in 1..=m / 2 {
+                if !(unequal && 2 * a == m) {
+                    seen.insert(u32::from(values[a] ^ values[m - a]));
+                }
+            }
+        }
+        want.iter().copied().filter(|v| !seen.contains(v)).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// The scan (marking, then comparing, with and without the mirror: heaps beyond twice
+        /// the mirror) leaves exactly the wanted values no pair forms.
+        #[test]
+        fn scan_pairs_leaves_the_values_no_pair_forms(
+            seed in any::<u64>(),
+            h in 3usize..80_000,
+            spread in 1u8..=255,
+            want_bits in any::<u64>(),
+            unequal in any::<bool>(),
+            k2 in 0usize..4,
+        ) {
+            // Values in a small range so that some wanted values occur and some do not.
+            let mut x = seed | 1;
+            let values: Vec<u8> = (0..h)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x % (u64::from(spread) + 1)) as u8 & spread
+                })
+                .collect();
+            let two = [(1usize, unequal), (k2, false)];
+            let want: Vec<u32> = (0..64).filter(|&v| want_bits >> v & 1 == 1).collect();
+            let mirror = Mirror::new(&values);
+            let mut got = want.clone();
+            let mut scratch = Scratch::default();
+            scan_pairs(&values, &mirror, h, &two, 256, &mut got, &mut scratch);
+            prop_assert_eq!(got, unseen(&values, h, &two, &want));
+        }
+
+        #[test]
+        fn keep_is_retain(v in proptest::collection::vec(0u32..100, 0..80), d in 1u32..5) {
+            let mut a = v.clone();
+            keep(&mut a, |x| x % d == 0);
+            let mut b = v;
+            b.retain(|x| x % d == 0);
+            prop_assert_eq!(a, b);
+        }
+    }
 
     #[test]
     fn walsh_hadamard_counts_rare_minus_common() {
