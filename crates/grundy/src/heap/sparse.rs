@@ -56,14 +56,34 @@ pub fn walsh_hadamard(a: &mut [i64]) {
     }
 }
 
-/// The mask m ≠ 0 below `b` (a power of two) that makes the fewest values rare, from the
-/// histogram `hist` (indexed by value), by the Walsh-Hadamard transform.
-pub fn choose_mask(hist: &[u64], b: usize) -> u32 {
-    let mut a: Vec<i64> = (0..b)
+/// Whether the classes may use the heap's parity as an extra bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parity {
+    /// Chosen from the histogram with the value bits (the default).
+    Auto,
+    /// Always: classes by (value & mask, n mod 2).
+    On,
+    /// Never: classes by value & mask only.
+    Off,
+}
+
+/// The class mask m ≠ 0 below `2b` (b a power of two) that makes the fewest positions rare,
+/// from the histogram `hist` of length 2b: entry v + b·q counts the positions n with G(n) = v
+/// and heap parity q. Bit log2(b) of m stands for the parity: a position is rare when
+/// popcount(G(n) & m) + q·(that bit) is even. The Walsh-Hadamard transform of the histogram at
+/// m is (#rare − #common) under m, so the least transform value wins; `parity` restricts m to
+/// masks with (On) or without (Off) the parity bit.
+pub fn choose_mask(hist: &[u64], b: usize, parity: Parity) -> u32 {
+    let mut a: Vec<i64> = (0..2 * b)
         .map(|v| hist.get(v).copied().unwrap_or(0) as i64)
         .collect();
     walsh_hadamard(&mut a);
-    (1..b).min_by_key(|&m| (a[m], m)).unwrap_or(1) as u32
+    let masks = match parity {
+        Parity::Auto => 1..2 * b,
+        Parity::On => b..2 * b,
+        Parity::Off => 1..b,
+    };
+    masks.min_by_key(|&m| (a[m], m)).unwrap_or(1) as u32
 }
 
 #[inline(always)]
@@ -72,20 +92,37 @@ fn is_rare(v: u32, mask: u32) -> bool {
 }
 
 /// The engine's state between heaps.
+///
+/// **The parity bit.** With splits n → a + b removing k tokens, a + b = n - k. Give position n
+/// the class bit f(n) = popcount(G(n) & mask) + p·((n + s) mod 2) (rare when even), where s
+/// is k mod 2 (the same for every split, or p is 0). For a split value v = G(a) ⊕ G(b),
+/// popcount(v & mask) + p·(n + s) ≡ f(a) + f(b) + p·(n + s − a − b − 2s) ≡ f(a) + f(b) +
+/// p·(k − s) ≡ f(a) + f(b): a value v *would* be common at heap n (odd class taking n's parity)
+/// exactly when it comes from one rare and one common part, as without the parity bit. So
+/// everything below holds with "rare value at heap n" meaning even class at n's parity; the
+/// class lists are kept for both parities.
 #[derive(Clone)]
 struct State {
+    /// The value bits of the class mask.
     mask: u32,
+    /// 1 when the heap's parity is part of the class, else 0.
+    parity: usize,
+    /// s: the parity of the tokens removed by every two-heap split.
+    shift: usize,
+    /// Which masks may be chosen.
+    allow: Parity,
     /// The current value bound B (power of two, values < B).
     b: usize,
+    /// Entry v + B·((n + s) mod 2): how many positions n have G(n) = v.
     hist: Vec<u64>,
     /// Positions r >= 1 with G(r) rare, ascending.
     rare_pos: Vec<u32>,
     /// G(r) for each position of `rare_pos`.
     rare_val: Vec<u32>,
-    /// The common values below 2B, ascending.
-    common: Vec<u32>,
-    /// The rare values below 2B, ascending.
-    rare_vals: Vec<u32>,
+    /// For heaps n with p·((n + s) mod 2) = q: the common values below 2B, ascending.
+    common: [Vec<u32>; 2],
+    /// The same for the rare values.
+    rare_vals: [Vec<u32>; 2],
     /// Next heap count at which the mask is re-chosen.
     next_review: usize,
     /// How many times the rare list was rebuilt (indices into it are stale after).
@@ -93,37 +130,65 @@ struct State {
 }
 
 impl State {
-    fn new<T: Cell>(values: &[T]) -> State {
+    fn new<T: Cell>(values: &[T], sp: &Splits, allow: Parity) -> State {
         let max = values.iter().map(|v| v.get()).max().unwrap_or(0);
         let b = bound(max);
-        let mut hist = vec![0u64; b];
-        values.iter().for_each(|v| hist[v.get() as usize] += 1);
+        let shift = sp.two.first().map_or(0, |&(k, _)| k % 2);
+        // The parity bit needs one parity of k for every split.
+        let allow = if sp.two.iter().all(|&(k, _)| k % 2 == shift) {
+            allow
+        } else {
+            Parity::Off
+        };
         let mut s = State {
             mask: 0,
+            parity: 0,
+            shift,
+            allow,
             b,
-            hist,
+            hist: vec![0u64; 2 * b],
             rare_pos: Vec::new(),
             rare_val: Vec::new(),
-            common: Vec::new(),
-            rare_vals: Vec::new(),
+            common: Default::default(),
+            rare_vals: Default::default(),
             next_review: (values.len() * 2).max(64),
             reviews: 0,
         };
+        for (n, v) in values.iter().enumerate() {
+            s.hist[v.get() as usize + b * ((n + shift) % 2)] += 1;
+        }
         s.review(values);
         s
     }
 
-    /// Re-chooses the mask from the histogram; rebuilds the class bitsets and the rare list.
+    /// Which class lists apply to heap n.
+    #[inline(always)]
+    fn q(&self, n: usize) -> usize {
+        self.parity & (n + self.shift)
+    }
+
+    /// Whether position n with value v is rare.
+    #[inline(always)]
+    fn rare_at(&self, n: usize, v: u32) -> bool {
+        is_rare(v, self.mask) != (self.q(n) == 1)
+    }
+
+    /// Re-chooses the mask from the histogram; rebuilds the class lists and the rare list.
     fn review<T: Cell>(&mut self, values: &[T]) {
         self.reviews += 1;
-        let mask = choose_mask(&self.hist, self.b);
-        let all = 0..(2 * self.b) as u32;
-        (self.rare_vals, self.common) = all.partition(|&v| is_rare(v, mask));
-        self.mask = mask;
+        let m = choose_mask(&self.hist, self.b, self.allow) as usize;
+        self.mask = (m % self.b) as u32;
+        self.parity = m / self.b;
+        for q in 0..2 {
+            let all = 0..(2 * self.b) as u32;
+            let mask = self.mask;
+            (self.rare_vals[q], self.common[q]) =
+                all.partition(|&v| is_rare(v, mask) != (q == 1));
+        }
         self.rare_pos.clear();
         self.rare_val.clear();
         for (r, v) in values.iter().enumerate().skip(1) {
-            if is_rare(v.get(), mask) {
+            if self.rare_at(r, v.get()) {
                 self.rare_pos.push(r as u32);
                 self.rare_val.push(v.get());
             }
@@ -132,15 +197,21 @@ impl State {
 
     /// Records G(h) = g.
     fn record<T: Cell>(&mut self, values: &[T], h: usize, g: u32) {
+        let q = (h + self.shift) % 2;
         if g as usize >= self.b {
-            self.b = bound(g);
-            self.hist.resize(self.b, 0);
-            self.hist[g as usize] += 1;
+            let old = std::mem::take(&mut self.hist);
+            let b = bound(g);
+            self.hist = vec![0; 2 * b];
+            for (i, &c) in old.iter().enumerate() {
+                self.hist[i % self.b + b * (i / self.b)] = c;
+            }
+            self.b = b;
+            self.hist[g as usize + b * q] += 1;
             self.review(values);
             return;
         }
-        self.hist[g as usize] += 1;
-        if h >= 1 && is_rare(g, self.mask) {
+        self.hist[g as usize + self.b * q] += 1;
+        if h >= 1 && self.rare_at(h, g) {
             self.rare_pos.push(h as u32);
             self.rare_val.push(g);
         }
@@ -170,6 +241,19 @@ pub fn extend<T: Cell>(
     n: usize,
     progress: Progress,
 ) -> Result<Run> {
+    extend_with(rule, values, n, progress, Parity::Auto)
+}
+
+/// [`extend`] with the use of the heap's parity in the classes chosen by `parity` (the result
+/// is the same; only the speed differs). The parity bit is never used when the two-heap splits
+/// remove numbers of tokens of both parities.
+pub fn extend_with<T: Cell>(
+    rule: &Rule,
+    values: &mut Vec<T>,
+    n: usize,
+    progress: Progress,
+    parity: Parity,
+) -> Result<Run> {
     let sp = match rule {
         Rule::TakeBreak(c) if c.max_heaps() <= 2 => Splits::of_code(c),
         Rule::GrundysGame => Splits::grundy(),
@@ -184,7 +268,7 @@ pub fn extend<T: Cell>(
             "ask for fewer values (-n)",
         ));
     }
-    let mut st = State::new(values);
+    let mut st = State::new(values, &sp, parity);
     let mut mirror = Mirror::new(values);
     let mut marks = Marks::default();
     let mut scratch = Scratch::default();
@@ -211,7 +295,7 @@ pub fn extend<T: Cell>(
             unsafe { values.set_len(p.start + good) };
             if fail.is_some() || p.overflow {
                 // A rare heap (or a value too wide for the cells): redo it exactly.
-                st = State::new(values);
+                st = State::new(values, &sp, parity);
                 exact_until = values.len() + BLOCK;
             } else {
                 pending = next.filter(|b| b.len > 0 || b.overflow);
@@ -379,7 +463,7 @@ fn propose<T: Cell>(
                     }
                 }
             }
-            let c = st.candidate(|v| tables.has(j, v), &mut want);
+            let c = st.candidate(h, |v| tables.has(j, v), &mut want);
             if c > T::MAX {
                 block.overflow = true;
                 break 'runs;
@@ -563,21 +647,21 @@ impl State {
                 None => mark_range(0, below),
             }
         }
-        self.candidate(|v| marks.has(v), want)
+        self.candidate(h, |v| marks.has(v), want)
     }
 
     /// The least common value c not marked (below B, since marks stay below B and some common
     /// value is below B); leaves in `want` the rare values below c not marked, ascending.
-    fn candidate(&self, has: impl Fn(u32) -> bool, want: &mut Vec<u32>) -> u32 {
-        let c = self
-            .common
+    fn candidate(&self, h: usize, has: impl Fn(u32) -> bool, want: &mut Vec<u32>) -> u32 {
+        let q = self.q(h);
+        let c = self.common[q]
             .iter()
             .copied()
             .find(|&v| !has(v))
             .unwrap_or((2 * self.b) as u32);
         want.clear();
         want.extend(
-            self.rare_vals
+            self.rare_vals[q]
                 .iter()
                 .copied()
                 .take_while(|&v| v < c)
@@ -886,6 +970,9 @@ mod tests {
     #[test]
     fn walsh_hadamard_counts_rare_minus_common() {
         let hist = [3u64, 1, 4, 1, 5, 9, 2, 6];
+        // With b = 4: the top bit of the index is the parity; the masks it allows follow.
+        assert!(choose_mask(&hist, 4, Parity::On) >= 4);
+        assert!(choose_mask(&hist, 4, Parity::Off) < 4);
         let mut a: Vec<i64> = hist.iter().map(|&x| x as i64).collect();
         walsh_hadamard(&mut a);
         for m in 0..8u32 {

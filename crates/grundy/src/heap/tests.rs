@@ -2,6 +2,7 @@
 
 use super::naive;
 use super::reference;
+use super::sparse;
 use super::rule::Rule;
 use super::sequence::{compute, compute_with, no_progress, Engine, Sequence};
 use crate::notation::game::{GameSpec, TakeBreak};
@@ -33,6 +34,12 @@ fn cross_check(r: &Rule, n: usize, long: u64) {
         let a = compute_with(r, long, Engine::Naive, &no_progress).unwrap();
         let b = compute_with(r, long, Engine::Sparse, &no_progress).unwrap();
         assert_eq!(a.to_vec(), b.to_vec(), "{r:?} naive vs sparse");
+        // The classes with the heap's parity as an extra bit, forced on and off.
+        for parity in [sparse::Parity::On, sparse::Parity::Off] {
+            let mut v: Vec<u32> = Vec::new();
+            sparse::extend_with(r, &mut v, long as usize, &no_progress, parity).unwrap();
+            assert_eq!(a.to_vec(), v, "{r:?} naive vs sparse, parity {parity:?}");
+        }
     }
 }
 
