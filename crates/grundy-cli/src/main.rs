@@ -69,10 +69,27 @@ enum Command {
     /// Play a game of heaps against the engine in the terminal, with hints that explain the
     /// winning move.
     Play(cmd::play::PlayArgs),
+    /// The web playground on 127.0.0.1: play against the engine with hints, plot sequences,
+    /// draw game graphs.
+    #[command(
+        after_help = "Examples:\n  grundy serve                  # then open http://127.0.0.1:7357\n  \
+                      grundy serve --port 8080      # another port; 0 picks a free one\n\n\
+                      The server answers only on 127.0.0.1 and stops with Ctrl-C. A port already \
+                      in use is bad usage (exit status 2)."
+    )]
+    Serve(ServeArgs),
     /// A shell completion script for grundy (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(cmd::completions::CompletionsArgs),
     /// Manual pages (roff) for grundy and every subcommand.
     Manpage(cmd::manpage::ManpageArgs),
+}
+
+/// Arguments of `grundy serve`.
+#[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// The port to listen on (127.0.0.1 only).
+    #[arg(long, value_name = "P", default_value_t = grundy_cli::serve::DEFAULT_PORT)]
+    port: u16,
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -88,6 +105,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Completions(a) => cmd::completions::run(a),
         Command::Manpage(a) => cmd::manpage::run(a),
         Command::Play(a) => cmd::play::run(a),
+        Command::Serve(a) => grundy_cli::serve::run(a.port).map_err(|e| match e.status {
+            2 => CliError::usage(e.message),
+            _ => CliError::Lib(grundy::Error::Internal(e.message)),
+        }),
     }
 }
 

@@ -17,11 +17,19 @@
 //! The script runs in a sandbox: at most [`MAX_OPERATIONS`] operations per call, call depth
 //! [`MAX_CALL_DEPTH`], strings of [`MAX_STRING`] bytes and arrays of [`MAX_ARRAY`] entries, no
 //! file or network access (Rhai has none), so a bad script gives an error, never a hang.
+//!
+//! A host that runs scripts for others (the web playground) compiles them with
+//! [`ScriptRule::compile_limited`]: a smaller operation budget and a wall-clock deadline. Rhai
+//! calls its progress hook before every operation; the hook reads the clock every
+//! [`DEADLINE_CHECK_EVERY`] operations and stops the script once the deadline has passed, so a
+//! call that would outlive the deadline ends within a few thousand operations of it, with
+//! [`Error::Limit`].
 
 use crate::error::{Error, Result};
 use crate::heap::rule::Options;
-use rhai::{Array, Dynamic, Engine, Scope, AST};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, Scope, AST};
 use std::path::Path;
+use std::time::Instant;
 
 /// Operations a single call of `options` may take.
 pub const MAX_OPERATIONS: u64 = 10_000_000;
@@ -33,6 +41,8 @@ pub const MAX_STRING: usize = 1 << 16;
 pub const MAX_ARRAY: usize = 1 << 20;
 /// Bytes of a script file.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+/// How many operations pass between two readings of the clock when a deadline is set.
+pub const DEADLINE_CHECK_EVERY: u64 = 4096;
 
 /// A compiled script rule.
 pub struct ScriptRule {
@@ -69,9 +79,27 @@ impl ScriptRule {
 
     /// Compiles script source text; `name` is used in messages.
     pub fn compile(source: &str, name: &str) -> Result<ScriptRule> {
+        ScriptRule::compile_limited(source, name, MAX_OPERATIONS, None)
+    }
+
+    /// Compiles script source text with at most `max_operations` operations per call of
+    /// `options` and, if `deadline` is given, no call running past it: a call still running then
+    /// stops with [`Error::Limit`] (see the module documentation).
+    pub fn compile_limited(
+        source: &str,
+        name: &str,
+        max_operations: u64,
+        deadline: Option<Instant>,
+    ) -> Result<ScriptRule> {
         let mut engine = Engine::new();
+        if let Some(deadline) = deadline {
+            engine.on_progress(move |ops| {
+                (ops.is_multiple_of(DEADLINE_CHECK_EVERY) && Instant::now() >= deadline)
+                    .then_some(Dynamic::UNIT)
+            });
+        }
         engine
-            .set_max_operations(MAX_OPERATIONS)
+            .set_max_operations(max_operations)
             .set_max_call_levels(MAX_CALL_DEPTH)
             .set_max_string_size(MAX_STRING)
             .set_max_array_size(MAX_ARRAY)
@@ -112,7 +140,13 @@ impl ScriptRule {
         let answer: Dynamic = self
             .engine
             .call_fn(&mut Scope::new(), &self.ast, "options", (arg,))
-            .map_err(|e| Error::invalid(format!("script {name}: options({n}): {e}")))?;
+            .map_err(|e| match *e {
+                EvalAltResult::ErrorTerminated(..) => Error::limit(
+                    format!("script {name}: options({n}) was stopped at the deadline"),
+                    "ask for fewer or smaller heaps, or make the script faster",
+                ),
+                e => Error::invalid(format!("script {name}: options({n}): {e}")),
+            })?;
         let bad = |what: String| {
             Error::invalid(format!(
                 "script {name}: options({n}) {what}; expected an array of arrays of heaps \
@@ -177,5 +211,30 @@ mod tests {
         assert!(e("fn other(n) { [] }").contains("fn options(n)"));
         assert!(e("fn options(n) { let s = \"ab\"; loop { s += s; } }").contains("options(5)"));
         assert!(e("fn options(n) {").contains("test"));
+    }
+
+    #[test]
+    fn limited_scripts_stop_at_their_budget_and_deadline() {
+        let slow = "fn options(n) { let s = 0; for i in 0..1000000 { s += i; } [[n - 1]] }";
+        let options = |s: &ScriptRule| s.options(3, &mut Options::new());
+        // No deadline, a budget the loop fits in: the answer.
+        let roomy = ScriptRule::compile_limited(slow, "slow", 100_000_000, None).unwrap();
+        options(&roomy).unwrap();
+        // A budget the loop exceeds: a bad script, not a limit of the host.
+        let small = ScriptRule::compile_limited(slow, "slow", 1000, None).unwrap();
+        assert!(matches!(options(&small), Err(Error::Invalid(_))));
+        // A deadline already passed: stopped within the first check, as a limit.
+        let late =
+            ScriptRule::compile_limited(slow, "slow", 100_000_000, Some(Instant::now())).unwrap();
+        let start = Instant::now();
+        match options(&late) {
+            Err(Error::Limit(l)) => assert!(l.what.contains("deadline"), "{l}"),
+            other => panic!("expected the deadline to stop the script, got {other:?}"),
+        }
+        assert!(start.elapsed() < std::time::Duration::from_secs(1));
+        // A deadline far away changes nothing.
+        let far = Instant::now() + std::time::Duration::from_secs(3600);
+        let fine = ScriptRule::compile_limited(slow, "slow", 100_000_000, Some(far)).unwrap();
+        options(&fine).unwrap();
     }
 }

@@ -1,0 +1,706 @@
+//! The JSON API of the playground: one handler per endpoint, every request validated first.
+//!
+//! Statuses: 400 bad notation or shape (and a request beyond a stated limit), 413 body too
+//! large, 422 a well-formed request that asks the impossible (an illegal move, a heap that does
+//! not exist), 503 busy or past the deadline, 404 and 405 for unknown paths and methods, 500 as
+//! the last resort. Every error body is `{"error": "..."}`.
+
+use super::limits::{Deadline, Limits};
+use super::AppState;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use grundy::heap::hint::{self, Hint};
+use grundy::heap::position::Move;
+use grundy::heap::script::ScriptRule;
+use grundy::heap::{sequence, Rule};
+use grundy::notation::game::{parse_game, GameSpec};
+use grundy::notation::graph::{parse_graph, GraphFormat};
+use grundy::pattern::runs::RunTable;
+use grundy::pattern::value::{self, Analysis};
+use grundy::solve::{loopy, outcome, Play};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// An error answered as `{"error": message}` with its status.
+#[derive(Debug)]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// What went wrong and what was expected.
+    pub message: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// 400: bad notation, bad shape, or beyond a stated limit.
+    pub fn bad(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 422: well-formed but impossible.
+    pub fn unprocessable(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNPROCESSABLE_ENTITY, message)
+    }
+
+    /// 503: no worker free.
+    pub fn busy(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+
+    /// 503: the deadline passed.
+    pub fn timeout(seconds: f64) -> Self {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the computation was stopped at the {seconds} s deadline: ask for fewer values or \
+                 smaller heaps, or use the grundy command line, which has no deadline"
+            ),
+        )
+    }
+
+    /// 500: not the request's fault.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
+
+    /// 404.
+    pub fn not_found(path: &str) -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no such page or endpoint: {path} (the API is under /api/, see GET /api/games)"
+            ),
+        )
+    }
+
+    /// 405.
+    pub fn method_not_allowed(method: &str, path: &str) -> Self {
+        Self::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            format!("{path} does not take {method}: the API's endpoints take POST except GET /api/games"),
+        )
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+impl From<grundy::Error> for ApiError {
+    /// Bad input and stated limits are the request's fault (400); anything else is ours (500).
+    fn from(e: grundy::Error) -> Self {
+        match e {
+            grundy::Error::Internal(_) => ApiError::internal(e.to_string()),
+            _ => ApiError::bad(e.to_string()),
+        }
+    }
+}
+
+/// Library errors of a request that names a move or heap: bad ones are impossible (422).
+fn impossible(e: grundy::Error) -> ApiError {
+    match e {
+        grundy::Error::Invalid(m) => ApiError::unprocessable(m),
+        e => e.into(),
+    }
+}
+
+/// A JSON body: read whole (413 beyond the body limit), then parsed (400 with serde's line and
+/// column on bad JSON or a bad shape). Any content type is accepted.
+pub struct ApiJson<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|r| {
+            let status = r.status();
+            if status == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    status,
+                    "the request body is larger than the limit (see the README's limits table)",
+                )
+            } else {
+                ApiError::new(status, r.body_text())
+            }
+        })?;
+        serde_json::from_slice(&bytes)
+            .map(ApiJson)
+            .map_err(|e| ApiError::bad(format!("request body: {e}")))
+    }
+}
+
+/// The game fields shared by the heap endpoints: GAME notation, and the script's source text
+/// when `game` is `"script"`.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct GameRequest {
+    /// GAME notation, or `script`.
+    pub game: String,
+    /// The script's source (for `game: "script"`).
+    #[serde(default)]
+    pub script: Option<String>,
+}
+
+/// A game checked for notation and size, whose rule is built inside a job (a script gets the
+/// job's deadline).
+#[derive(Clone, Debug)]
+pub struct CheckedGame {
+    spec: GameSpec,
+    script: Option<String>,
+    script_operations: u64,
+}
+
+impl CheckedGame {
+    /// The canonical notation (`script` for scripts).
+    fn name(&self) -> String {
+        match self.spec {
+            GameSpec::Script(_) => "script".into(),
+            _ => self.spec.to_string(),
+        }
+    }
+
+    /// The rule; a script is compiled with the operation budget and `deadline`.
+    fn rule(&self, deadline: Deadline) -> Result<Rule, ApiError> {
+        match &self.script {
+            Some(src) => Ok(Rule::Script(Box::new(ScriptRule::compile_limited(
+                src,
+                "script",
+                self.script_operations,
+                Some(deadline.0),
+            )?))),
+            None => Ok(Rule::from_spec(&self.spec)?),
+        }
+    }
+}
+
+/// Checks the game of a request: the notation parses; a script comes as source text within the
+/// limit, never as a path.
+fn check_game(game: &str, script: Option<&str>, limits: &Limits) -> Result<CheckedGame, ApiError> {
+    let script_operations = limits.script_operations;
+    if game == "script" {
+        let Some(src) = script else {
+            return Err(ApiError::bad(
+                "game \"script\" needs the field \"script\": the Rhai source defining fn options(n)",
+            ));
+        };
+        if src.len() > limits.script_bytes {
+            return Err(ApiError::bad(format!(
+                "the script has {} bytes, above the limit of {}",
+                src.len(),
+                limits.script_bytes
+            )));
+        }
+        return Ok(CheckedGame {
+            spec: GameSpec::Script(PathBuf::from("script")),
+            script: Some(src.to_string()),
+            script_operations,
+        });
+    }
+    if script.is_some() {
+        return Err(ApiError::bad(
+            "the field \"script\" is only for game \"script\"",
+        ));
+    }
+    if game.starts_with("script:") {
+        return Err(ApiError::bad(
+            "scripts are not read from the server's disk: send game \"script\" and the source \
+             text in the field \"script\"",
+        ));
+    }
+    let spec = parse_game(game).map_err(|e| ApiError::bad(e.in_source("game").to_string()))?;
+    Ok(CheckedGame {
+        spec,
+        script: None,
+        script_operations,
+    })
+}
+
+/// The most values a request may need of `spec`: [`Limits::three_heap_values`] for codes whose
+/// moves may leave three heaps, `otherwise` for the rest.
+fn values_limit(spec: &GameSpec, limits: &Limits, otherwise: u64) -> u64 {
+    match spec.take_break() {
+        Some(c) if c.max_heaps() >= 3 => otherwise.min(limits.three_heap_values),
+        _ => otherwise,
+    }
+}
+
+/// Checks heaps against the limits: at least one, at most [`Limits::heaps`], each at most
+/// [`Limits::heap_size`] (less for three-heap codes, see [`values_limit`]).
+fn check_heaps(game: &CheckedGame, heaps: &[u64], limits: &Limits) -> Result<(), ApiError> {
+    let heap_size = values_limit(&game.spec, limits, limits.heap_size);
+    if heaps.is_empty() {
+        return Err(ApiError::bad("heaps: expected at least one heap"));
+    }
+    if heaps.len() > limits.heaps {
+        return Err(ApiError::bad(format!(
+            "heaps: {} heaps, above the limit of {}",
+            heaps.len(),
+            limits.heaps
+        )));
+    }
+    if let Some((i, h)) = heaps.iter().enumerate().find(|(_, &h)| h > heap_size) {
+        return Err(ApiError::bad(format!(
+            "heaps: heap {} has {h} tokens, above the limit of {heap_size} for this game",
+            i + 1
+        )));
+    }
+    if game.script.is_none() {
+        let rule = Rule::from_spec(&game.spec)?;
+        if let Some((i, h, m)) = heaps
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| (i, h, rule.option_count_bound(h)))
+            .find(|&(_, _, m)| m > limits.moves_per_heap)
+        {
+            return Err(ApiError::bad(format!(
+                "heaps: heap {} ({h} tokens) may have up to {m} moves in this game, above the \
+                 limit of {} moves a heap; use smaller heaps",
+                i + 1,
+                limits.moves_per_heap
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `GET /api/games`: the named games and the notation, for the page's menu and help.
+pub async fn games() -> Json<Value> {
+    Json(json!({
+        "games": [
+            {"game": "nim", "name": "Nim", "about": "take any number of tokens from one heap"},
+            {"game": "kayles", "name": "Kayles", "about": "knock down one pin or two adjacent pins (octal 0.77)"},
+            {"game": "dawsons-kayles", "name": "Dawson's Kayles", "about": "knock down two adjacent pins (octal 0.07)"},
+            {"game": "dawsons-chess", "name": "Dawson's Chess", "about": "octal 0.137"},
+            {"game": "officers", "name": "Officers", "about": "octal 0.6"},
+            {"game": "grundys-game", "name": "Grundy's game", "about": "split a heap into two unequal heaps"},
+            {"game": "sub:1,3,4", "name": "Subtraction {1, 3, 4}", "about": "take 1, 3 or 4 tokens"},
+            {"game": "squares", "name": "Subtract a square", "about": "take a positive square number of tokens"},
+            {"game": "divide:2,3,4,5,6", "name": "Divide by 2..6", "about": "replace n by floor(n/d), d from 2 to 6"},
+            {"game": "script", "name": "Script", "about": "your own rule in Rhai: fn options(n) returns the options of heap n as an array of arrays of heaps"}
+        ],
+        "notation": [
+            "nim",
+            "sub:S, e.g. sub:1,3,4 or sub:1-3,5 (take k tokens, k in S)",
+            "octal:CODE, e.g. octal:0.77 (take-and-break; hexadecimal digits 8-F may leave three heaps)",
+            "kayles, dawsons-kayles, dawsons-chess, officers (octal aliases)",
+            "grundys-game",
+            "divide:D, e.g. divide:2,3 (n becomes floor(n/d), d in D)",
+            "squares",
+            "script (with the field \"script\": Rhai source defining fn options(n))"
+        ],
+        "graph_format": "one line per vertex, V: W1 W2 ... (V's options); names are letters, digits, _ . -; lines starting with # are comments; cycles allowed. Or format \"arcs\": one arc U V per line, U and V numbers."
+    }))
+}
+
+/// The analysis as JSON: what `grundy analyze --json` says, plus the proof and the run count.
+fn analysis_json(a: &Analysis) -> Value {
+    let proof = a.proof.as_ref().map(|p| {
+        let (lo, hi) = p.check;
+        format!(
+            "{} Checked: G(n+{}) = G(n) for {lo} <= n < {hi}.",
+            p.theorem.statement(),
+            p.applied.period
+        )
+    });
+    // Heaps covered may reach 2^64 (divide:D), beyond a JSON number: then a decimal string.
+    let computed = match u64::try_from(a.computed) {
+        Ok(c) => json!(c),
+        Err(_) => json!(a.computed.to_string()),
+    };
+    json!({
+        "computed": computed,
+        "period": a.period.map(|p| json!({
+            "preperiod": p.preperiod, "period": p.period, "saltus": p.saltus
+        })),
+        "proved": a.proved,
+        "proof": proof,
+        "pattern": a.pattern,
+        "runs": a.run_count(),
+    })
+}
+
+/// The values `analyze` computes for a game under the server's limits.
+fn analyze_max(spec: &GameSpec, limits: &Limits) -> u64 {
+    values_limit(
+        spec,
+        limits,
+        value::default_max(spec).min(limits.analyze_max),
+    )
+}
+
+/// `POST /api/seq {game, script?, n}`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct SeqRequest {
+    game: String,
+    #[serde(default)]
+    script: Option<String>,
+    n: u64,
+}
+
+/// `POST /api/seq`: G(0..n) and the analysis, with the markers to draw on the plot: the
+/// preperiod and period, or the starts of runs of equal values (`divide:D` games).
+pub async fn seq(
+    State(state): State<Arc<AppState>>,
+    ApiJson(req): ApiJson<SeqRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let limits = &state.limits;
+    let game = check_game(&req.game, req.script.as_deref(), limits)?;
+    let most = values_limit(&game.spec, limits, limits.seq_n);
+    if req.n == 0 || req.n > most {
+        return Err(ApiError::bad(format!(
+            "n: expected a number of values from 1 to {most} for this game, found {}",
+            req.n
+        )));
+    }
+    let n = req.n;
+    let max = analyze_max(&game.spec, limits);
+    state
+        .heavy
+        .run(move |deadline| {
+            let rule = game.rule(deadline)?;
+            let progress = deadline.progress();
+            let values = sequence::compute(&rule, n, &progress)?.to_vec();
+            let a = value::analyze(&game.spec, &rule, max, &progress)?;
+            let markers = match (a.period, a.run_count()) {
+                (_, Some(_)) => {
+                    // Run starts lie below n, so they fit a u64.
+                    let table = RunTable::from_values(&values);
+                    let starts: Vec<u64> = table.starts().iter().map(|&s| s as u64).collect();
+                    json!({"kind": "runs", "starts": starts})
+                }
+                (Some(p), None) => json!({
+                    "kind": "period", "preperiod": p.preperiod, "period": p.period,
+                    "saltus": p.saltus
+                }),
+                (None, None) => json!({"kind": "none"}),
+            };
+            Ok(Json(json!({
+                "game": game.name(),
+                "n": n,
+                "values": values,
+                "analysis": analysis_json(&a),
+                "markers": markers,
+            })))
+        })
+        .await
+}
+
+/// `POST /api/analyze {game, script?}`: the period (proved or apparent) and pattern.
+pub async fn analyze(
+    State(state): State<Arc<AppState>>,
+    ApiJson(req): ApiJson<GameRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let game = check_game(&req.game, req.script.as_deref(), &state.limits)?;
+    let max = analyze_max(&game.spec, &state.limits);
+    state
+        .heavy
+        .run(move |deadline| {
+            let rule = game.rule(deadline)?;
+            let a = value::analyze(&game.spec, &rule, max, &deadline.progress())?;
+            let mut doc = analysis_json(&a);
+            doc["game"] = json!(game.name());
+            Ok(Json(doc))
+        })
+        .await
+}
+
+/// `POST /api/hint` and `/api/move` bodies.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct PositionRequest {
+    game: String,
+    #[serde(default)]
+    script: Option<String>,
+    heaps: Vec<u64>,
+    #[serde(default)]
+    misere: bool,
+    /// `/api/move` only: the human's move, played before the engine answers.
+    #[serde(default)]
+    human: Option<Move>,
+}
+
+/// The checked game and heaps of a position request.
+fn check_position(
+    req: &PositionRequest,
+    limits: &Limits,
+) -> Result<(CheckedGame, Vec<u64>), ApiError> {
+    let game = check_game(&req.game, req.script.as_deref(), limits)?;
+    check_heaps(&game, &req.heaps, limits)?;
+    if req.misere && game.spec != GameSpec::Nim {
+        if let Some((i, h)) = req
+            .heaps
+            .iter()
+            .enumerate()
+            .find(|(_, &h)| h > limits.misere_heap_size)
+        {
+            return Err(ApiError::bad(format!(
+                "heaps: heap {} has {h} tokens, above the limit of {} for misère play of games \
+                 other than Nim (decided by a search over positions)",
+                i + 1,
+                limits.misere_heap_size
+            )));
+        }
+    }
+    Ok((game, req.heaps.clone()))
+}
+
+/// `POST /api/hint {game, script?, heaps, misere?}`: the [`Hint`] (outcome, values, nim-sum,
+/// binary columns, winning moves, the suggested move and the explanation).
+pub async fn hint(
+    State(state): State<Arc<AppState>>,
+    ApiJson(req): ApiJson<PositionRequest>,
+) -> Result<Json<Hint>, ApiError> {
+    if req.human.is_some() {
+        return Err(ApiError::bad("the field \"human\" is for /api/move"));
+    }
+    let (game, heaps) = check_position(&req, &state.limits)?;
+    let misere = req.misere;
+    state
+        .heavy
+        .run(move |deadline| {
+            let rule = game.rule(deadline)?;
+            Ok(Json(hint::hint(&rule, &heaps, misere)?))
+        })
+        .await
+}
+
+/// Whether no heap can move: the player to move has lost (normal play) or won (misère).
+fn game_over(rule: &Rule, heaps: &[u64]) -> grundy::Result<bool> {
+    for i in 0..heaps.len() {
+        let can_move = match rule {
+            Rule::Nim => heaps[i] > 0,
+            _ => !hint::legal_moves(rule, heaps, i)?.is_empty(),
+        };
+        if can_move {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The answer of `/api/move`.
+#[derive(Serialize, Debug)]
+pub struct MoveAnswer {
+    /// The human's move, as played.
+    human: Option<Move>,
+    /// The heaps after the human's move (the request's heaps when the engine moves first).
+    after_human: Vec<u64>,
+    /// The engine's reply (`None` when the human's move ended the game).
+    engine: Option<Move>,
+    /// The heaps after both moves.
+    heaps: Vec<u64>,
+    /// `"human"` or `"engine"` once the game is over, else `None`.
+    winner: Option<&'static str>,
+}
+
+/// `POST /api/move {game, script?, heaps, misere?, human?}`: plays the human's move (if given;
+/// 422 when illegal), then the engine's reply, and says who has won once nobody can move.
+pub async fn play_move(
+    State(state): State<Arc<AppState>>,
+    ApiJson(req): ApiJson<PositionRequest>,
+) -> Result<Json<MoveAnswer>, ApiError> {
+    let (game, heaps) = check_position(&req, &state.limits)?;
+    let misere = req.misere;
+    let human = req.human;
+    state
+        .heavy
+        .run(move |deadline| {
+            let rule = game.rule(deadline)?;
+            // Normal play: whoever cannot move loses; misère: whoever cannot move wins.
+            let winner = |last_mover: &'static str, other: &'static str| {
+                if misere {
+                    other
+                } else {
+                    last_mover
+                }
+            };
+            let after_human = match &human {
+                Some(mv) => hint::apply(&rule, &heaps, mv).map_err(impossible)?,
+                None => {
+                    if game_over(&rule, &heaps)? {
+                        return Err(ApiError::unprocessable(
+                            "the game is over: no heap can move",
+                        ));
+                    }
+                    heaps.clone()
+                }
+            };
+            let answer = |engine, heaps, w| MoveAnswer {
+                human: human.clone(),
+                after_human: after_human.clone(),
+                engine,
+                heaps,
+                winner: w,
+            };
+            if human.is_some() && game_over(&rule, &after_human)? {
+                return Ok(Json(answer(
+                    None,
+                    after_human.clone(),
+                    Some(winner("human", "engine")),
+                )));
+            }
+            let Some(mv) = hint::engine_move(&rule, &after_human, misere)? else {
+                return Err(ApiError::internal(
+                    "the engine found no move in a live game",
+                ));
+            };
+            let after = hint::apply(&rule, &after_human, &mv)?;
+            let w = game_over(&rule, &after)?.then(|| winner("engine", "human"));
+            Ok(Json(answer(Some(mv), after, w)))
+        })
+        .await
+}
+
+/// `POST /api/moves {game, script?, heaps, heap}` (`heap` 0-based).
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct MovesRequest {
+    game: String,
+    #[serde(default)]
+    script: Option<String>,
+    heaps: Vec<u64>,
+    heap: usize,
+}
+
+/// `POST /api/moves`: every legal move of one heap (422 for a heap that does not exist).
+pub async fn moves(
+    State(state): State<Arc<AppState>>,
+    ApiJson(req): ApiJson<MovesRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let game = check_game(&req.game, req.script.as_deref(), &state.limits)?;
+    check_heaps(&game, &req.heaps, &state.limits)?;
+    let (heaps, i) = (req.heaps, req.heap);
+    state
+        .heavy
+        .run(move |deadline| {
+            let rule = game.rule(deadline)?;
+            let moves = hint::legal_moves(&rule, &heaps, i).map_err(impossible)?;
+            Ok(Json(json!({ "moves": moves })))
+        })
+        .await
+}
+
+/// `POST /api/graph {text, format?, misere?}`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct GraphRequest {
+    text: String,
+    #[serde(default)]
+    format: Option<String>,
+    #[serde(default)]
+    misere: bool,
+}
+
+/// One vertex of a solved graph, placed for drawing.
+#[derive(Serialize, Debug)]
+struct VertexDoc {
+    name: String,
+    /// `P`, `N` or `D`.
+    outcome: String,
+    remoteness: Option<u32>,
+    /// The generalized Sprague-Grundy value (`3`, `inf{0,2}`), normal play only.
+    value: Option<String>,
+    /// Column of the layered drawing: the remoteness (P and N), one past the largest for D.
+    layer: usize,
+    /// Row within the layer.
+    slot: usize,
+}
+
+/// `POST /api/graph`: outcomes (P, N, D), remoteness, generalized Sprague-Grundy values and a
+/// layered layout of a small graph of the SPEC's "Game graphs" format.
+///
+/// Layout: vertex `v` goes to layer `remoteness(v)` (terminal positions at 0; a P position of
+/// remoteness r has all its options in layers below r, and an N position a winning option at
+/// r - 1), draws in a layer of their own after the last; within a layer, in input order.
+pub async fn graph(
+    State(state): State<Arc<AppState>>,
+    ApiJson(req): ApiJson<GraphRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let limits = state.limits.clone();
+    let format = match req.format.as_deref() {
+        None | Some("adjacency") => GraphFormat::Adjacency,
+        Some("arcs") => GraphFormat::Arcs,
+        Some(f) => {
+            return Err(ApiError::bad(format!(
+                "format: expected \"adjacency\" or \"arcs\", found {f:?}"
+            )))
+        }
+    };
+    let play = if req.misere {
+        Play::Misere
+    } else {
+        Play::Normal
+    };
+    state
+        .heavy
+        .run(move |_deadline| {
+            // The body limit bounds the text, so 64 bytes a byte of text bounds the memory.
+            let memory = 64 * req.text.len() as u64 + 4096;
+            let parsed = parse_graph(req.text.as_bytes(), format, memory).map_err(|e| match e {
+                grundy::Error::Parse(p) => ApiError::bad(p.in_source("text").to_string()),
+                e => e.into(),
+            })?;
+            let g = &parsed.graph;
+            let (nv, na) = (g.vertex_count(), g.arc_count());
+            if nv == 0 {
+                return Err(ApiError::bad(
+                    "text: expected at least one vertex line V: W1 W2 ...",
+                ));
+            }
+            if nv > limits.graph_vertices || na > limits.graph_arcs {
+                return Err(ApiError::bad(format!(
+                    "the graph has {nv} vertices and {na} arcs, above the limits of {} vertices \
+                     and {} arcs (use grundy graph solve for large graphs)",
+                    limits.graph_vertices, limits.graph_arcs
+                )));
+            }
+            let outcomes = outcome::solve(g, play, None);
+            let values = (play == Play::Normal).then(|| loopy::solve(g, None));
+            let draw_layer = (0..nv as u32)
+                .filter_map(|v| outcomes.remoteness(v))
+                .max()
+                .map_or(0, |r| r as usize + 1);
+            let mut widths: Vec<usize> = vec![0; draw_layer + 1];
+            let mut vertices = Vec::with_capacity(nv);
+            for v in 0..nv as u32 {
+                let layer = outcomes.remoteness(v).map_or(draw_layer, |r| r as usize);
+                vertices.push(VertexDoc {
+                    name: parsed.names.get(v).to_string(),
+                    outcome: outcomes.outcome(v).to_string(),
+                    remoteness: outcomes.remoteness(v),
+                    value: values.as_ref().map(|vals| vals.value(g, v).to_string()),
+                    layer,
+                    slot: widths[layer],
+                });
+                widths[layer] += 1;
+            }
+            while widths.last() == Some(&0) {
+                widths.pop();
+            }
+            let arcs: Vec<[u32; 2]> = (0..nv as u32)
+                .flat_map(|v| g.options(v).iter().map(move |&w| [v, w]))
+                .collect();
+            Ok(Json(json!({
+                "vertices": vertices,
+                "arcs": arcs,
+                "layers": widths,
+                "misere": req.misere,
+            })))
+        })
+        .await
+}

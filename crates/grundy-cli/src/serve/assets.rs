@@ -1,0 +1,28 @@
+//! The page and its assets, embedded in the binary (no CDN, no build step).
+
+use axum::http::header;
+use axum::response::IntoResponse;
+
+/// `GET /`.
+pub async fn index() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        include_str!("../../web/index.html"),
+    )
+}
+
+/// `GET /app.js`.
+pub async fn app_js() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        include_str!("../../web/app.js"),
+    )
+}
+
+/// `GET /style.css`.
+pub async fn style_css() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        include_str!("../../web/style.css"),
+    )
+}

@@ -1,0 +1,300 @@
+//! The playground in a real headless Chromium (fantoccini over chromedriver): the page loads,
+//! the sequence plot answers the mouse, a game graph is drawn, and a full game of Nim from the
+//! seed's 27 16 8 2 7 in which the human always plays the hint's move ends with the human's
+//! win. Screenshots go to `target/e2e/` (`playground.png`, `playground-end.png`).
+//!
+//! Needs `/usr/bin/chromedriver` and Chromium (Debian `chromium chromium-driver`, installed by
+//! `.ci/run`): without them the test is skipped with a message, except under `CI`, where it
+//! fails.
+
+use fantoccini::{elements::Element, Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::json;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// A child process killed when the test ends, however it ends.
+struct Guard(Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `grundy serve --port 0` and reads the port it printed.
+fn start_server() -> (Guard, u16) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["serve", "--port", "0"])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("start grundy serve");
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line
+        .trim()
+        .strip_prefix("listening on http://127.0.0.1:")
+        .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+        .parse()
+        .unwrap();
+    (Guard(child), port)
+}
+
+/// A free port (bound, read, released).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Starts chromedriver and waits until it accepts connections.
+fn start_chromedriver() -> (Guard, u16) {
+    let port = free_port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let guard = Guard(child);
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "chromedriver did not start"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    (guard, port)
+}
+
+async fn find(c: &Client, css: &str) -> Element {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+}
+
+async fn attr(c: &Client, css: &str, name: &str) -> Option<String> {
+    find(c, css).await.attr(name).await.unwrap()
+}
+
+/// Polls until `css`'s attribute `name` satisfies `ok`; returns its value.
+async fn wait_attr(c: &Client, css: &str, name: &str, ok: impl Fn(&str) -> bool) -> String {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = attr(c, css, name).await {
+            if ok(&v) {
+                return v;
+            }
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            let err = find(c, "#error").await.text().await.unwrap_or_default();
+            panic!(
+                "{css}[{name}] = {:?} after 20 s (page error: {err:?})",
+                attr(c, css, name).await
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn count(c: &Client, css: &str) -> usize {
+    c.find_all(Locator::Css(css)).await.unwrap().len()
+}
+
+async fn set_text(c: &Client, css: &str, text: &str) {
+    let e = find(c, css).await;
+    e.clear().await.unwrap();
+    e.send_keys(text).await.unwrap();
+}
+
+fn e2e_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/e2e");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_nim_in_chromium_following_the_hints_and_win() {
+    if !Path::new(CHROMEDRIVER).exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{CHROMEDRIVER} is missing under CI: .ci/run installs chromium chromium-driver"
+        );
+        eprintln!("skipped: {CHROMEDRIVER} is missing (apt-get install chromium chromium-driver)");
+        return;
+    }
+    let (_server, port) = start_server();
+    let (_driver, driver_port) = start_chromedriver();
+    let mut caps = serde_json::Map::new();
+    let mut chrome = json!({"args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                                     "--disable-dev-shm-usage", "--window-size=1400,1750"]});
+    if Path::new("/usr/bin/chromium").exists() {
+        chrome["binary"] = json!("/usr/bin/chromium");
+    }
+    caps.insert("goog:chromeOptions".into(), chrome);
+    let c = ClientBuilder::new(HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{driver_port}"))
+        .await
+        .expect("a chromedriver session");
+    let result = scenario(&c, port).await;
+    c.close().await.unwrap();
+    result.unwrap();
+}
+
+async fn scenario(c: &Client, port: u16) -> Result<(), String> {
+    c.goto(&format!("http://127.0.0.1:{port}/"))
+        .await
+        .map_err(|e| e.to_string())?;
+    wait_attr(c, "body", "data-ready", |v| v == "1").await;
+    assert!(count(c, "#game-select option").await >= 9);
+
+    // The sequence of Dawson's Kayles with its proved period marked; hovering reads G(n).
+    set_text(c, "#game-notation", "dawsons-kayles").await;
+    find(c, "#plot-button").await.click().await.unwrap();
+    wait_attr(c, "#plot", "data-ready", |v| v == "1").await;
+    let pattern = find(c, "#pattern").await.text().await.unwrap();
+    assert!(
+        pattern.contains("period") && pattern.ends_with("[proved]"),
+        "{pattern}"
+    );
+    assert!(count(c, "#plot line[stroke-dasharray]").await >= 2);
+    let tip = c
+        .execute(
+            "const r = document.querySelector('#plot svg rect[fill=transparent]'); \
+             const b = r.getBoundingClientRect(); \
+             r.dispatchEvent(new MouseEvent('mousemove', {clientX: b.left, \
+               clientY: b.top + 5, bubbles: true})); \
+             return document.getElementById('plot-tip').textContent;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(tip, json!("n = 0, G(n) = 0"));
+
+    // The default graph: P red, N blue, D grey.
+    find(c, "#graph-button").await.click().await.unwrap();
+    wait_attr(c, "#graph-svg", "data-ready", |v| v == "1").await;
+    for (outcome, colour) in [("P", "#dc2626"), ("N", "#2563eb"), ("D", "#9ca3af")] {
+        let css = format!("#graph-svg g[data-outcome={outcome}] circle");
+        assert!(count(c, &css).await >= 1, "no {outcome} vertex");
+        assert_eq!(attr(c, &css, "fill").await.as_deref(), Some(colour));
+    }
+
+    // Nim from 27 16 8 2 7, the human first, always playing the hint's move.
+    find(c, "#game-select")
+        .await
+        .select_by_value("sub:1,3,4")
+        .await
+        .unwrap();
+    find(c, "#game-select")
+        .await
+        .select_by_value("nim")
+        .await
+        .unwrap();
+    assert_eq!(
+        find(c, "#game-notation")
+            .await
+            .prop("value")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("nim")
+    );
+    set_text(c, "#heaps", "27 16 8 2 7").await;
+    find(c, "#first")
+        .await
+        .select_by_value("human")
+        .await
+        .unwrap();
+    find(c, "#new-game").await.click().await.unwrap();
+    wait_attr(c, "#status", "data-state", |v| v == "human").await;
+    let mut moves = 0;
+    loop {
+        find(c, "#hint-button").await.click().await.unwrap();
+        wait_attr(c, "#hint", "data-ready", |v| v == "1").await;
+        let heap = attr(c, "#hint", "data-heap")
+            .await
+            .ok_or("the hint has no winning move: the human should never be in a P position")?;
+        let to = attr(c, "#hint", "data-to").await.unwrap_or_default();
+        if moves == 0 {
+            // The seed's worked example: the binary columns and their xor, 27^16^8^2^7 = 6.
+            let x = [27u64, 16, 8, 2, 7].iter().fold(0, |a, h| a ^ h);
+            assert_eq!(attr(c, "#hint", "data-nim-sum").await, Some(x.to_string()));
+            let table = find(c, "#columns").await.text().await.unwrap();
+            assert!(table.contains("nim-sum"), "{table}");
+            assert_eq!(count(c, "#columns tr").await, 7);
+            let png = c.screenshot().await.unwrap();
+            std::fs::write(e2e_dir().join("playground.png"), png).unwrap();
+        }
+        find(c, "#heap-select")
+            .await
+            .select_by_value(&heap)
+            .await
+            .unwrap();
+        wait_attr(c, "#move-select", "data-loaded", |v| v == "1").await;
+        wait_attr(c, "#move-select", "data-heap", |v| v == heap).await;
+        find(c, "#move-select")
+            .await
+            .select_by_value(&to)
+            .await
+            .unwrap();
+        let logged = count(c, "#log li").await;
+        find(c, "#play-move").await.click().await.unwrap();
+        let state = wait_attr(c, "#status", "data-state", |v| v == "human" || v == "over").await;
+        assert!(
+            count(c, "#log li").await > logged,
+            "the move was not played"
+        );
+        moves += 1;
+        if state == "over" {
+            break;
+        }
+        assert!(moves < 100, "the game does not end");
+    }
+    assert_eq!(
+        attr(c, "#status", "data-winner").await.as_deref(),
+        Some("human")
+    );
+    let status = find(c, "#status").await.text().await.unwrap();
+    assert!(status.contains("You win"), "{status}");
+    let png = c.screenshot().await.unwrap();
+    std::fs::write(e2e_dir().join("playground-end.png"), png).unwrap();
+    Ok(())
+}
+
+#[test]
+fn serve_says_where_it_listens_and_answers_there() {
+    let (_server, port) = start_server();
+    assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_ok());
+}
+
+#[test]
+fn a_port_in_use_is_bad_usage_naming_the_port() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["serve", "--port", &port])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("--port {port}")), "{stderr}");
+    // A port that is not a number is a usage error too (clap).
+    let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["serve", "--port", "70000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
