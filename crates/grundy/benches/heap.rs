@@ -25,7 +25,12 @@ fn thread_cpu() -> f64 {
     let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
     // Fields after the command name (which ends with ')'): utime and stime are the 12th and
     // 13th.
-    let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
     let tick = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
     match (tick(11), tick(12)) {
         (Some(u), Some(s)) => (u + s) / 100.0,

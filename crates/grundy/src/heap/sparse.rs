@@ -182,8 +182,7 @@ impl State {
         for q in 0..2 {
             let all = 0..(2 * self.b) as u32;
             let mask = self.mask;
-            (self.rare_vals[q], self.common[q]) =
-                all.partition(|&v| is_rare(v, mask) != (q == 1));
+            (self.rare_vals[q], self.common[q]) = all.partition(|&v| is_rare(v, mask) != (q == 1));
         }
         self.rare_pos.clear();
         self.rare_val.clear();
@@ -323,7 +322,15 @@ pub fn extend_with<T: Cell>(
         }
         if h0 < exact_until || n - h0 < BLOCK / 4 {
             let c = st.rare_pass(&sp, values, h0, &mut scratch, &mut want);
-            scan_pairs(values, &mirror, h0, &sp.two, 2 * st.b, &mut want, &mut scratch);
+            scan_pairs(
+                values,
+                &mirror,
+                h0,
+                &sp.two,
+                2 * st.b,
+                &mut want,
+                &mut scratch,
+            );
             // `want` is ascending: its head is the least rare value below c still missing.
             let g = want.first().copied().unwrap_or(c);
             if let Some(r) = push(values, g) {
@@ -419,7 +426,10 @@ fn propose<T: Cell>(
                 // Unequal parts: r = m/2 for some heap of the run is left to the heaps.
                 let (e0, e1) = if unequal {
                     let m0 = h0.saturating_sub(k);
-                    (idx(m0 / 2).clamp(lo, hi), idx((m0 + (h1 - h0)) / 2 + 1).clamp(lo, hi))
+                    (
+                        idx(m0 / 2).clamp(lo, hi),
+                        idx((m0 + (h1 - h0)) / 2 + 1).clamp(lo, hi),
+                    )
                 } else {
                     (hi, hi)
                 };
@@ -433,6 +443,7 @@ fn propose<T: Cell>(
                 ranges.push(r);
             }
         }
+        let mut next = h1;
         for h in h0..h1 {
             let j = h - h0;
             // SAFETY: heaps below h are initialised (verified values, the pending block, or
@@ -481,11 +492,11 @@ fn propose<T: Cell>(
             }
             if st.reviews != reviews {
                 // The rare list was rebuilt: start a new run after h.
-                h0 = h + 1;
-                continue 'runs;
+                next = h + 1;
+                break;
             }
         }
-        h0 = h1;
+        h0 = next;
     }
     block
 }
@@ -537,12 +548,7 @@ impl Tables {
 
 /// The index (in the block) of the first heap whose rare values below its candidate are not all
 /// options, or `None` if the whole block is right; heaps are checked in parallel.
-fn verify<T: Cell>(
-    base: Shared<T>,
-    mirror: &Mirror<T>,
-    p: &Block,
-    sp: &Splits,
-) -> Option<usize> {
+fn verify<T: Cell>(base: Shared<T>, mirror: &Mirror<T>, p: &Block, sp: &Splits) -> Option<usize> {
     // SAFETY: every heap below p.start + p.len is initialised, and only read while this lives.
     let done = unsafe { std::slice::from_raw_parts(base.0 as *const T, p.start + p.len) };
     (0..p.len)
@@ -627,9 +633,7 @@ impl State {
             // (Grundy's game) r = m/2 is not a move.
             let below = self.rare_pos.partition_point(|&r| (r as usize) < m);
             let skip = if unequal && m.is_multiple_of(2) {
-                self.rare_pos[..below]
-                    .binary_search(&((m / 2) as u32))
-                    .ok()
+                self.rare_pos[..below].binary_search(&((m / 2) as u32)).ok()
             } else {
                 None
             };
@@ -751,9 +755,19 @@ fn scan_pairs<T: Cell>(
             let high = &values[m + 1 - hi..=m - a];
             let low = mirror.descending(a, hi);
             found |= if k <= 4 {
-                compare::<T, 4>(low, &values[a..hi], high, w[..4].try_into().unwrap_or_default())
+                compare::<T, 4>(
+                    low,
+                    &values[a..hi],
+                    high,
+                    w[..4].try_into().unwrap_or_default(),
+                )
             } else if k <= 8 {
-                compare::<T, 8>(low, &values[a..hi], high, w[..8].try_into().unwrap_or_default())
+                compare::<T, 8>(
+                    low,
+                    &values[a..hi],
+                    high,
+                    w[..8].try_into().unwrap_or_default(),
+                )
             } else {
                 compare::<T, 16>(low, &values[a..hi], high, w)
             };

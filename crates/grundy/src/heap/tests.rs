@@ -2,9 +2,9 @@
 
 use super::naive;
 use super::reference;
-use super::sparse;
 use super::rule::Rule;
 use super::sequence::{compute, compute_with, no_progress, Engine, Sequence};
+use super::sparse;
 use crate::notation::game::{GameSpec, TakeBreak};
 use proptest::prelude::*;
 
