@@ -23,6 +23,13 @@
 //! transform W(m) = Σ_v h(v)·(-1)^popcount(v & m) equals (#rare − #common) under mask m; the
 //! engine picks the m ≠ 0 minimising W(m). It re-chooses whenever n doubles or the values
 //! outgrow the current bound, and rebuilds the rare-position list (O(n), so O(1) amortised).
+//! The transform may also run over the value bits plus one bit for the heap's parity, so that
+//! games whose rare values follow the parity of n get a small rare set (the state's documentation
+//! derives why the classes still combine as above; see [`Parity`]).
+//!
+//! **Costs.** The rare passes of 32 heaps are done together (transposed, see `propose`); the
+//! verification marks pairs while many rare values are wanted and compares each pair's xor
+//! with the last few, lane-parallel (see `scan_pairs`).
 
 use crate::error::Result;
 use crate::heap::naive::{bound, Marks, Splits};
