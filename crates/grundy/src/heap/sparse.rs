@@ -46,7 +46,7 @@ pub fn handles(rule: &Rule) -> bool {
     }
 }
 
-/// Fast Walsh-Hadamard transform in place: a[m] ← Σ_v a[v]·(-1)^popcount(v & m). Each
+/// Fast Walsh-Hadamard transform in place: a\[m\] ← Σ_v a\[v\]·(-1)^popcount(v & m). Each
 /// butterfly (x, y) → (x + y, x − y) handles one bit of m; after all bits the sum holds.
 pub fn walsh_hadamard(a: &mut [i64]) {
     let n = a.len();
@@ -236,7 +236,7 @@ const BLOCK: usize = 1 << 13;
 /// Extends `values` to G(0..n) for a rule that [`handles`] accepts.
 ///
 /// **Speculation on both cores.** Once rare values have become rare, G(n) is almost always the
-/// candidate c of the rare pass. Beyond [`SPECULATE_FROM`] heaps the engine therefore proposes
+/// candidate c of the rare pass. Beyond `SPECULATE_FROM` (2^15) heaps the engine therefore proposes
 /// a block of heaps with G(n) = c (the cheap rare pass only), and verifies the rare values below
 /// each c of that block in parallel (every heap of the block is independent given the values)
 /// *while* the next block is proposed. The first heap whose verification fails is recomputed
