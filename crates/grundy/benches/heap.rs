@@ -9,13 +9,44 @@ mod common;
 
 use common::{header, median_time, row};
 use grundy::heap::sequence::{compute_with, no_progress, Engine};
-use grundy::heap::{reference, Rule};
+use grundy::heap::{reference, sparse, Rule};
 
 fn time(rule: &Rule, n: u64, engine: Engine, runs: usize) -> std::time::Duration {
     median_time(runs, || {
         compute_with(rule, n, engine, &no_progress)
             .expect("computes")
             .len()
+    })
+}
+
+/// User + system CPU seconds of the calling thread (Linux: /proc/thread-self/stat, in clock
+/// ticks of 10 ms), or NaN where unavailable.
+fn thread_cpu() -> f64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
+    // Fields after the command name (which ends with ')'): utime and stime are the 12th and
+    // 13th.
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let tick = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+    match (tick(11), tick(12)) {
+        (Some(u), Some(s)) => (u + s) / 100.0,
+        _ => f64::NAN,
+    }
+}
+
+/// Median wall time of `runs` runs of `rule` to `n` by the sparse engine on a one-thread pool,
+/// and the CPU time of that thread per run (the machine is shared: the CPU time is what the
+/// work costs, the wall time also counts waiting for a core).
+fn one_core_timed(rule: &Rule, n: u64, runs: usize) -> (std::time::Duration, f64) {
+    one_core(|| {
+        let c0 = thread_cpu();
+        let wall = time(rule, n, Engine::Sparse, runs);
+        // `time` does one warm-up run before the measured ones.
+        (wall, (thread_cpu() - c0) / (runs + 1) as f64)
     })
 }
 
@@ -37,8 +68,13 @@ fn main() {
     let sparse = time(&officers, small, Engine::Sparse, 3);
     row("officers 0.6, N = 3·10^4", small, sparse, Some(naive));
     let big = 1_000_000;
-    let one = one_core(|| time(&officers, big, Engine::Sparse, 1));
-    row("officers 0.6, N = 10^6, one core", big, one, None);
+    let (one, cpu) = one_core_timed(&officers, big, 3);
+    row(
+        &format!("officers 0.6, N = 10^6, one core (thread CPU {cpu:.2} s per run)"),
+        big,
+        one,
+        None,
+    );
     let two = time(&officers, big, Engine::Sparse, 1);
     row("officers 0.6, N = 10^6, two cores", big, two, None);
     if !quick {
@@ -46,6 +82,25 @@ fn main() {
         let t = time(&officers, n, Engine::Sparse, 1);
         row("officers 0.6, N = 10^7, two cores", n, t, None);
     }
+
+    // The heap's parity as a class bit: 0.207's rare values follow the parity of n.
+    let rule = Rule::parse("octal:0.207").unwrap();
+    let n = 100_000;
+    let with_parity = one_core(|| time(&rule, n, Engine::Sparse, 3));
+    let without = one_core(|| {
+        median_time(1, || {
+            let mut v: Vec<u16> = Vec::new();
+            sparse::extend_with(&rule, &mut v, n as usize, &no_progress, sparse::Parity::Off)
+                .expect("computes");
+            v.len()
+        })
+    });
+    row(
+        "octal:0.207, N = 10^5, parity bit chosen vs classes without it (one core)",
+        n,
+        with_parity,
+        Some(without),
+    );
 
     let grundy = Rule::parse("grundys-game").unwrap();
     let naive = time(&grundy, small, Engine::Naive, 1);

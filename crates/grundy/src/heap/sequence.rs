@@ -24,7 +24,9 @@ pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 pub fn no_progress(_done: u64) {}
 
 /// A cell type for values: `u8`, `u16` or `u32`.
-pub trait Cell: Copy + Default + Send + Sync + 'static {
+pub trait Cell:
+    Copy + Default + Send + Sync + Eq + std::ops::BitXor<Output = Self> + 'static
+{
     /// The largest value the type holds.
     const MAX: u32;
     /// Narrows `v` (which must be at most `MAX`).

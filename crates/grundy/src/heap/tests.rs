@@ -4,6 +4,7 @@ use super::naive;
 use super::reference;
 use super::rule::Rule;
 use super::sequence::{compute, compute_with, no_progress, Engine, Sequence};
+use super::sparse;
 use crate::notation::game::{GameSpec, TakeBreak};
 use proptest::prelude::*;
 
@@ -33,6 +34,12 @@ fn cross_check(r: &Rule, n: usize, long: u64) {
         let a = compute_with(r, long, Engine::Naive, &no_progress).unwrap();
         let b = compute_with(r, long, Engine::Sparse, &no_progress).unwrap();
         assert_eq!(a.to_vec(), b.to_vec(), "{r:?} naive vs sparse");
+        // The classes with the heap's parity as an extra bit, forced on and off.
+        for parity in [sparse::Parity::On, sparse::Parity::Off] {
+            let mut v: Vec<u32> = Vec::new();
+            sparse::extend_with(r, &mut v, long as usize, &no_progress, parity).unwrap();
+            assert_eq!(a.to_vec(), v, "{r:?} naive vs sparse, parity {parity:?}");
+        }
     }
 }
 
@@ -258,7 +265,14 @@ fn naive_xor_permute_is_used_for_wide_values() {
 fn speculative_blocks_equal_naive() {
     // .127 and Kayles have two split digits each (the verification scans them together); 0.07
     // has no sparse space and takes the naive step inside the sparse engine.
-    for game in ["octal:0.127", "kayles", "octal:0.07", "officers"] {
+    // Grundy's game splits into unequal heaps only (r = m/2 is no move in the rare passes).
+    for game in [
+        "octal:0.127",
+        "kayles",
+        "octal:0.07",
+        "officers",
+        "grundys-game",
+    ] {
         let a = seq(game, 50_000, Engine::Sparse);
         let b = seq(game, 50_000, Engine::Naive);
         assert_eq!(a, b, "{game}");
