@@ -42,8 +42,8 @@ pub struct Names {
 
 impl Names {
     /// The name of vertex `v`.
-    pub fn get(&self, v: u32) -> Cow<'_, str> {
-        let v = v as usize;
+    pub fn get(&self, v: impl Into<u64>) -> Cow<'_, str> {
+        let v = v.into() as usize;
         if self.ends.is_empty() {
             return Cow::Owned(self.numbers[v].to_string());
         }
@@ -336,7 +336,7 @@ impl<'a> Reader<'a> {
         let n = self.ids.len();
         let e = targets.len();
         check_size(n as u64, e as u64)?;
-        self.check_memory(self.bytes(e, 8) + Graph::bytes_needed(n as u64, e as u64))?;
+        self.check_memory(self.bytes(e, 8) + Graph::<u32>::bytes_needed(n as u64, e as u64))?;
         let mut degree = vec![0u32; n + 1];
         for (k, &(v, first)) in lines.iter().enumerate() {
             let end = lines.get(k + 1).map_or(e, |l| l.1);
@@ -418,7 +418,7 @@ impl<'a> Reader<'a> {
         let n = self.names.len();
         check_size(n as u64, e as u64)?;
         self.check_memory(
-            self.names.bytes() + 8 * e as u64 + Graph::bytes_needed(n as u64, e as u64),
+            self.names.bytes() + 8 * e as u64 + Graph::<u32>::bytes_needed(n as u64, e as u64),
         )?;
         // Counting sort by tail: offsets[u + 1] counts u's arcs, prefix sums make offsets[u] the
         // start of u's slice and serve as the fill cursors, which end at the next start; one
@@ -638,7 +638,7 @@ mod tests {
                 expected.push((u, number(pool[b])));
             }
             let p = parse_arcs(&text).unwrap();
-            proptest::prop_assert_eq!(&p.graph, &Graph::from_arcs(seen.len(), &expected).unwrap());
+            proptest::prop_assert_eq!(&p.graph, &Graph::<u32>::from_arcs(seen.len(), &expected).unwrap());
             let names: Vec<String> = (0..p.names.len() as u32).map(|v| p.names.get(v).into()).collect();
             let want: Vec<String> = seen.iter().map(u64::to_string).collect();
             proptest::prop_assert_eq!(names, want);

@@ -303,7 +303,7 @@ mod tests {
         // The same chain as a graph: vertex v ≥ 1 has the one option v - 1.
         let offsets: Vec<u32> = (0..=n as u32 + 1).map(|v| v.saturating_sub(1)).collect();
         let targets: Vec<u32> = (0..n as u32).collect();
-        let g = Graph::from_csr(offsets, targets).unwrap();
+        let g = Graph::<u32>::from_csr(offsets, targets).unwrap();
         let vals = grundy_of_graph(&g, None).unwrap();
         assert_eq!(vals[n as usize], (n % 2) as u32);
     }
@@ -321,7 +321,7 @@ mod tests {
     #[test]
     fn cycles_are_reported_with_a_position_on_them() {
         // 0 → 1 → 2 → 3 → 1, and 0 → 4.
-        let g = Graph::from_arcs(5, &[(0, 1), (1, 2), (2, 3), (3, 1), (0, 4)]).unwrap();
+        let g = Graph::<u32>::from_arcs(5, &[(0, 1), (1, 2), (2, 3), (3, 1), (0, 4)]).unwrap();
         let e = grundy_of_graph(&g, None).unwrap_err().to_string();
         assert!(
             ["vertex 1;", "vertex 2;", "vertex 3;"]
@@ -358,7 +358,7 @@ mod tests {
                 .filter(|(u, v)| u != v)
                 .map(|(u, v)| (u.max(v), u.min(v)))
                 .collect();
-            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
             let by_graph = grundy_of_graph(&g, None).unwrap();
             let mut s = AcyclicSolver::new(&g, 1000);
             for v in 0..n as u32 {

@@ -30,7 +30,7 @@
 //! plus 2, so the worst case is `O(V·E)` and random graphs take a few stages.
 
 use super::{report, Outcome, Progress};
-use crate::game::graph::Graph;
+use crate::game::graph::{Graph, VertexId};
 use rayon::prelude::*;
 use std::fmt;
 
@@ -83,25 +83,28 @@ impl fmt::Display for Gamma {
     }
 }
 
-/// Marks an open (unlabelled) vertex in the solver's state word; the other 31 bits then count
-/// the vertex's arcs to vertices without a finite value. Out-degrees are below 2^31
-/// ([`MAX_ARCS`](crate::game::graph::MAX_ARCS)), so the count fits.
-const OPEN_BIT: u32 = 1 << 31;
-/// Label of a vertex of value `∞`. Finite values are below it: a vertex of value `a` has
-/// options of the `a` values below, so `a < |V| < 2^31 - 1`.
-const INFINITE: u32 = OPEN_BIT - 1;
+/// Marks an open (unlabelled) vertex in the solver's state word: the top bit
+/// [`VertexId::FLAG`]; the other bits then count the vertex's arcs to vertices without a finite
+/// value. Out-degrees are at most [`VertexId::MAX_ARCS`], below the top bit, so the count fits.
+fn open_bit<I: VertexId>() -> I {
+    I::FLAG
+}
+/// Label of a vertex of value `∞`: the flag bit minus one. Finite values are below it: a vertex
+/// of value `a` has options of the `a` values below, so `a < |V| ≤` [`VertexId::MAX_VERTICES`]
+/// `=` flag `- 2`.
+fn infinite<I: VertexId>() -> I {
+    I::FLAG - I::one()
+}
 /// Label of an open vertex in the reference sweeps.
 const OPEN: u32 = u32::MAX;
-/// End of the solver's linked queue of vertices ready to be labelled.
-const NIL: u32 = u32::MAX;
 
-/// The `γ` values of every vertex of a graph.
+/// The `γ` values of every vertex of a graph with ids of type `I` (labels in words of `I`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoopyValues {
-    label: Vec<u32>,
+pub struct LoopyValues<I: VertexId = u32> {
+    label: Vec<I>,
 }
 
-impl LoopyValues {
+impl<I: VertexId> LoopyValues<I> {
     /// The number of vertices.
     pub fn len(&self) -> usize {
         self.label.len()
@@ -114,20 +117,20 @@ impl LoopyValues {
 
     /// The finite value of `v`, or `None` if `γ(v) = ∞(…)`.
     #[inline]
-    pub fn finite(&self, v: u32) -> Option<u32> {
-        let l = self.label[v as usize];
-        (l < INFINITE).then_some(l)
+    pub fn finite(&self, v: I) -> Option<I> {
+        let l = self.label[v.index()];
+        (l < infinite::<I>()).then_some(l)
     }
 
     /// The full value `γ(v)`; for an infinite one, `K` is gathered from `v`'s options.
-    pub fn value(&self, graph: &Graph, v: u32) -> Gamma {
+    pub fn value(&self, graph: &Graph<I>, v: I) -> Gamma {
         match self.finite(v) {
-            Some(a) => Gamma::Finite(a as u64),
+            Some(a) => Gamma::Finite(a.to_u64_lossless()),
             None => {
                 let mut k: Vec<u64> = graph
                     .options(v)
                     .iter()
-                    .filter_map(|&w| self.finite(w).map(u64::from))
+                    .filter_map(|&w| self.finite(w).map(I::to_u64_lossless))
                     .collect();
                 k.sort_unstable();
                 k.dedup();
@@ -137,33 +140,41 @@ impl LoopyValues {
     }
 
     /// The outcome of `v` (normal play), from its value.
-    pub fn outcome(&self, graph: &Graph, v: u32) -> Outcome {
+    pub fn outcome(&self, graph: &Graph<I>, v: I) -> Outcome {
+        let zero = Some(I::zero());
         match self.finite(v) {
-            Some(0) => Outcome::P,
+            Some(a) if a == I::zero() => Outcome::P,
             Some(_) => Outcome::N,
-            None if graph.options(v).iter().any(|&w| self.finite(w) == Some(0)) => Outcome::N,
+            None if graph.options(v).iter().any(|&w| self.finite(w) == zero) => Outcome::N,
             None => Outcome::D,
         }
     }
 }
 
-/// Bytes the solver allocates beside the graph, for estimates before solving: the state word
-/// and the counter of each vertex (8 bytes), a bit for "has an option of the current value",
-/// and a list of the open vertices once they are fewer than an eighth (half a byte a vertex).
+/// Bytes the solver allocates beside a `Graph<u32>`, for estimates before solving: the state
+/// word and the counter of each vertex (8 bytes), a bit for "has an option of the current
+/// value", and a list of the open vertices once they are fewer than an eighth (half a byte a
+/// vertex).
 pub fn bytes_needed(vertices: u64) -> u64 {
-    8 * vertices + vertices.div_ceil(64) * 8 + vertices / 2 + 64
+    bytes_needed_for::<u32>(vertices)
+}
+
+/// As [`bytes_needed`] for ids of type `I`: two words of `I` a vertex, the bit, and an eighth
+/// of a word a vertex for the list.
+pub fn bytes_needed_for<I: VertexId>(vertices: u64) -> u64 {
+    2 * I::BYTES * vertices + vertices.div_ceil(64) * 8 + I::BYTES * vertices / 8 + 64
 }
 
 /// Computes `γ` for every vertex (see the module documentation). `progress` is called with
 /// the number of vertices labelled so far.
-pub fn solve(graph: &Graph, progress: Progress) -> LoopyValues {
+pub fn solve<I: VertexId>(graph: &Graph<I>, progress: Progress) -> LoopyValues<I> {
     solve_inner(graph, progress, None)
 }
 
 /// As [`solve`], also returning the counter `c` of condition (B): the labelling order of each
-/// vertex of finite value (`u32::MAX` for infinite ones).
-pub fn solve_with_counters(graph: &Graph) -> (LoopyValues, Vec<u32>) {
-    let mut counters = vec![u32::MAX; graph.vertex_count()];
+/// vertex of finite value (`I::MAX` for infinite ones).
+pub fn solve_with_counters<I: VertexId>(graph: &Graph<I>) -> (LoopyValues<I>, Vec<I>) {
+    let mut counters = vec![I::MAX; graph.vertex_count()];
     let values = solve_inner(graph, None, Some(&mut counters));
     (values, counters)
 }
@@ -176,13 +187,15 @@ impl Bits {
         Bits(vec![0; n.div_ceil(64)])
     }
     #[inline]
-    fn get(&self, v: u32) -> bool {
-        self.0[v as usize / 64] >> (v % 64) & 1 != 0
+    fn get<I: VertexId>(&self, v: I) -> bool {
+        let v = v.index();
+        self.0[v / 64] >> (v % 64) & 1 != 0
     }
     /// Sets the bit of `v` and returns its previous state.
     #[inline]
-    fn set(&mut self, v: u32) -> bool {
-        let word = &mut self.0[v as usize / 64];
+    fn set<I: VertexId>(&mut self, v: I) -> bool {
+        let v = v.index();
+        let word = &mut self.0[v / 64];
         let bit = 1 << (v % 64);
         let was = *word & bit != 0;
         *word |= bit;
@@ -199,49 +212,50 @@ impl Bits {
 /// which on graphs numbered breadth first visits memory nearly in order (a LIFO stack was
 /// measured six times slower on the explored 10^7-position game of the benchmark: 3.3 s
 /// against 0.54 s).
-struct Ready {
-    head: u32,
-    tail: u32,
+/// The end of the queue is `I::MAX`, never a vertex id.
+struct Ready<I> {
+    head: I,
+    tail: I,
 }
 
-impl Ready {
-    fn new() -> Ready {
+impl<I: VertexId> Ready<I> {
+    fn new() -> Ready<I> {
         Ready {
-            head: NIL,
-            tail: NIL,
+            head: I::MAX,
+            tail: I::MAX,
         }
     }
     #[inline]
-    fn push(&mut self, links: &mut [u32], v: u32) {
-        links[v as usize] = NIL;
-        if self.tail == NIL {
+    fn push(&mut self, links: &mut [I], v: I) {
+        links[v.index()] = I::MAX;
+        if self.tail == I::MAX {
             self.head = v;
         } else {
-            links[self.tail as usize] = v;
+            links[self.tail.index()] = v;
         }
         self.tail = v;
     }
     #[inline]
-    fn pop(&mut self, links: &[u32]) -> Option<u32> {
+    fn pop(&mut self, links: &[I]) -> Option<I> {
         let v = self.head;
-        if v == NIL {
+        if v == I::MAX {
             return None;
         }
-        self.head = links[v as usize];
-        if self.head == NIL {
-            self.tail = NIL;
+        self.head = links[v.index()];
+        if self.head == I::MAX {
+            self.tail = I::MAX;
         }
         Some(v)
     }
 }
 
 /// The open vertices of a stage: all ids `0..n` scanned (while many are open), or a list.
-enum Open {
+enum Open<I> {
     Scan(usize),
-    List(Vec<u32>),
+    List(Vec<I>),
 }
 
-impl Open {
+impl<I: VertexId> Open<I> {
     fn len(&self) -> usize {
         match self {
             Open::Scan(n) => *n,
@@ -249,18 +263,19 @@ impl Open {
         }
     }
     #[inline]
-    fn at(&self, i: usize) -> u32 {
+    fn at(&self, i: usize) -> I {
         match self {
-            Open::Scan(_) => i as u32,
+            Open::Scan(_) => I::from_usize(i),
             Open::List(l) => l[i],
         }
     }
 }
 
-/// The stage-wise labelling of the module documentation, in about 8.6 bytes a vertex:
+/// The stage-wise labelling of the module documentation, in about 8.6 bytes a vertex (twice
+/// that with 64-bit ids):
 ///
 /// * `word[u]`: `OPEN_BIT | open(u)` while `u` is unlabelled, where `open(u)` counts `u`'s arcs
-///   to vertices without a finite value; then `u`'s value, or [`INFINITE`]. It becomes the
+///   to vertices without a finite value; then `u`'s value, or [`infinite`]. It becomes the
 ///   result.
 /// * `cnt[u]`: during a stage, `u`'s arcs to vertices without finite value not yet reversible;
 ///   once it reaches 0 the vertex is ready and the word holds instead the next vertex of a
@@ -278,29 +293,35 @@ impl Open {
 /// an eighth are open and from a list afterwards. A vertex stays open after stage `i` only with
 /// options of the values `0..=i`, so at most `E/(i+1)` are open then: scanning stops after
 /// `8E/V` stages, `O(E)` work in all.
-fn solve_inner(graph: &Graph, progress: Progress, mut counters: Option<&mut [u32]>) -> LoopyValues {
+fn solve_inner<I: VertexId>(
+    graph: &Graph<I>,
+    progress: Progress,
+    mut counters: Option<&mut [I]>,
+) -> LoopyValues<I> {
     let n = graph.vertex_count();
+    let (zero, one) = (I::zero(), I::one());
+    let (open_bit, infinite) = (open_bit::<I>(), infinite::<I>());
     let mut word = graph.out_degrees();
-    word.par_iter_mut().for_each(|w| *w |= OPEN_BIT);
-    let mut cnt = vec![0u32; n];
+    word.par_iter_mut().for_each(|w| *w = *w | open_bit);
+    let mut cnt = vec![zero; n];
     let mut hit = Bits::new(n);
-    let mut open = Open::Scan(n);
+    let mut open: Open<I> = Open::Scan(n);
     let mut open_count = n;
     let mut labelled = 0u64;
-    let mut next_counter = 0u32;
-    let mut stage = 0u32;
+    let mut next_counter = zero;
+    let mut stage = zero;
     while open_count > 0 {
         hit.clear();
         let mut ready = Ready::new();
         for i in 0..open.len() {
             let u = open.at(i);
-            let w = word[u as usize];
-            if w & OPEN_BIT == 0 {
+            let w = word[u.index()];
+            if w & open_bit == zero {
                 continue;
             }
-            let c = w & !OPEN_BIT;
-            cnt[u as usize] = c;
-            if c == 0 {
+            let c = w & !open_bit;
+            cnt[u.index()] = c;
+            if c == zero {
                 ready.push(&mut cnt, u);
             }
         }
@@ -308,30 +329,31 @@ fn solve_inner(graph: &Graph, progress: Progress, mut counters: Option<&mut [u32
             if hit.get(u) {
                 continue;
             }
-            word[u as usize] = stage;
+            word[u.index()] = stage;
             open_count -= 1;
             if let Some(c) = counters.as_deref_mut() {
-                c[u as usize] = next_counter;
+                c[u.index()] = next_counter;
             }
-            next_counter = next_counter.wrapping_add(1);
+            // At most one label a vertex: the counter stays below the number of vertices.
+            next_counter += one;
             labelled += 1;
             if labelled & 0xFFFFF == 0 {
                 report(progress, labelled);
             }
             for &w in graph.predecessors(u) {
-                let ww = &mut word[w as usize];
-                if *ww & OPEN_BIT != 0 {
-                    *ww -= 1;
+                let ww = &mut word[w.index()];
+                if *ww & open_bit != zero {
+                    *ww -= one;
                 }
-                if hit.set(w) || *ww < INFINITE {
+                if hit.set(w) || *ww < infinite {
                     continue;
                 }
                 // w has no finite value and just became reversible to `stage`.
                 for &x in graph.predecessors(w) {
-                    if word[x as usize] & OPEN_BIT != 0 {
-                        let c = &mut cnt[x as usize];
-                        *c -= 1;
-                        if *c == 0 && !hit.get(x) {
+                    if word[x.index()] & open_bit != zero {
+                        let c = &mut cnt[x.index()];
+                        *c -= one;
+                        if *c == zero && !hit.get(x) {
                             ready.push(&mut cnt, x);
                         }
                     }
@@ -341,24 +363,25 @@ fn solve_inner(graph: &Graph, progress: Progress, mut counters: Option<&mut [u32
         // Open vertices with no option of value `stage` cannot take it: they are ∞.
         for i in 0..open.len() {
             let u = open.at(i);
-            if word[u as usize] & OPEN_BIT != 0 && !hit.get(u) {
-                word[u as usize] = INFINITE;
+            if word[u.index()] & open_bit != zero && !hit.get(u) {
+                word[u.index()] = infinite;
                 open_count -= 1;
                 labelled += 1;
             }
         }
         match &mut open {
-            Open::List(l) => l.retain(|&u| word[u as usize] & OPEN_BIT != 0),
+            Open::List(l) => l.retain(|&u| word[u.index()] & open_bit != zero),
             Open::Scan(_) if open_count <= n / 8 => {
                 open = Open::List(
-                    (0..n as u32)
-                        .filter(|&u| word[u as usize] & OPEN_BIT != 0)
+                    (0..n)
+                        .filter(|&u| word[u] & open_bit != zero)
+                        .map(I::from_usize)
                         .collect(),
                 );
             }
             Open::Scan(_) => {}
         }
-        stage += 1;
+        stage += one;
     }
     report(progress, labelled);
     LoopyValues { label: word }
@@ -442,7 +465,7 @@ pub mod reference {
                     }
                     let ok = graph.options(u).iter().all(|&v| {
                         let l = label[v as usize];
-                        (l != OPEN && l != INFINITE) || has_option(&label, v, stage)
+                        (l != OPEN && l != infinite::<u32>()) || has_option(&label, v, stage)
                     });
                     if ok {
                         label[u as usize] = stage;
@@ -455,7 +478,7 @@ pub mod reference {
             }
             for u in 0..n {
                 if label[u as usize] == OPEN && !has_option(&label, u, stage) {
-                    label[u as usize] = INFINITE;
+                    label[u as usize] = infinite::<u32>();
                 }
             }
             stage += 1;
@@ -513,24 +536,24 @@ mod tests {
     #[test]
     fn hand_cases() {
         // a→b→c→a with c→d→e: e = 0, d = 1, c = ∞{1}, a = b = ∞{}.
-        let g = Graph::from_arcs(5, &[(0, 1), (1, 2), (2, 0), (2, 3), (3, 4)]).unwrap();
+        let g = Graph::<u32>::from_arcs(5, &[(0, 1), (1, 2), (2, 0), (2, 3), (3, 4)]).unwrap();
         assert_eq!(values(&g), ["inf{}", "inf{}", "inf{1}", "1", "0"]);
         // A lone self-loop is ∞{}. A self-loop with an exit to a terminal vertex is ∞{0}, an N
         // position: it cannot be 1, since its own value would then be among its options' and
         // the mex would be 2 (and indeed u + *1 is a draw: passing forever is the only
         // alternative to losing moves).
-        let g = Graph::from_arcs(3, &[(0, 0), (1, 1), (1, 2)]).unwrap();
+        let g = Graph::<u32>::from_arcs(3, &[(0, 0), (1, 1), (1, 2)]).unwrap();
         assert_eq!(values(&g), ["inf{}", "inf{0}", "0"]);
         let v = solve(&g, None);
         assert_eq!(v.outcome(&g, 1), Outcome::N);
         assert_eq!(v.outcome(&g, 0), Outcome::D);
         // A two-cycle whose vertices both exit to a terminal vertex: neither can be 1 (the move
         // to the other is not reversible to 1), so both are ∞{0}: N, by moving to the terminal.
-        let g = Graph::from_arcs(3, &[(0, 1), (1, 0), (0, 2), (1, 2)]).unwrap();
+        let g = Graph::<u32>::from_arcs(3, &[(0, 1), (1, 0), (0, 2), (1, 2)]).unwrap();
         assert_eq!(values(&g), ["inf{0}", "inf{0}", "0"]);
         // A reversible cycle: 0 → 1 → 0 and 1 → 2 (terminal). 0 = 0, since its move up to 1 is
         // reversed by 1 → 2, closer to the end (condition B); 1 = mex{0, 0} = 1. No draw here.
-        let g = Graph::from_arcs(3, &[(0, 1), (1, 0), (1, 2)]).unwrap();
+        let g = Graph::<u32>::from_arcs(3, &[(0, 1), (1, 0), (1, 2)]).unwrap();
         assert_eq!(values(&g), ["0", "1", "0"]);
     }
 
@@ -542,7 +565,7 @@ mod tests {
                 arcs.push((h, h2));
             }
         }
-        let g = Graph::from_arcs(40, &arcs).unwrap();
+        let g = Graph::<u32>::from_arcs(40, &arcs).unwrap();
         let v = solve(&g, None);
         for h in 0..40 {
             assert_eq!(v.finite(h), Some(h));
@@ -553,7 +576,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(300))]
         #[test]
         fn labelling_satisfies_the_definition((n, arcs) in random_graph(12, 30)) {
-            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
             let (v, c) = solve_with_counters(&g);
             prop_assert_eq!(reference::check_definition(&g, &v, &c), Ok(()));
             prop_assert_eq!(v, reference::sweeps(&g));
@@ -582,7 +605,7 @@ mod tests {
                     arcs.push((u, (next() % n as u64) as u32));
                 }
             }
-            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
             let (v, c) = solve_with_counters(&g);
             prop_assert_eq!(reference::check_definition(&g, &v, &c), Ok(()));
             prop_assert_eq!(&v, &reference::sweeps(&g));
@@ -594,10 +617,28 @@ mod tests {
 
         #[test]
         fn labelling_matches_outcomes_of_sums_with_nim((n, arcs) in random_graph(9, 22)) {
-            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
             let v = solve(&g, None);
             let fast: Vec<Gamma> = (0..n as u32).map(|u| v.value(&g, u)).collect();
             prop_assert_eq!(fast, reference::by_nim_sums(&g));
+        }
+
+        #[test]
+        fn u64_ids_give_the_same_values((n, arcs) in random_graph(200, 1500)) {
+            let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
+            let wide: Vec<(u64, u64)> = arcs.iter().map(|&(u, v)| (u.into(), v.into())).collect();
+            let h = Graph::<u64>::from_arcs(n, &wide).unwrap();
+            prop_assert_eq!(Some(h.clone()), g.to_width::<u64>());
+            let (narrow, (values, counters)) = (solve(&g, None), solve_with_counters(&h));
+            prop_assert_eq!(&values, &solve(&h, None));
+            let (_, narrow_counters) = solve_with_counters(&g);
+            for v in 0..n {
+                let (v32, v64) = (v as u32, v as u64);
+                prop_assert_eq!(narrow.value(&g, v32), values.value(&h, v64));
+                prop_assert_eq!(narrow.outcome(&g, v32), values.outcome(&h, v64));
+                let c = narrow_counters[v];
+                prop_assert_eq!(if c == u32::MAX { u64::MAX } else { c.into() }, counters[v]);
+            }
         }
     }
 }

@@ -28,19 +28,19 @@
 //! slot); 12 for the parallel solver by layers ([`solve_parallel`]).
 
 use super::{report, Outcome, Play, Progress};
-use crate::game::graph::{prefetch, Graph};
+use crate::game::graph::{prefetch, AtomicId, Graph, VertexId};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, Ordering};
 
-/// The outcome and remoteness of every vertex of a graph.
+/// The outcome and remoteness of every vertex of a graph with ids of type `I`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcomes {
+pub struct Outcomes<I: VertexId = u32> {
     play: Play,
     /// `remoteness + 1`, or 0 for a draw. The outcome follows from the parity (see the module).
-    rank: Vec<u32>,
+    /// A remoteness is below the number of vertices, so it fits `I` with the flag bit free.
+    rank: Vec<I>,
 }
 
-impl Outcomes {
+impl<I: VertexId> Outcomes<I> {
     /// The winning convention these outcomes are for.
     pub fn play(&self) -> Play {
         self.play
@@ -58,28 +58,28 @@ impl Outcomes {
 
     /// The outcome of vertex `v`.
     #[inline]
-    pub fn outcome(&self, v: u32) -> Outcome {
-        outcome_of_rank(self.rank[v as usize], self.play)
+    pub fn outcome(&self, v: I) -> Outcome {
+        outcome_of_rank(self.rank[v.index()], self.play)
     }
 
     /// The remoteness of `v`, or `None` for a draw.
     #[inline]
-    pub fn remoteness(&self, v: u32) -> Option<u32> {
-        self.rank[v as usize].checked_sub(1)
+    pub fn remoteness(&self, v: I) -> Option<I> {
+        self.rank[v.index()].checked_sub(&I::one())
     }
 
     /// The winning moves from `v` (its P options, the fastest first), empty unless `v` is N.
-    pub fn winning_moves(&self, graph: &Graph, v: u32) -> Vec<u32> {
+    pub fn winning_moves(&self, graph: &Graph<I>, v: I) -> Vec<I> {
         if self.outcome(v) != Outcome::N {
             return Vec::new();
         }
-        let mut moves: Vec<u32> = graph
+        let mut moves: Vec<I> = graph
             .options(v)
             .iter()
             .copied()
             .filter(|&w| self.outcome(w) == Outcome::P)
             .collect();
-        moves.sort_by_key(|&w| (self.rank[w as usize], w));
+        moves.sort_by_key(|&w| (self.rank[w.index()], w));
         moves.dedup();
         moves
     }
@@ -87,41 +87,46 @@ impl Outcomes {
 
 /// Outcome from `remoteness + 1` by the parity rule of the module documentation.
 #[inline]
-fn outcome_of_rank(rank: u32, play: Play) -> Outcome {
-    if rank == 0 {
+fn outcome_of_rank<I: VertexId>(rank: I, play: Play) -> Outcome {
+    if rank == I::zero() {
         return Outcome::D;
     }
-    let even = (rank - 1).is_multiple_of(2);
+    // rank ≥ 1: remoteness = rank - 1 is even iff rank is odd.
+    let even = rank & I::one() == I::one();
     match (even, play) {
         (true, Play::Normal) | (false, Play::Misere) => Outcome::P,
         _ => Outcome::N,
     }
 }
 
-/// Bytes the solver allocates beside the graph, for estimates before solving: a state word and
-/// a queue slot a vertex, plus (parallel solver) the next layer's pieces or the result array
+/// Bytes the solver allocates beside a `Graph<u32>`, for estimates before solving: a state word
+/// and a queue slot a vertex, plus (parallel solver) the next layer's pieces or the result array
 /// while the state words are released, 4 more bytes a vertex at most.
 pub fn bytes_needed(vertices: u64) -> u64 {
-    12 * vertices
+    bytes_needed_for::<u32>(vertices)
+}
+
+/// As [`bytes_needed`] for ids of type `I`: three words of `I` a vertex.
+pub fn bytes_needed_for<I: VertexId>(vertices: u64) -> u64 {
+    3 * I::BYTES * vertices
 }
 
 /// How far ahead in the queue the solver prefetches.
 const LOOKAHEAD: usize = 4;
 
-/// Marks a labelled vertex in the solver's state word (see [`solve`]).
-const LABELLED: u32 = 1 << 31;
-
 /// Solves every vertex of `graph` (see the module documentation for the algorithm).
 /// `progress` is called with the number of vertices labelled so far.
 ///
-/// One 32-bit state word a vertex holds either its move counter (unlabelled) or
-/// `LABELLED | (remoteness + 1)`, so each arc costs one random memory access; the queue is a
-/// plain array of vertex ids (8 bytes a vertex in all). Remoteness is below the number of
-/// vertices, itself below 2^31 ([`MAX_VERTICES`](crate::game::graph::MAX_VERTICES)).
+/// One state word of type `I` a vertex holds either its move counter (unlabelled) or
+/// `LABELLED | (remoteness + 1)` with `LABELLED` the top bit [`VertexId::FLAG`], so each arc costs
+/// one random memory access; the queue is a plain array of vertex ids (two words a vertex in
+/// all). The counter is an out-degree, at most the number of arcs, and the remoteness is below
+/// the number of vertices; both caps of `I` are below the top bit
+/// ([`VertexId::MAX_VERTICES`], [`VertexId::MAX_ARCS`]), so the flag never collides.
 /// This runs on the calling thread: the parallel [`solve_parallel`] gives the same result but
 /// was measured about three times slower on the shared, loaded 2-core machine (compare-and-swap
 /// on every arc, a barrier a layer; see README, Performance).
-pub fn solve(graph: &Graph, play: Play, progress: Progress) -> Outcomes {
+pub fn solve<I: VertexId>(graph: &Graph<I>, play: Play, progress: Progress) -> Outcomes<I> {
     solve_sequential(graph, play, progress)
 }
 
@@ -137,39 +142,54 @@ const PARALLEL_FRONTIER: usize = 1 << 12;
 /// labels an open predecessor N; an N vertex decrements an open predecessor's counter, and the
 /// thread that takes it from 1 labels it P. Exactly one thread labels a vertex, and only that
 /// thread puts it in the next layer.
-pub fn solve_parallel(graph: &Graph, play: Play, progress: Progress) -> Outcomes {
+pub fn solve_parallel<I: VertexId>(
+    graph: &Graph<I>,
+    play: Play,
+    progress: Progress,
+) -> Outcomes<I> {
     solve_layers(graph, play, progress, PARALLEL_FRONTIER)
 }
 
 /// [`solve_parallel`] with frontiers cut in pieces of `piece` vertices, frontiers of fewer
 /// being processed on the calling thread (small pieces let the tests exercise the parallel
 /// path on small graphs).
-fn solve_layers(graph: &Graph, play: Play, progress: Progress, piece: usize) -> Outcomes {
+fn solve_layers<I: VertexId>(
+    graph: &Graph<I>,
+    play: Play,
+    progress: Progress,
+    piece: usize,
+) -> Outcomes<I> {
     let piece = piece.max(1);
-    let state: Vec<AtomicU32> = graph
+    let labelled = I::FLAG;
+    let (zero, one) = (I::zero(), I::one());
+    let state: Vec<I::Atomic> = graph
         .out_degrees()
         .into_iter()
-        .map(|d| AtomicU32::new(if d == 0 { LABELLED | 1 } else { d }))
+        .map(|d| I::Atomic::new(if d == zero { labelled | one } else { d }))
         .collect();
-    let mut queue: Vec<u32> = Vec::with_capacity(graph.vertex_count());
-    queue.extend((0..graph.vertex_count() as u32).filter(|&v| graph.out_degree(v) == 0));
-    let visit = |v: u32, next: &mut Vec<u32>| {
-        let r = state[v as usize].load(Ordering::Relaxed) & !LABELLED;
+    let mut queue: Vec<I> = Vec::with_capacity(graph.vertex_count());
+    queue.extend(
+        (0..graph.vertex_count())
+            .map(I::from_usize)
+            .filter(|&v| graph.out_degree(v) == zero),
+    );
+    let visit = |v: I, next: &mut Vec<I>| {
+        let r = state[v.index()].load() & !labelled;
         let v_is_p = outcome_of_rank(r, play) == Outcome::P;
-        let label = LABELLED | (r + 1);
+        let label = labelled | (r + one);
         for &u in graph.predecessors(v) {
-            let word = &state[u as usize];
-            let mut s = word.load(Ordering::Relaxed);
+            let word = &state[u.index()];
+            let mut s = word.load();
             loop {
-                if s & LABELLED != 0 {
+                if s & labelled != zero {
                     break;
                 }
-                let (new, done) = if v_is_p || s == 1 {
+                let (new, done) = if v_is_p || s == one {
                     (label, true)
                 } else {
-                    (s - 1, false)
+                    (s - one, false)
                 };
-                match word.compare_exchange_weak(s, new, Ordering::Relaxed, Ordering::Relaxed) {
+                match word.compare_exchange_weak(s, new) {
                     Ok(_) => {
                         if done {
                             next.push(u);
@@ -192,7 +212,7 @@ fn solve_layers(graph: &Graph, play: Play, progress: Progress, piece: usize) -> 
             }
             queue.extend(next);
         } else {
-            let parts: Vec<Vec<u32>> = queue[start..end]
+            let parts: Vec<Vec<I>> = queue[start..end]
                 .par_chunks(piece)
                 .map(|chunk| {
                     let mut next = Vec::new();
@@ -214,10 +234,10 @@ fn solve_layers(graph: &Graph, play: Play, progress: Progress, piece: usize) -> 
         .into_par_iter()
         .map(|s| {
             let s = s.into_inner();
-            if s & LABELLED != 0 {
-                s & !LABELLED
+            if s & labelled != zero {
+                s & !labelled
             } else {
-                0
+                zero
             }
         })
         .collect();
@@ -225,14 +245,20 @@ fn solve_layers(graph: &Graph, play: Play, progress: Progress, piece: usize) -> 
 }
 
 /// The retrograde analysis of [`solve`] on the calling thread, with a FIFO queue.
-pub fn solve_sequential(graph: &Graph, play: Play, progress: Progress) -> Outcomes {
+pub fn solve_sequential<I: VertexId>(
+    graph: &Graph<I>,
+    play: Play,
+    progress: Progress,
+) -> Outcomes<I> {
     let n = graph.vertex_count();
+    let labelled = I::FLAG;
+    let (zero, one) = (I::zero(), I::one());
     let mut state = graph.out_degrees();
-    let mut queue: Vec<u32> = Vec::with_capacity(n);
+    let mut queue: Vec<I> = Vec::with_capacity(n);
     for (v, s) in state.iter_mut().enumerate() {
-        if *s == 0 {
-            *s = LABELLED | 1;
-            queue.push(v as u32);
+        if *s == zero {
+            *s = labelled | one;
+            queue.push(I::from_usize(v));
         }
     }
     let mut head = 0;
@@ -247,35 +273,35 @@ pub fn solve_sequential(graph: &Graph, play: Play, progress: Progress) -> Outcom
         // offsets of one further ahead, while this one is processed.
         if let Some(&w) = queue.get(head + LOOKAHEAD) {
             for &u in graph.predecessors(w) {
-                prefetch(state.as_ptr().wrapping_add(u as usize));
+                prefetch(state.as_ptr().wrapping_add(u.index()));
             }
         }
         if let Some(&w) = queue.get(head + 2 * LOOKAHEAD) {
             graph.prefetch_predecessors(w);
         }
-        let r = state[v as usize] & !LABELLED;
+        let r = state[v.index()] & !labelled;
         let v_is_p = outcome_of_rank(r, play) == Outcome::P;
-        let next = LABELLED | (r + 1);
+        let next = labelled | (r + one);
         for &u in graph.predecessors(v) {
-            let s = &mut state[u as usize];
-            if *s & LABELLED != 0 {
+            let s = &mut state[u.index()];
+            if *s & labelled != zero {
                 continue;
             }
-            if v_is_p || *s == 1 {
+            if v_is_p || *s == one {
                 *s = next;
                 queue.push(u);
             } else {
-                *s -= 1;
+                *s -= one;
             }
         }
     }
     report(progress, queue.len() as u64);
     drop(queue);
     state.par_iter_mut().for_each(|s| {
-        *s = if *s & LABELLED != 0 {
-            *s & !LABELLED
+        *s = if *s & labelled != zero {
+            *s & !labelled
         } else {
-            0
+            zero
         };
     });
     Outcomes { play, rank: state }
@@ -410,7 +436,7 @@ mod tests {
     fn hand_cases() {
         // a→b→c→a, c→d→e: e is terminal, so P(0); d is N(1); c's options are d (N) and a, which
         // no rule decides, and so on around the cycle: a, b, c are draws.
-        let g = Graph::from_arcs(5, &[(0, 1), (1, 2), (2, 0), (2, 3), (3, 4)]).unwrap();
+        let g = Graph::<u32>::from_arcs(5, &[(0, 1), (1, 2), (2, 0), (2, 3), (3, 4)]).unwrap();
         let o = solve(&g, Play::Normal, None);
         assert_eq!(
             all(&o),
@@ -437,7 +463,7 @@ mod tests {
         );
         assert_eq!(m.winning_moves(&g, 2), vec![3]);
         // A lone self-loop is a draw; a self-loop with an exit to a terminal vertex is N(1).
-        let g = Graph::from_arcs(3, &[(0, 0), (1, 1), (1, 2)]).unwrap();
+        let g = Graph::<u32>::from_arcs(3, &[(0, 0), (1, 1), (1, 2)]).unwrap();
         let o = solve(&g, Play::Normal, None);
         assert_eq!(
             all(&o),
@@ -454,7 +480,7 @@ mod tests {
         // 0 → 1 → 2 (terminal) and 0 → 2: 0 is N in 1 move (not 2).
         // 3 → {4, 5}, 4 → 6 (terminal), 5 → 7 → 8 → 9 (terminal): 8 is N(1), 7 is P(2), 5 is
         // N(3), 4 is N(1); 3 has only N options and delays: P(4). But check 5 alone: N(3).
-        let g = Graph::from_arcs(
+        let g = Graph::<u32>::from_arcs(
             10,
             &[
                 (0, 1),
@@ -476,7 +502,8 @@ mod tests {
         assert_eq!((o.outcome(3), o.remoteness(3)), (Outcome::P, Some(4)));
         // 0 → {1, 2}, 1 → 3 (terminal), 2 → 4 → 5 → 6 (terminal): 1 is N(1), 2 is N(3); 0 is P
         // and the loser delays through 2: remoteness 4.
-        let g = Graph::from_arcs(7, &[(0, 1), (0, 2), (1, 3), (2, 4), (4, 5), (5, 6)]).unwrap();
+        let g =
+            Graph::<u32>::from_arcs(7, &[(0, 1), (0, 2), (1, 3), (2, 4), (4, 5), (5, 6)]).unwrap();
         let o = solve(&g, Play::Normal, None);
         assert_eq!((o.outcome(0), o.remoteness(0)), (Outcome::P, Some(4)));
     }
@@ -484,7 +511,7 @@ mod tests {
     #[test]
     fn progress_reports_the_vertices_labelled() {
         use std::sync::atomic::{AtomicU64, Ordering};
-        let g = Graph::from_arcs(4, &[(0, 1), (1, 2), (3, 3)]).unwrap();
+        let g = Graph::<u32>::from_arcs(4, &[(0, 1), (1, 2), (3, 3)]).unwrap();
         let last = AtomicU64::new(0);
         let report = |d: u64| last.store(d, Ordering::Relaxed);
         solve(&g, Play::Normal, Some(&report));
@@ -498,7 +525,7 @@ mod tests {
         #[test]
         fn layers_in_parallel_match_the_queue((n, arcs) in random_graph(300, 3000), misere: bool) {
             let play = if misere { Play::Misere } else { Play::Normal };
-            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
             let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
             let parallel = pool.install(|| solve_layers(&g, play, None, 2));
             prop_assert_eq!(parallel, solve_sequential(&g, play, None));
@@ -507,10 +534,29 @@ mod tests {
         #[test]
         fn retrograde_matches_the_definition((n, arcs) in random_graph(12, 30), misere: bool) {
             let play = if misere { Play::Misere } else { Play::Normal };
-            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
             let fast = all(&solve(&g, play, None));
             prop_assert_eq!(&fast, &reference::rounds(&g, play));
             prop_assert_eq!(&fast, &reference::textbook_queue(n, &arcs, play));
+        }
+
+        #[test]
+        fn u64_ids_give_the_same_outcomes((n, arcs) in random_graph(200, 1500), misere: bool) {
+            let play = if misere { Play::Misere } else { Play::Normal };
+            let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
+            let wide: Vec<(u64, u64)> = arcs.iter().map(|&(u, v)| (u.into(), v.into())).collect();
+            let h = Graph::<u64>::from_arcs(n, &wide).unwrap();
+            let (narrow, o) = (solve(&g, play, None), solve(&h, play, None));
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+            prop_assert_eq!(&pool.install(|| solve_layers(&h, play, None, 2)), &o);
+            for v in 0..n {
+                let (v32, v64) = (v as u32, v as u64);
+                prop_assert_eq!(narrow.outcome(v32), o.outcome(v64));
+                prop_assert_eq!(narrow.remoteness(v32).map(u64::from), o.remoteness(v64));
+                let moves: Vec<u64> =
+                    narrow.winning_moves(&g, v32).into_iter().map(u64::from).collect();
+                prop_assert_eq!(moves, o.winning_moves(&h, v64));
+            }
         }
     }
 }

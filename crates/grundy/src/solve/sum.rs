@@ -124,8 +124,8 @@ mod tests {
             (n1, a1) in random_graph(8, 16),
             (n2, a2) in random_graph(8, 16),
         ) {
-            let g1 = Graph::from_arcs(n1, &a1).unwrap();
-            let g2 = Graph::from_arcs(n2, &a2).unwrap();
+            let g1 = Graph::<u32>::from_arcs(n1, &a1).unwrap();
+            let g2 = Graph::<u32>::from_arcs(n2, &a2).unwrap();
             let s = g1.sum(&g2).unwrap();
             let (v1, v2, vs) = (loopy::solve(&g1, None), loopy::solve(&g2, None), loopy::solve(&s, None));
             let direct = outcome::solve(&s, Play::Normal, None);
