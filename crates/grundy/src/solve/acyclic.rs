@@ -8,7 +8,7 @@
 
 use super::{mex, report, Progress};
 use crate::error::{Error, Result};
-use crate::game::graph::Graph;
+use crate::game::graph::{Graph, VertexId};
 use crate::game::hash::FxHashMap;
 use crate::game::Game;
 use std::fmt::Debug;
@@ -182,12 +182,18 @@ where
 /// valued and is next. `O(V + E)`. If vertices remain, each has an option that remains, so
 /// following such options from any of them must revisit a vertex: that vertex is on a cycle and
 /// is named in the [`Error::Invalid`].
-pub fn grundy_of_graph(graph: &Graph, progress: Progress) -> Result<Vec<u32>> {
+///
+/// Generic over the id width `I`: values are stored in words of `I`, which they fit since a
+/// Grundy value is at most the vertex's out-degree (the mex of that many values), itself at most
+/// [`VertexId::MAX_ARCS`].
+pub fn grundy_of_graph<I: VertexId>(graph: &Graph<I>, progress: Progress) -> Result<Vec<I>> {
     let n = graph.vertex_count();
+    let (zero, one) = (I::zero(), I::one());
     let mut counter = graph.out_degrees();
-    let mut value = vec![u32::MAX; n];
-    let mut queue: Vec<u32> = (0..n as u32)
-        .filter(|&v| counter[v as usize] == 0)
+    let mut value = vec![I::MAX; n];
+    let mut queue: Vec<I> = (0..n)
+        .filter(|&v| counter[v] == zero)
+        .map(I::from_usize)
         .collect();
     let mut scratch: Vec<u64> = Vec::new();
     let mut seen = Vec::new();
@@ -199,24 +205,33 @@ pub fn grundy_of_graph(graph: &Graph, progress: Progress) -> Result<Vec<u32>> {
             report(progress, head as u64);
         }
         scratch.clear();
-        scratch.extend(graph.options(v).iter().map(|&w| value[w as usize] as u64));
-        value[v as usize] = mex(&scratch, &mut seen) as u32;
+        scratch.extend(
+            graph
+                .options(v)
+                .iter()
+                .map(|&w| value[w.index()].to_u64_lossless()),
+        );
+        value[v.index()] = I::from_usize(mex(&scratch, &mut seen) as usize);
         for &u in graph.predecessors(v) {
-            counter[u as usize] -= 1;
-            if counter[u as usize] == 0 {
+            counter[u.index()] -= one;
+            if counter[u.index()] == zero {
                 queue.push(u);
             }
         }
     }
     if queue.len() < n {
         let mut visited = vec![false; n];
-        let mut v = (0..n).find(|&v| counter[v] > 0).expect("a vertex remains") as u32;
-        while !visited[v as usize] {
-            visited[v as usize] = true;
+        let mut v = I::from_usize(
+            (0..n)
+                .find(|&v| counter[v] > zero)
+                .expect("a vertex remains"),
+        );
+        while !visited[v.index()] {
+            visited[v.index()] = true;
             v = *graph
                 .options(v)
                 .iter()
-                .find(|&&w| counter[w as usize] > 0)
+                .find(|&&w| counter[w.index()] > zero)
                 .expect("a remaining vertex has a remaining option");
         }
         return Err(Error::invalid(format!(
@@ -365,6 +380,23 @@ mod tests {
                 let r = reference::grundy_recursive(&g, &v);
                 prop_assert_eq!(s.value(&v).unwrap(), r);
                 prop_assert_eq!(by_graph[v as usize] as u64, r);
+            }
+            // The same graph with 64-bit ids, built from 64-bit arcs, gives the same values.
+            let wide: Vec<(u64, u64)> = arcs.iter().map(|&(u, v)| (u.into(), v.into())).collect();
+            let h = Graph::<u64>::from_arcs(n, &wide).unwrap();
+            let by_wide = grundy_of_graph(&h, None).unwrap();
+            let narrow: Vec<u64> = by_graph.iter().map(|&x| x.into()).collect();
+            prop_assert_eq!(narrow, by_wide);
+        }
+
+        #[test]
+        fn cycles_are_refused_at_both_widths((n, arcs) in random_graph(30, 60)) {
+            let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
+            let h = g.to_width::<u64>().unwrap();
+            let (a, b) = (grundy_of_graph(&g, None), grundy_of_graph(&h, None));
+            prop_assert_eq!(a.is_ok(), b.is_ok());
+            if let (Ok(a), Ok(b)) = (a, b) {
+                prop_assert_eq!(a.into_iter().map(u64::from).collect::<Vec<_>>(), b);
             }
         }
     }
