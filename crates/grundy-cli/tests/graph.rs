@@ -287,3 +287,37 @@ fn wide_ids_give_the_same_output_and_count_8_byte_words() {
         .code(3)
         .stderr(contains("solving the graph needs 936 B"));
 }
+
+/// Arc lists read with 64-bit ids (from a file or standard input) print what the 32-bit read
+/// prints.
+#[test]
+fn wide_ids_read_arc_lists_the_same() {
+    let text = "0 1\n1 2\n2 0\n2 3\n7 7\n7 3\n0x10 7\n";
+    let dir = std::env::temp_dir().join(format!("grundy-wide-ids-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("arcs.txt");
+    std::fs::write(&file, text).unwrap();
+    let file = file.to_str().unwrap();
+    for extra in [&[][..], &["--json"], &["--misere"]] {
+        let narrow = grundy()
+            .args(["graph", "solve", "--edges", file])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(narrow.status.success() && !narrow.stdout.is_empty());
+        let wide_file = grundy()
+            .args(["graph", "solve", "--edges", "--wide-ids", file])
+            .args(extra)
+            .output()
+            .unwrap();
+        let wide_stdin = grundy()
+            .args(["graph", "solve", "--edges", "--wide-ids", "-"])
+            .args(extra)
+            .write_stdin(text)
+            .output()
+            .unwrap();
+        assert_eq!(narrow.stdout, wide_file.stdout, "{extra:?}");
+        assert_eq!(narrow.stdout, wide_stdin.stdout, "{extra:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

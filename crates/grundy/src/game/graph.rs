@@ -190,6 +190,15 @@ pub fn check_size(vertices: u64, arcs: u64) -> Result<()> {
     check_size_for::<u32>(vertices, arcs)
 }
 
+/// How to get past the id caps, in the [`Error::Limit`] of [`check_size_for`].
+const ID_CAP_HINT: &str = "split the game or solve it as a sum of smaller components";
+
+/// True if `e` is the [`Error::Limit`] of a graph too large for its id width (from
+/// [`check_size_for`]), as opposed to a memory budget: reading again with wider ids may help.
+pub fn is_id_cap(e: &Error) -> bool {
+    matches!(e, Error::Limit(l) if l.how_to_raise == ID_CAP_HINT)
+}
+
 /// Fails with [`Error::Limit`] unless a graph of this size fits ids of type `I`.
 pub fn check_size_for<I: VertexId>(vertices: u64, arcs: u64) -> Result<()> {
     let bits = 8 * I::BYTES;
@@ -199,7 +208,7 @@ pub fn check_size_for<I: VertexId>(vertices: u64, arcs: u64) -> Result<()> {
                 "the graph has {vertices} vertices, above the {} a graph with {bits}-bit ids holds",
                 I::MAX_VERTICES
             ),
-            "split the game or solve it as a sum of smaller components",
+            ID_CAP_HINT,
         ));
     }
     if arcs > I::MAX_ARCS {
@@ -208,7 +217,7 @@ pub fn check_size_for<I: VertexId>(vertices: u64, arcs: u64) -> Result<()> {
                 "the graph has {arcs} arcs, above the {} a graph with {bits}-bit ids holds",
                 I::MAX_ARCS
             ),
-            "split the game or solve it as a sum of smaller components",
+            ID_CAP_HINT,
         ));
     }
     Ok(())
@@ -698,6 +707,10 @@ mod tests {
         assert!(needs_u64(MAX_VERTICES + 1, 0) && needs_u64(0, MAX_ARCS + 1));
         assert!(check_size_for::<u64>(MAX_VERTICES + 1, MAX_ARCS + 1).is_ok());
         assert!(check_size_for::<u64>(1 << 63, 0).is_err());
+        let cap = check_size(MAX_VERTICES + 1, 0).unwrap_err();
+        assert!(is_id_cap(&cap) && cap.to_string().contains("32-bit ids"));
+        assert!(is_id_cap(&check_size(0, MAX_ARCS + 1).unwrap_err()));
+        assert!(!is_id_cap(&Error::limit("memory", RAISE_MEMORY)));
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! the allocation that would cross it.
 
 use crate::error::{Error, ParseError, Result};
-use crate::game::graph::{check_size, human_bytes, Graph, RAISE_MEMORY};
+use crate::game::graph::{check_size, check_size_for, human_bytes, Graph, VertexId, RAISE_MEMORY};
 use crate::game::hash::FxHashMap;
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
@@ -102,7 +102,10 @@ pub fn parse_graph(input: &[u8], format: GraphFormat, memory_limit: u64) -> Resu
     };
     match format {
         GraphFormat::Adjacency => reader.adjacency(text),
-        GraphFormat::Arcs => reader.arcs(text.as_bytes()),
+        GraphFormat::Arcs => {
+            let (graph, names) = reader.arcs(text.as_bytes())?;
+            Ok(ParsedGraph { graph, names })
+        }
     }
 }
 
@@ -111,6 +114,17 @@ pub fn parse_graph(input: &[u8], format: GraphFormat, memory_limit: u64) -> Resu
 /// arcs (1.6 GB of text). Same errors and limits as [`parse_graph`]; a failure to read is
 /// [`Error::Invalid`].
 pub fn parse_arcs_stream(input: impl BufRead, memory_limit: u64) -> Result<ParsedGraph> {
+    let (graph, names) = parse_arcs_stream_as::<u32>(input, memory_limit)?;
+    Ok(ParsedGraph { graph, names })
+}
+
+/// As [`parse_arcs_stream`], numbering the vertices with ids of type `I` while reading: with
+/// `u64`, graphs beyond the 32-bit caps (2^31 − 2 vertices, 2^31 − 1 arcs) are read, at twice
+/// the memory an arc and a vertex (the budget counts `I`'s words).
+pub fn parse_arcs_stream_as<I: VertexId>(
+    input: impl BufRead,
+    memory_limit: u64,
+) -> Result<(Graph<I>, Names)> {
     Reader {
         ids: FxHashMap::default(),
         names: Names::default(),
@@ -365,10 +379,11 @@ impl<'a> Reader<'a> {
     /// whole. Memory: the arcs in chunks of at most 2^16 (8 bytes an arc, no reallocation copies),
     /// then the forward targets beside them (12 bytes an arc at the peak, before the chunks
     /// are dropped); the id map ([`IdMap`]) and the ids as numbers (8 bytes a vertex).
-    fn arcs(mut self, mut input: impl BufRead) -> Result<ParsedGraph> {
+    fn arcs<I: VertexId>(mut self, mut input: impl BufRead) -> Result<(Graph<I>, Names)> {
         const CHUNK: usize = 1 << 16;
-        let mut ids = IdMap::Dense(Vec::new());
-        let mut chunks: Vec<Vec<[u32; 2]>> = Vec::new();
+        let w = I::BYTES;
+        let mut ids: IdMap<I> = IdMap::Dense(Vec::new());
+        let mut chunks: Vec<Vec<[I; 2]>> = Vec::new();
         let mut e = 0usize;
         let mut buf: Vec<u8> = Vec::new();
         for i in 0.. {
@@ -399,14 +414,14 @@ impl<'a> Reader<'a> {
                     }
                 }
             };
-            let mut ends = [0u32; 2];
+            let mut ends = [I::zero(); 2];
             for (end, value) in ends.iter_mut().zip(values) {
                 *end = ids.id(value, &mut self.names.numbers)?;
             }
             if chunks.last().is_none_or(|c| c.len() == c.capacity()) {
                 // Chunks double from 64 arcs up to CHUNK, so small files take little memory.
                 let size = e.clamp(64, CHUNK);
-                self.check_memory(ids.bytes() + self.names.bytes() + 8 * (e + size) as u64)?;
+                self.check_memory(ids.bytes() + self.names.bytes() + 2 * w * (e + size) as u64)?;
                 chunks.push(Vec::with_capacity(size));
             }
             if let Some(c) = chunks.last_mut() {
@@ -416,36 +431,34 @@ impl<'a> Reader<'a> {
         }
         drop(ids);
         let n = self.names.len();
-        check_size(n as u64, e as u64)?;
+        check_size_for::<I>(n as u64, e as u64)?;
         self.check_memory(
-            self.names.bytes() + 8 * e as u64 + Graph::<u32>::bytes_needed(n as u64, e as u64),
+            self.names.bytes() + 2 * w * e as u64 + Graph::<I>::bytes_needed(n as u64, e as u64),
         )?;
         // Counting sort by tail: offsets[u + 1] counts u's arcs, prefix sums make offsets[u] the
         // start of u's slice and serve as the fill cursors, which end at the next start; one
         // shift restores the starts.
-        let mut offsets = vec![0u32; n + 1];
+        let mut offsets = vec![I::zero(); n + 1];
         for &[u, _] in chunks.iter().flatten() {
-            offsets[u as usize + 1] += 1;
+            offsets[u.index() + 1] += I::one();
         }
         for i in 0..n {
-            offsets[i + 1] += offsets[i];
+            let prev = offsets[i];
+            offsets[i + 1] += prev;
         }
         // Each chunk is freed once placed (the targets are zero pages until written).
-        let mut targets = vec![0u32; e];
+        let mut targets = vec![I::zero(); e];
         for chunk in chunks {
             for [u, v] in chunk {
-                let cursor = &mut offsets[u as usize];
-                targets[*cursor as usize] = v;
-                *cursor += 1;
+                let cursor = &mut offsets[u.index()];
+                targets[cursor.index()] = v;
+                *cursor += I::one();
             }
         }
         offsets.copy_within(0..n, 1);
-        offsets[0] = 0;
+        offsets[0] = I::zero();
         let graph = Graph::from_csr(offsets, targets)?;
-        Ok(ParsedGraph {
-            graph,
-            names: self.names,
-        })
+        Ok((graph, self.names))
     }
 }
 
@@ -453,24 +466,25 @@ impl<'a> Reader<'a> {
 /// While ids stay small (below four times the number of vertices, or 2^20) it is a plain
 /// table indexed by id, 4 to 8 bytes a slot, instead of a hash map (about 17 to 35 bytes a
 /// vertex); the first id beyond that moves it to a hash map.
-enum IdMap {
-    Dense(Vec<u32>),
-    Sparse(FxHashMap<u64, u32>),
+enum IdMap<I> {
+    Dense(Vec<I>),
+    Sparse(FxHashMap<u64, I>),
 }
 
-impl IdMap {
-    const EMPTY: u32 = u32::MAX;
+impl<I: VertexId> IdMap<I> {
+    /// An empty slot of the dense table: `I::MAX` is never a vertex number.
+    const EMPTY: I = I::MAX;
 
     /// The vertex number of `value`, a new one (its id recorded in `numbers`) if unseen.
-    fn id(&mut self, value: u64, numbers: &mut Vec<u64>) -> Result<u32> {
-        let next = numbers.len() as u32;
+    fn id(&mut self, value: u64, numbers: &mut Vec<u64>) -> Result<I> {
+        let next = I::from_usize(numbers.len());
         if let IdMap::Dense(table) = self {
             let bound = (4 * (numbers.len() as u64 + 1)).max(1 << 20);
             if value >= bound {
-                let map: FxHashMap<u64, u32> = numbers
+                let map: FxHashMap<u64, I> = numbers
                     .iter()
                     .enumerate()
-                    .map(|(i, &x)| (x, i as u32))
+                    .map(|(i, &x)| (x, I::from_usize(i)))
                     .collect();
                 *self = IdMap::Sparse(map);
             } else {
@@ -482,7 +496,7 @@ impl IdMap {
                 if table[i] != IdMap::EMPTY {
                     return Ok(table[i]);
                 }
-                check_size(next as u64 + 1, 0)?;
+                check_size_for::<I>(numbers.len() as u64 + 1, 0)?;
                 table[i] = next;
                 numbers.push(value);
                 return Ok(next);
@@ -494,7 +508,7 @@ impl IdMap {
         match map.entry(value) {
             Entry::Occupied(o) => Ok(*o.get()),
             Entry::Vacant(slot) => {
-                check_size(next as u64 + 1, 0)?;
+                check_size_for::<I>(numbers.len() as u64 + 1, 0)?;
                 slot.insert(next);
                 numbers.push(value);
                 Ok(next)
@@ -504,8 +518,8 @@ impl IdMap {
 
     fn bytes(&self) -> u64 {
         match self {
-            IdMap::Dense(t) => 4 * t.capacity() as u64,
-            IdMap::Sparse(m) => 24 * m.capacity() as u64,
+            IdMap::Dense(t) => I::BYTES * t.capacity() as u64,
+            IdMap::Sparse(m) => (16 + 2 * I::BYTES) * m.capacity() as u64,
         }
     }
 }
@@ -642,7 +656,27 @@ mod tests {
             let names: Vec<String> = (0..p.names.len() as u32).map(|v| p.names.get(v).into()).collect();
             let want: Vec<String> = seen.iter().map(u64::to_string).collect();
             proptest::prop_assert_eq!(names, want);
+            // Read with 64-bit ids: the same graph, built from 64-bit arcs, and the same names.
+            let (wide, wide_names) = parse_arcs_stream_as::<u64>(text.as_bytes(), u64::MAX).unwrap();
+            let expected64: Vec<(u64, u64)> =
+                expected.iter().map(|&(u, v)| (u.into(), v.into())).collect();
+            proptest::prop_assert_eq!(&wide, &Graph::<u64>::from_arcs(seen.len(), &expected64).unwrap());
+            proptest::prop_assert_eq!(&wide_names, &p.names);
         }
+    }
+
+    #[test]
+    fn wide_ids_count_8_byte_words_against_the_budget() {
+        let text = "0 1\n1 2\n2 0\n";
+        // Find the least budget that reads the list with 32-bit ids: 64-bit ids need more.
+        let least = (0..10_000u64)
+            .find(|&m| parse_arcs_stream_as::<u32>(text.as_bytes(), m).is_ok())
+            .unwrap();
+        assert!(matches!(
+            parse_arcs_stream_as::<u64>(text.as_bytes(), least),
+            Err(Error::Limit(_))
+        ));
+        assert!(parse_arcs_stream_as::<u64>(text.as_bytes(), 2 * least).is_ok());
     }
 
     #[test]
