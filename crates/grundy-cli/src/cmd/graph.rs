@@ -4,8 +4,8 @@
 use crate::error::CliError;
 use crate::output::{progress, stdout};
 use clap::{Args, Subcommand};
-use grundy::game::graph::{human_bytes, is_id_cap, needs_u64, Graph, VertexId, RAISE_MEMORY};
-use grundy::notation::graph::{parse_arcs_stream_as, parse_graph, GraphFormat, Names};
+use grundy::game::graph::{human_bytes, is_id_cap, Graph, VertexId, RAISE_MEMORY};
+use grundy::notation::graph::{parse_arcs_stream_as, parse_graph_as, GraphFormat, Names};
 use grundy::solve::loopy::{self, LoopyValues};
 use grundy::solve::outcome::{self, Outcomes};
 use grundy::solve::{Outcome, Play};
@@ -181,7 +181,7 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
             other => other,
         };
     }
-    let parsed = {
+    {
         let bytes = if input.file == "-" {
             let mut b = Vec::new();
             std::io::stdin()
@@ -198,31 +198,38 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
             }
             std::fs::read(&input.file).map_err(unreadable)?
         };
-        let file_bytes = bytes.len() as u64;
-        parse_graph(
-            &bytes,
-            GraphFormat::Adjacency,
-            limit.saturating_sub(file_bytes),
-        )
-        .map_err(in_source)?
-    };
-    let (graph, names) = (parsed.graph, parsed.names);
-    let (n, e) = (graph.vertex_count() as u64, graph.arc_count() as u64);
-    if !(input.wide_ids || needs_u64(n, e)) {
-        check_solve_memory::<u32>(n, e, play, 0, limit)?;
-        return Ok(AnySolved::U32(solve_graph(graph, names, play)));
+        let budget = limit.saturating_sub(bytes.len() as u64);
+        // Read with 32-bit ids unless asked otherwise; a text beyond the 32-bit caps is read
+        // again (it is held) with 64-bit ids.
+        let read = |wide: bool| -> Result<AnySolved, CliError> {
+            let format = GraphFormat::Adjacency;
+            Ok(if wide {
+                let (g, names) =
+                    parse_graph_as::<u64>(&bytes, format, budget).map_err(in_source)?;
+                AnySolved::U64(solve_checked(g, names, play, limit)?)
+            } else {
+                let (g, names) =
+                    parse_graph_as::<u32>(&bytes, format, budget).map_err(in_source)?;
+                AnySolved::U32(solve_checked(g, names, play, limit)?)
+            })
+        };
+        match read(input.wide_ids) {
+            Err(CliError::Lib(e)) if is_id_cap(&e) && !input.wide_ids => read(true),
+            other => other,
+        }
     }
-    // The 32-bit graph is held while its 64-bit copy is made.
-    let copy = Graph::<u32>::bytes_needed(n, e);
-    check_solve_memory::<u64>(n, e, play, copy, limit)?;
-    let wide = graph.to_width::<u64>().ok_or_else(|| {
-        CliError::Lib(Error::limit(
-            format!("the graph ({n} vertices, {e} arcs) is too large for 64-bit ids"),
-            "split the game or solve it as a sum of smaller components",
-        ))
-    })?;
-    drop(graph);
-    Ok(AnySolved::U64(solve_graph(wide, names, play)))
+}
+
+/// Checks the memory budget for solving `graph` ([`check_solve_memory`]), then solves it.
+fn solve_checked<I: VertexId>(
+    graph: Graph<I>,
+    names: Names,
+    play: Play,
+    limit: u64,
+) -> Result<Solved<I>, CliError> {
+    let (n, e) = (graph.vertex_count() as u64, graph.arc_count() as u64);
+    check_solve_memory::<I>(n, e, play, limit)?;
+    Ok(solve_graph(graph, names, play))
 }
 
 /// A parse error located in `file` (other errors unchanged).
@@ -248,28 +255,20 @@ fn solve_arcs<I: VertexId>(input: &Input, play: Play, limit: u64) -> Result<Solv
         parse_arcs_stream_as::<I>(std::io::BufReader::with_capacity(BUFFER, file), limit)
     }
     .map_err(|e| in_source(e, &input.file))?;
-    let (n, e) = (graph.vertex_count() as u64, graph.arc_count() as u64);
-    check_solve_memory::<I>(n, e, play, 0, limit)?;
-    Ok(solve_graph(graph, names, play))
+    solve_checked(graph, names, play, limit)
 }
 
 /// Fails with a limit error unless solving a graph of `n` vertices and `e` arcs with ids of
-/// type `I` fits `limit` bytes, `extra` bytes being held beside: the graph, the solvers' words
-/// (of `I`'s width) and 16 bytes a vertex of output buffers.
-fn check_solve_memory<I: VertexId>(
-    n: u64,
-    e: u64,
-    play: Play,
-    extra: u64,
-    limit: u64,
-) -> Result<(), CliError> {
+/// type `I` fits `limit` bytes: the graph, the solvers' words (of `I`'s width) and 16 bytes a
+/// vertex of output buffers.
+fn check_solve_memory<I: VertexId>(n: u64, e: u64, play: Play, limit: u64) -> Result<(), CliError> {
     let solver_bytes = outcome::bytes_needed_for::<I>(n)
         + if play == Play::Normal {
             loopy::bytes_needed_for::<I>(n)
         } else {
             0
         };
-    let needed = Graph::<I>::bytes_needed(n, e) + solver_bytes + 16 * n + extra;
+    let needed = Graph::<I>::bytes_needed(n, e) + solver_bytes + 16 * n;
     if needed > limit {
         return Err(limit_error("solving the graph", needed, limit));
     }

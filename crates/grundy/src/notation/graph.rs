@@ -15,7 +15,7 @@
 //! the allocation that would cross it.
 
 use crate::error::{Error, ParseError, Result};
-use crate::game::graph::{check_size, check_size_for, human_bytes, Graph, VertexId, RAISE_MEMORY};
+use crate::game::graph::{check_size_for, human_bytes, Graph, VertexId, RAISE_MEMORY};
 use crate::game::hash::FxHashMap;
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
@@ -84,6 +84,18 @@ pub struct ParsedGraph {
 /// resulting graph ([`Error::Limit`] beyond it); errors in the text are [`Error::Parse`] with the
 /// line and column.
 pub fn parse_graph(input: &[u8], format: GraphFormat, memory_limit: u64) -> Result<ParsedGraph> {
+    let (graph, names) = parse_graph_as::<u32>(input, format, memory_limit)?;
+    Ok(ParsedGraph { graph, names })
+}
+
+/// As [`parse_graph`], numbering the vertices with ids of type `I` while reading: with `u64`,
+/// graphs beyond the 32-bit caps (2^31 − 2 vertices, 2^31 − 1 arcs) are read, at twice the
+/// memory an arc and a vertex (the budget counts `I`'s words).
+pub fn parse_graph_as<I: VertexId>(
+    input: &[u8],
+    format: GraphFormat,
+    memory_limit: u64,
+) -> Result<(Graph<I>, Names)> {
     let text = std::str::from_utf8(input).map_err(|e| {
         let good = &input[..e.valid_up_to()];
         let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -95,17 +107,14 @@ pub fn parse_graph(input: &[u8], format: GraphFormat, memory_limit: u64) -> Resu
             "invalid UTF-8: graph files are UTF-8 text",
         ))
     })?;
-    let reader = Reader {
+    let reader = Reader::<I> {
         ids: FxHashMap::default(),
         names: Names::default(),
         limit: memory_limit,
     };
     match format {
         GraphFormat::Adjacency => reader.adjacency(text),
-        GraphFormat::Arcs => {
-            let (graph, names) = reader.arcs(text.as_bytes())?;
-            Ok(ParsedGraph { graph, names })
-        }
+        GraphFormat::Arcs => reader.arcs::<I>(text.as_bytes()),
     }
 }
 
@@ -125,12 +134,12 @@ pub fn parse_arcs_stream_as<I: VertexId>(
     input: impl BufRead,
     memory_limit: u64,
 ) -> Result<(Graph<I>, Names)> {
-    Reader {
+    Reader::<I> {
         ids: FxHashMap::default(),
         names: Names::default(),
         limit: memory_limit,
     }
-    .arcs(input)
+    .arcs::<I>(input)
 }
 
 /// The longest line of a streamed arc list, in bytes: a bound on the line buffer (an arc line is
@@ -238,13 +247,14 @@ fn slow_arc_line(line: &str, n: usize) -> Result<Option<[u64; 2]>> {
     Ok(Some(values))
 }
 
-struct Reader<'a> {
-    ids: FxHashMap<&'a str, u32>,
+/// A reader numbering named vertices with ids of type `I`.
+struct Reader<'a, I> {
+    ids: FxHashMap<&'a str, I>,
     names: Names,
     limit: u64,
 }
 
-impl<'a> Reader<'a> {
+impl<'a, I: VertexId> Reader<'a, I> {
     /// Bytes held so far (map entries: key, value and control byte, rounded up).
     fn bytes(&self, arcs: usize, extra_per_arc: u64) -> u64 {
         self.ids.capacity() as u64 * 32 + self.names.bytes() + arcs as u64 * extra_per_arc
@@ -264,12 +274,13 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn id(&mut self, name: &'a str) -> Result<u32> {
-        let next = self.ids.len() as u32;
+    fn id(&mut self, name: &'a str) -> Result<I> {
+        let count = self.ids.len();
+        let next = I::from_usize(count);
         match self.ids.entry(name) {
             Entry::Occupied(o) => Ok(*o.get()),
             Entry::Vacant(slot) => {
-                check_size(next as u64 + 1, 0)?;
+                check_size_for::<I>(count as u64 + 1, 0)?;
                 slot.insert(next);
                 self.names.push(name);
                 Ok(next)
@@ -277,11 +288,12 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn adjacency(mut self, text: &'a str) -> Result<ParsedGraph> {
+    fn adjacency(mut self, text: &'a str) -> Result<(Graph<I>, Names)> {
+        let w = I::BYTES;
         // Each vertex has at most one line: remember (vertex, first arc, line number).
-        let mut lines: Vec<(u32, usize)> = Vec::new();
-        let mut listed_on: FxHashMap<u32, usize> = FxHashMap::default();
-        let mut targets: Vec<u32> = Vec::new();
+        let mut lines: Vec<(I, usize)> = Vec::new();
+        let mut listed_on: FxHashMap<I, usize> = FxHashMap::default();
+        let mut targets: Vec<I> = Vec::new();
         for (i, raw) in text.split('\n').enumerate() {
             let n = i + 1;
             let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -340,7 +352,7 @@ impl<'a> Reader<'a> {
                     }
                     targets.push(self.id(token)?);
                     if targets.len() & 0xFFFF == 0 {
-                        self.check_memory(self.bytes(targets.capacity(), 4))?;
+                        self.check_memory(self.bytes(targets.capacity(), w))?;
                     }
                 }
                 at += token.len() + 1;
@@ -349,41 +361,39 @@ impl<'a> Reader<'a> {
         drop(listed_on);
         let n = self.ids.len();
         let e = targets.len();
-        check_size(n as u64, e as u64)?;
-        self.check_memory(self.bytes(e, 8) + Graph::<u32>::bytes_needed(n as u64, e as u64))?;
-        let mut degree = vec![0u32; n + 1];
+        check_size_for::<I>(n as u64, e as u64)?;
+        self.check_memory(self.bytes(e, 2 * w) + Graph::<I>::bytes_needed(n as u64, e as u64))?;
+        let mut degree = vec![I::zero(); n + 1];
         for (k, &(v, first)) in lines.iter().enumerate() {
             let end = lines.get(k + 1).map_or(e, |l| l.1);
-            degree[v as usize + 1] = (end - first) as u32;
+            degree[v.index() + 1] = I::from_usize(end - first);
         }
         for i in 0..n {
-            degree[i + 1] += degree[i];
+            let prev = degree[i];
+            degree[i + 1] += prev;
         }
         let offsets = degree;
-        let mut csr = vec![0u32; e];
+        let mut csr = vec![I::zero(); e];
         for (k, &(v, first)) in lines.iter().enumerate() {
             let end = lines.get(k + 1).map_or(e, |l| l.1);
-            let o = offsets[v as usize] as usize;
+            let o = offsets[v.index()].index();
             csr[o..o + end - first].copy_from_slice(&targets[first..end]);
         }
         drop(targets);
         drop(self.ids);
         let graph = Graph::from_csr(offsets, csr)?;
-        Ok(ParsedGraph {
-            graph,
-            names: self.names,
-        })
+        Ok((graph, self.names))
     }
 
     /// Reads an arc list from `input`, one line at a time, so that the text is never held
     /// whole. Memory: the arcs in chunks of at most 2^16 (8 bytes an arc, no reallocation copies),
     /// then the forward targets beside them (12 bytes an arc at the peak, before the chunks
     /// are dropped); the id map ([`IdMap`]) and the ids as numbers (8 bytes a vertex).
-    fn arcs<I: VertexId>(mut self, mut input: impl BufRead) -> Result<(Graph<I>, Names)> {
+    fn arcs<J: VertexId>(mut self, mut input: impl BufRead) -> Result<(Graph<J>, Names)> {
         const CHUNK: usize = 1 << 16;
-        let w = I::BYTES;
-        let mut ids: IdMap<I> = IdMap::Dense(Vec::new());
-        let mut chunks: Vec<Vec<[I; 2]>> = Vec::new();
+        let w = J::BYTES;
+        let mut ids: IdMap<J> = IdMap::Dense(Vec::new());
+        let mut chunks: Vec<Vec<[J; 2]>> = Vec::new();
         let mut e = 0usize;
         let mut buf: Vec<u8> = Vec::new();
         for i in 0.. {
@@ -414,7 +424,7 @@ impl<'a> Reader<'a> {
                     }
                 }
             };
-            let mut ends = [I::zero(); 2];
+            let mut ends = [J::zero(); 2];
             for (end, value) in ends.iter_mut().zip(values) {
                 *end = ids.id(value, &mut self.names.numbers)?;
             }
@@ -431,32 +441,32 @@ impl<'a> Reader<'a> {
         }
         drop(ids);
         let n = self.names.len();
-        check_size_for::<I>(n as u64, e as u64)?;
+        check_size_for::<J>(n as u64, e as u64)?;
         self.check_memory(
-            self.names.bytes() + 2 * w * e as u64 + Graph::<I>::bytes_needed(n as u64, e as u64),
+            self.names.bytes() + 2 * w * e as u64 + Graph::<J>::bytes_needed(n as u64, e as u64),
         )?;
         // Counting sort by tail: offsets[u + 1] counts u's arcs, prefix sums make offsets[u] the
         // start of u's slice and serve as the fill cursors, which end at the next start; one
         // shift restores the starts.
-        let mut offsets = vec![I::zero(); n + 1];
+        let mut offsets = vec![J::zero(); n + 1];
         for &[u, _] in chunks.iter().flatten() {
-            offsets[u.index() + 1] += I::one();
+            offsets[u.index() + 1] += J::one();
         }
         for i in 0..n {
             let prev = offsets[i];
             offsets[i + 1] += prev;
         }
         // Each chunk is freed once placed (the targets are zero pages until written).
-        let mut targets = vec![I::zero(); e];
+        let mut targets = vec![J::zero(); e];
         for chunk in chunks {
             for [u, v] in chunk {
                 let cursor = &mut offsets[u.index()];
                 targets[cursor.index()] = v;
-                *cursor += I::one();
+                *cursor += J::one();
             }
         }
         offsets.copy_within(0..n, 1);
-        offsets[0] = I::zero();
+        offsets[0] = J::zero();
         let graph = Graph::from_csr(offsets, targets)?;
         Ok((graph, self.names))
     }
@@ -662,6 +672,27 @@ mod tests {
                 expected.iter().map(|&(u, v)| (u.into(), v.into())).collect();
             proptest::prop_assert_eq!(&wide, &Graph::<u64>::from_arcs(seen.len(), &expected64).unwrap());
             proptest::prop_assert_eq!(&wide_names, &p.names);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn adjacency_read_with_64_bit_ids_is_the_same_graph(
+            lines in proptest::collection::vec(
+                (0usize..15, proptest::collection::vec(0usize..15, 0..6)), 0..15),
+        ) {
+            let mut text = String::new();
+            let mut listed = std::collections::HashSet::new();
+            for (v, options) in &lines {
+                if listed.insert(*v) {
+                    let options: Vec<String> = options.iter().map(|w| format!("v{w}")).collect();
+                    text.push_str(&format!("v{v}: {}\n", options.join(" ")));
+                }
+            }
+            let narrow = parse(&text).unwrap();
+            let (wide, names) = parse_graph_as::<u64>(text.as_bytes(), GraphFormat::Adjacency, u64::MAX).unwrap();
+            proptest::prop_assert_eq!(Some(wide), narrow.graph.to_width::<u64>());
+            proptest::prop_assert_eq!(names, narrow.names);
         }
     }
 
