@@ -442,10 +442,8 @@ fn propose<T: Cell>(
                 };
                 let r = [(lo, e0), (e1, hi)];
                 for &(i0, i1) in &r {
-                    for (&rp, &g) in st.rare_pos[i0..i1].iter().zip(&st.rare_val[i0..i1]) {
-                        let from = h0 - k - rp as usize;
-                        tables.mark_run(g, &vals[from..from + (h1 - h0)]);
-                    }
+                    let (pos, val) = (&st.rare_pos[i0..i1], &st.rare_val[i0..i1]);
+                    tables.mark_rare(pos, val, vals, h0 - k, h1 - h0);
                 }
                 ranges.push(r);
             }
@@ -543,12 +541,59 @@ impl Tables {
         (v as usize) < self.stride && self.marks[j * self.stride + v as usize] == self.generation
     }
 
-    /// Marks g ⊕ vals[j] for heap j, for every j < vals.len().
+    /// For each rare position r (ascending in `pos`, with value G(r) = g in `val`), marks
+    /// g ⊕ G(m0 - r + j) for heap j, for every j < `len` (`vals` holds G(0..), and every
+    /// m0 - r + j is below its length).
+    ///
+    /// The table width is a power of two and every mark is below it (a xor of two values below
+    /// the bound), so the kernel is instantiated for the usual widths with the index masked by
+    /// width − 1: a no-op on valid marks that lets the compiler drop the bounds check, and for
+    /// whole runs of [`RUN`] heaps the loop over the heaps has a fixed count and is unrolled.
+    fn mark_rare<T: Cell>(&mut self, pos: &[u32], val: &[u32], vals: &[T], m0: usize, len: usize) {
+        match self.stride {
+            256 => self.mark_rare_n::<T, 256>(pos, val, vals, m0, len),
+            512 => self.mark_rare_n::<T, 512>(pos, val, vals, m0, len),
+            1024 => self.mark_rare_n::<T, 1024>(pos, val, vals, m0, len),
+            _ => {
+                let (generation, stride) = (self.generation, self.stride);
+                for (&r, &g) in pos.iter().zip(val) {
+                    let from = m0 - r as usize;
+                    let tables = self.marks.chunks_exact_mut(stride);
+                    for (table, v) in tables.zip(&vals[from..from + len]) {
+                        table[(g ^ v.get()) as usize] = generation;
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Tables::mark_rare`] for tables of width `S` (= `self.stride`).
     #[inline]
-    fn mark_run<T: Cell>(&mut self, g: u32, vals: &[T]) {
+    fn mark_rare_n<T: Cell, const S: usize>(
+        &mut self,
+        pos: &[u32],
+        val: &[u32],
+        vals: &[T],
+        m0: usize,
+        len: usize,
+    ) {
         let generation = self.generation;
-        for (table, v) in self.marks.chunks_exact_mut(self.stride).zip(vals) {
-            table[(g ^ v.get()) as usize] = generation;
+        let (tables, _) = self.marks[..len * S].as_chunks_mut::<S>();
+        if let Ok(tables) = <&mut [[u8; S]; RUN]>::try_from(&mut *tables) {
+            for (&r, &g) in pos.iter().zip(val) {
+                let from = m0 - r as usize;
+                let run: &[T; RUN] = vals[from..from + RUN].try_into().expect("RUN values");
+                for (table, v) in tables.iter_mut().zip(run) {
+                    table[(g ^ v.get()) as usize & (S - 1)] = generation;
+                }
+            }
+        } else {
+            for (&r, &g) in pos.iter().zip(val) {
+                let from = m0 - r as usize;
+                for (table, v) in tables.iter_mut().zip(&vals[from..from + len]) {
+                    table[(g ^ v.get()) as usize & (S - 1)] = generation;
+                }
+            }
         }
     }
 }
