@@ -647,6 +647,46 @@ impl Scratch {
         self.stamp[v as usize] = self.generation;
     }
 
+    /// Marks x ⊕ y for the pairs of `low` read forwards with `high` read backwards; every
+    /// value is below `bits` (a power of two at most the length given to [`Scratch::next`]),
+    /// so every xor is. As in [`Tables::mark_rare`], the usual widths get a kernel whose index
+    /// is masked by width − 1 (a no-op on valid marks) so that it has no bounds check.
+    #[inline]
+    fn mark_pairs<T: Cell>(&mut self, bits: usize, low: &[T], high: &[T]) {
+        match bits {
+            512 => self.mark_pairs_n::<T, 512>(low, high),
+            1024 => self.mark_pairs_n::<T, 1024>(low, high),
+            2048 => self.mark_pairs_n::<T, 2048>(low, high),
+            _ => {
+                for (x, y) in low.iter().zip(high.iter().rev()) {
+                    self.mark(x.get() ^ y.get());
+                }
+            }
+        }
+    }
+
+    /// [`Scratch::mark_pairs`] for `bits` = `S`, in chunks of 8 pairs with fixed offsets (kept
+    /// out of line so that the loop has registers of its own).
+    #[inline(never)]
+    fn mark_pairs_n<T: Cell, const S: usize>(&mut self, low: &[T], high: &[T]) {
+        const C: usize = 8;
+        let generation = self.generation;
+        let (stamp, _) = self.stamp.as_chunks_mut::<S>();
+        let stamp = &mut stamp[0];
+        let n = low.len().min(high.len());
+        let (low, high) = (&low[..n], &high[high.len() - n..]);
+        let (lc, lr) = low.as_chunks::<C>();
+        let (hr, hc) = high.as_rchunks::<C>();
+        for (l, h) in lc.iter().zip(hc.iter().rev()) {
+            for i in 0..C {
+                stamp[(l[i].get() ^ h[C - 1 - i].get()) as usize & (S - 1)] = generation;
+            }
+        }
+        for (x, y) in lr.iter().zip(hr.iter().rev()) {
+            stamp[(x.get() ^ y.get()) as usize & (S - 1)] = generation;
+        }
+    }
+
     #[inline(always)]
     fn has(&self, v: u32) -> bool {
         self.stamp[v as usize] == self.generation
@@ -776,10 +816,7 @@ fn scan_pairs<T: Cell>(
                 continue;
             }
             // G(a') ascending against G(m - a') read downwards from m - a.
-            let high = &values[m + 1 - hi..=m - a];
-            for (x, y) in values[a..hi].iter().zip(high.iter().rev()) {
-                scratch.mark(x.get() ^ y.get());
-            }
+            scratch.mark_pairs(bits, &values[a..hi], &values[m + 1 - hi..=m - a]);
         }
         a = end;
         keep(want, |v| !scratch.has(v));
