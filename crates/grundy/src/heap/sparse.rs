@@ -1040,6 +1040,7 @@ mod tests {
             want_bits in any::<u64>(),
             unequal in any::<bool>(),
             k2 in 0usize..4,
+            width in 8u32..12,
         ) {
             // Values in a small range so that some wanted values occur and some do not.
             let mut x = seed | 1;
@@ -1056,8 +1057,50 @@ mod tests {
             let mirror = Mirror::new(&values);
             let mut got = want.clone();
             let mut scratch = Scratch::default();
-            scan_pairs(&values, &mirror, h, &two, 256, &mut got, &mut scratch);
+            // Widths 2^8 (generic kernel) to 2^11 (the instantiated ones): all hold the values.
+            scan_pairs(&values, &mirror, h, &two, 1 << width, &mut got, &mut scratch);
             prop_assert_eq!(got, unseen(&values, h, &two, &want));
+        }
+
+        /// The rare-pass kernel marks exactly g ⊕ G(m0 - r + j) for heap j, every width, for a
+        /// whole run and a short one (widths instantiated or not).
+        #[test]
+        fn mark_rare_marks_its_definition(
+            seed in any::<u64>(),
+            width in 6u32..12,
+            short in 1usize..RUN,
+            rare in proptest::collection::btree_set(1u32..200, 0..40),
+        ) {
+            let stride = 1usize << width;
+            let mut x = seed | 1;
+            let mut next = || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x % stride as u64) as u16
+            };
+            let m0 = 200 + RUN;
+            let vals: Vec<u16> = (0..m0 + RUN).map(|_| next()).collect();
+            let pos: Vec<u32> = rare.into_iter().collect();
+            let val: Vec<u32> = pos.iter().map(|_| u32::from(next())).collect();
+            for len in [RUN, short] {
+            let mut tables = Tables::default();
+            // A stale generation first, so that old marks must not count.
+            tables.start(len, stride);
+            tables.mark_rare(&pos, &val, &vals, m0 - 1, len);
+            tables.start(len, stride);
+            tables.mark_rare(&pos, &val, &vals, m0, len);
+            for j in 0..len {
+                let want: std::collections::BTreeSet<u32> = pos
+                    .iter()
+                    .zip(&val)
+                    .map(|(&r, &g)| g ^ u32::from(vals[m0 - r as usize + j]))
+                    .collect();
+                let got: std::collections::BTreeSet<u32> =
+                    (0..stride as u32).filter(|&v| tables.has(j, v)).collect();
+                prop_assert_eq!(got, want);
+            }
+            }
         }
 
         #[test]
