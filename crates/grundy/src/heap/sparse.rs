@@ -768,11 +768,11 @@ impl State {
 }
 
 /// Pairs scanned between two looks at which wanted values remain, while marking.
-const SCAN_STEP: usize = 256;
+const SCAN_STEP: usize = 512;
 /// At most this many wanted values left: compare instead of marking.
 const COMPARE_AT: usize = 16;
 /// Pairs (per split) compared between two looks at which wanted values remain.
-const COMPARE_STEP: usize = 256;
+const COMPARE_STEP: usize = 512;
 
 /// Removes from `want` (values below `bits`, ascending) every two-heap option value of heap
 /// `h`: G(a) ⊕ G(m-a), m = h - k, 1 <= a <= m/2 (a ≠ m-a if unequal), for every split
