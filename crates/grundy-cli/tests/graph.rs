@@ -207,6 +207,34 @@ fn bad_arguments_exit_2_and_the_memory_limit_exits_3() {
         .code(3)
         .stderr(contains("memory limit").and(contains("--memory")));
     grundy().args(["graph", "dot"]).assert().code(2);
+    // The environment variable sets the budget when the flag is absent; the flag wins.
+    grundy()
+        .args(["graph", "dot", "-"])
+        .env("GRUNDY_MEMORY", "100")
+        .write_stdin(CYCLE)
+        .assert()
+        .code(3)
+        .stderr(contains("memory limit").and(contains("GRUNDY_MEMORY")));
+    grundy()
+        .args(["graph", "solve", "-"])
+        .env("GRUNDY_MEMORY", "plenty")
+        .write_stdin(CYCLE)
+        .assert()
+        .code(2)
+        .stderr(contains("GRUNDY_MEMORY"));
+    // The streamed arc-list reader checks the budget before taking memory for arcs.
+    grundy()
+        .args(["graph", "solve", "--edges", "-", "--memory", "100"])
+        .write_stdin("1 2\n2 3\n")
+        .assert()
+        .code(3)
+        .stderr(contains("reading the graph needs").and(contains("100 B memory limit")));
+    grundy()
+        .args(["graph", "solve", "-", "--memory", "64M"])
+        .env("GRUNDY_MEMORY", "100")
+        .write_stdin(CYCLE)
+        .assert()
+        .success();
 }
 
 #[test]

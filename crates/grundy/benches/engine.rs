@@ -1,8 +1,9 @@
 //! The game engine at scale: retrograde W/L/D and the generalized Sprague-Grundy function on
 //! random graphs, and an implicit game of 10^7 positions, each beside a naive method.
 //!
-//! `cargo bench -p grundy --bench engine`. The solvers are single-threaded (only building the
-//! reverse adjacency uses rayon), so arcs/s are per core.
+//! `cargo bench -p grundy --bench engine`. Rows marked "1 thread" run in a one-thread rayon
+//! pool (arcs/s per core; the CPU row is the solving thread's), rows marked "2 threads" use
+//! both cores (wall clock only: the work is spread over threads).
 
 mod common;
 
@@ -73,7 +74,15 @@ fn median_time<R>(runs: usize, f: impl FnMut() -> R) -> Duration {
 }
 
 fn main() {
-    header("Game graphs: retrograde outcomes and generalized Sprague-Grundy values (1 core)");
+    header("Game graphs: retrograde outcomes and generalized Sprague-Grundy values");
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let two = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
 
     let (n, d) = (1_000_000usize, 10u32);
     let arcs = random_arcs(n, d, 1);
@@ -89,22 +98,46 @@ fn main() {
         g.memory_bytes() >> 20
     );
 
-    let build = median_time(3, || Graph::from_arcs(n, &arcs).unwrap());
-    row(
-        &format!("build CSR both ways, {e} arcs (arcs/s)"),
-        e,
-        build,
-        None,
-    );
-    let fast = measure(5, || outcome::solve(&g, Play::Normal, None));
+    // Forward arrays once; then the reverse placement sequentially and on both cores.
+    let mut offsets = vec![0u32; n + 1];
+    for &(u, _) in &arcs {
+        offsets[u as usize + 1] += 1;
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let targets: Vec<u32> = arcs.iter().map(|&(_, v)| v).collect();
+    type Build = fn(Vec<u32>, Vec<u32>) -> grundy::Result<Graph>;
+    let builds: [(&str, &rayon::ThreadPool, Build); 2] = [
+        ("1 thread", &one, Graph::from_csr),
+        ("2 threads", &two, Graph::from_csr_parallel),
+    ];
+    for (threads, pool, build) in builds {
+        let time =
+            pool.install(|| median_time(3, || build(offsets.clone(), targets.clone()).unwrap()));
+        row(
+            &format!("build reverse CSR, {e} arcs, {threads} (arcs/s)"),
+            e,
+            time,
+            None,
+        );
+    }
     let naive = measure(3, || {
         outcome::reference::textbook_queue(n, &arcs, Play::Normal)
     });
+    let fast = one.install(|| measure(5, || outcome::solve_sequential(&g, Play::Normal, None)));
     rows(
-        &format!("W/L/D + remoteness, 10^6 V / {e} arcs (arcs/s)"),
+        &format!("W/L/D + remoteness, 10^6 V / {e} arcs, 1 thread (arcs/s)"),
         e,
         fast,
         Some(naive),
+    );
+    let par = two.install(|| measure(5, || outcome::solve_parallel(&g, Play::Normal, None)));
+    row(
+        &format!("W/L/D + remoteness, 10^6 V / {e} arcs, 2 threads by layers (arcs/s), wall"),
+        e,
+        par.0,
+        Some(naive.0),
     );
     let m = outcome::solve(&g, Play::Misere, None);
     let decided = (0..n as u32)

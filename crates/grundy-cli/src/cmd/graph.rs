@@ -4,8 +4,8 @@
 use crate::error::CliError;
 use crate::output::{progress, stdout};
 use clap::{Args, Subcommand};
-use grundy::game::graph::Graph;
-use grundy::notation::graph::{parse_graph, GraphFormat, ParsedGraph};
+use grundy::game::graph::{human_bytes, Graph, RAISE_MEMORY};
+use grundy::notation::graph::{parse_arcs_stream, parse_graph, GraphFormat, ParsedGraph};
 use grundy::solve::loopy::{self, LoopyValues};
 use grundy::solve::outcome::{self, Outcomes};
 use grundy::solve::{Outcome, Play};
@@ -48,7 +48,8 @@ pub struct Input {
     /// Read one arc `U V` a line, with integer vertex ids.
     #[arg(long)]
     edges: bool,
-    /// Memory limit for reading and solving, e.g. 512M, 16G (default: half the machine's RAM).
+    /// Memory limit for reading and solving, e.g. 512M, 16G (default: $GRUNDY_MEMORY if set,
+    /// else 80% of the memory available now).
     #[arg(long, value_name = "SIZE")]
     memory: Option<String>,
 }
@@ -79,12 +80,7 @@ struct Solved {
 }
 
 /// Parses `SIZE` (`123`, `64K`, `512M`, `16G`, `1T`; binary units) into bytes.
-fn parse_size(s: &str) -> Result<u64, CliError> {
-    let bad = || {
-        CliError::usage(format!(
-            "--memory: expected a size like 512M or 16G, found '{s}'"
-        ))
-    };
+fn parse_size(s: &str) -> Option<u64> {
     let (digits, unit) = match s.find(|c: char| !c.is_ascii_digit()) {
         Some(i) => s.split_at(i),
         None => (s, ""),
@@ -95,70 +91,101 @@ fn parse_size(s: &str) -> Result<u64, CliError> {
         "M" => 20,
         "G" => 30,
         "T" => 40,
-        _ => return Err(bad()),
+        _ => return None,
     };
-    let n: u64 = digits.parse().map_err(|_| bad())?;
-    n.checked_mul(1 << shift).ok_or_else(bad)
+    let n: u64 = digits.parse().ok()?;
+    n.checked_mul(1 << shift)
 }
 
-/// Half the machine's memory (from /proc/meminfo), or 8 GiB if it cannot be read.
+/// The default memory budget: 80% of `MemAvailable` in `/proc/meminfo` (memory the kernel can
+/// hand out without swapping, page cache included), or 8 GiB if it cannot be read.
 fn default_memory() -> u64 {
     std::fs::read_to_string("/proc/meminfo")
         .ok()
-        .and_then(|m| {
-            let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
-            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(kib * 1024 / 2)
-        })
-        .unwrap_or(8 << 30)
+        .and_then(|m| available_kib(&m))
+        .map_or(8 << 30, |kib| kib * 1024 / 5 * 4)
+}
+
+/// The `MemAvailable:` figure of a `/proc/meminfo` text, in KiB.
+fn available_kib(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The memory budget: `--memory`, else the environment variable `GRUNDY_MEMORY`, else
+/// [`default_memory`]. A malformed size is a usage error naming where it came from.
+fn memory_limit(flag: Option<&str>) -> Result<u64, CliError> {
+    if let Some(s) = flag {
+        return parse_size(s).ok_or_else(|| {
+            CliError::usage(format!(
+                "--memory: expected a size like 512M or 16G, found '{s}'"
+            ))
+        });
+    }
+    match std::env::var("GRUNDY_MEMORY") {
+        Ok(s) => parse_size(&s).ok_or_else(|| {
+            CliError::usage(format!(
+                "GRUNDY_MEMORY: expected a size like 512M or 16G, found '{s}'"
+            ))
+        }),
+        Err(_) => Ok(default_memory()),
+    }
 }
 
 fn limit_error(what: &str, needed: u64, limit: u64) -> CliError {
     CliError::Lib(Error::limit(
         format!(
-            "{what} needs {} MiB, above the {} MiB memory limit",
-            needed >> 20,
-            limit >> 20
+            "{what} needs {}, above the {} memory limit",
+            human_bytes(needed),
+            human_bytes(limit)
         ),
-        "raise it with --memory (e.g. --memory 16G)",
+        RAISE_MEMORY,
     ))
 }
 
 fn solve(input: &Input) -> Result<Solved, CliError> {
-    let limit = match &input.memory {
-        Some(s) => parse_size(s)?,
-        None => default_memory(),
+    let limit = memory_limit(input.memory.as_deref())?;
+    let in_source = |e: Error| match e {
+        Error::Parse(p) => Error::Parse(p.in_source(source_name(&input.file))),
+        other => other,
     };
-    let bytes = if input.file == "-" {
-        let mut b = Vec::new();
-        std::io::stdin()
-            .take(limit.saturating_add(1))
-            .read_to_end(&mut b)?;
-        if b.len() as u64 > limit {
-            return Err(limit_error("holding the input", b.len() as u64, limit));
+    let unreadable =
+        |e: std::io::Error| CliError::usage(format!("FILE: cannot read '{}': {e}", input.file));
+    let parsed = if input.edges {
+        // Arc lists are streamed line by line: the text (16 bytes an arc) is never held.
+        const BUFFER: usize = 1 << 20;
+        if input.file == "-" {
+            parse_arcs_stream(std::io::stdin().lock(), limit)
+        } else {
+            let file = std::fs::File::open(&input.file).map_err(unreadable)?;
+            parse_arcs_stream(std::io::BufReader::with_capacity(BUFFER, file), limit)
         }
-        b
+        .map_err(in_source)?
     } else {
-        let unreadable =
-            |e: std::io::Error| CliError::usage(format!("FILE: cannot read '{}': {e}", input.file));
-        let size = std::fs::metadata(&input.file).map_err(unreadable)?.len();
-        if size > limit {
-            return Err(limit_error("holding the file", size, limit));
-        }
-        std::fs::read(&input.file).map_err(unreadable)?
+        let bytes = if input.file == "-" {
+            let mut b = Vec::new();
+            std::io::stdin()
+                .take(limit.saturating_add(1))
+                .read_to_end(&mut b)?;
+            if b.len() as u64 > limit {
+                return Err(limit_error("holding the input", b.len() as u64, limit));
+            }
+            b
+        } else {
+            let size = std::fs::metadata(&input.file).map_err(unreadable)?.len();
+            if size > limit {
+                return Err(limit_error("holding the file", size, limit));
+            }
+            std::fs::read(&input.file).map_err(unreadable)?
+        };
+        let file_bytes = bytes.len() as u64;
+        parse_graph(
+            &bytes,
+            GraphFormat::Adjacency,
+            limit.saturating_sub(file_bytes),
+        )
+        .map_err(in_source)?
     };
-    let format = if input.edges {
-        GraphFormat::Arcs
-    } else {
-        GraphFormat::Adjacency
-    };
-    let file_bytes = bytes.len() as u64;
-    let parsed =
-        parse_graph(&bytes, format, limit.saturating_sub(file_bytes)).map_err(|e| match e {
-            Error::Parse(p) => Error::Parse(p.in_source(source_name(&input.file))),
-            other => other,
-        })?;
-    drop(bytes);
     let graph: &Graph = &parsed.graph;
     let n = graph.vertex_count() as u64;
     let play = if input.misere {
@@ -231,7 +258,7 @@ fn write_json(s: &Solved) -> Result<(), CliError> {
         if v > 0 {
             write!(out, ",")?;
         }
-        let name = serde_json::to_string(s.parsed.names.get(v)).map_err(std::io::Error::from)?;
+        let name = serde_json::to_string(&s.parsed.names.get(v)).map_err(std::io::Error::from)?;
         write!(
             out,
             "{{\"name\":{name},\"outcome\":\"{}\",",
@@ -301,7 +328,7 @@ fn write_dot(s: &Solved) -> Result<(), CliError> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_size;
+    use super::{available_kib, parse_size};
 
     #[test]
     fn sizes() {
@@ -309,8 +336,15 @@ mod tests {
         assert_eq!(parse_size("16G").unwrap(), 16 << 30);
         assert_eq!(parse_size("16GiB").unwrap(), 16 << 30);
         assert_eq!(parse_size("100").unwrap(), 100);
-        assert!(parse_size("12X").is_err());
-        assert!(parse_size("G").is_err());
-        assert!(parse_size("99999999999T").is_err());
+        assert!(parse_size("12X").is_none());
+        assert!(parse_size("G").is_none());
+        assert!(parse_size("99999999999T").is_none());
+    }
+
+    #[test]
+    fn available_memory_is_read_from_meminfo() {
+        let m = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   20000000 kB\n";
+        assert_eq!(available_kib(m), Some(20_000_000));
+        assert_eq!(available_kib("MemTotal: 5 kB\n"), None);
     }
 }

@@ -5,7 +5,7 @@
 //! predecessors (positions from which `v` is reached in one move) are the same slice of the
 //! reverse arrays. Vertex ids, offsets and targets are `u32`, so a graph costs
 //! `8·|E| + 8·(|V|+1)` bytes: 4 bytes an arc and 4 bytes a vertex in each direction. This caps a
-//! graph at `2^31 - 2` vertices and `2^32 - 1` arcs (about 4·10^9), far beyond what fits in this
+//! graph at `2^31 - 2` vertices and `2^31 - 1` arcs (about 2·10^9), beyond what fits in this
 //! machine's memory at the rates above; larger inputs are refused with [`Error::Limit`].
 //!
 //! Arcs may repeat (a multigraph) and may be self-loops; every solver counts an arc with its
@@ -21,8 +21,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// The largest number of vertices a [`Graph`] holds: below 2^31, so that solvers can keep a
 /// flag bit beside a vertex count or remoteness in one 32-bit word.
 pub const MAX_VERTICES: u64 = (1 << 31) - 2;
-/// The largest number of arcs a [`Graph`] holds.
-pub const MAX_ARCS: u64 = u32::MAX as u64;
+/// The largest number of arcs a [`Graph`] holds: below 2^31 too, so that an out-degree (a move
+/// counter of the solvers) leaves the top bit of a 32-bit word free for a flag. At 12 bytes an
+/// arc this is 25 GB, beyond this machine.
+pub const MAX_ARCS: u64 = (1 << 31) - 1;
 
 /// A finite directed graph of game positions, with forward and reverse adjacency.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +48,25 @@ pub fn prefetch<T>(p: *const T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
 }
+
+/// A byte count for messages: `100 B`, `37.5 KiB`, `2.9 GiB` (binary units, one decimal).
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+/// How to raise the memory budget, for limit errors.
+pub const RAISE_MEMORY: &str =
+    "raise it with --memory (e.g. --memory 16G) or the GRUNDY_MEMORY environment variable";
 
 /// Fails with [`Error::Limit`] unless a graph of this size fits the `u32` representation.
 pub fn check_size(vertices: u64, arcs: u64) -> Result<()> {
@@ -77,6 +98,19 @@ impl Graph {
     /// Fails with [`Error::Invalid`] if the arrays are inconsistent (offsets not starting at 0,
     /// decreasing, not ending at `targets.len()`, or a target out of range).
     pub fn from_csr(offsets: Vec<u32>, targets: Vec<u32>) -> Result<Graph> {
+        Graph::from_csr_with(offsets, targets, false)
+    }
+
+    /// As [`from_csr`](Graph::from_csr), placing the reverse arcs on all threads (atomic slot
+    /// cursors, then each predecessor list sorted: the same graph). Measured on the shared
+    /// 2-core machine under load, this was about twice *slower* than the sequential placement
+    /// (see README, Performance), so the default stays sequential; it pays off only with idle
+    /// cores.
+    pub fn from_csr_parallel(offsets: Vec<u32>, targets: Vec<u32>) -> Result<Graph> {
+        Graph::from_csr_with(offsets, targets, true)
+    }
+
+    fn from_csr_with(offsets: Vec<u32>, targets: Vec<u32>, parallel: bool) -> Result<Graph> {
         if offsets.is_empty() {
             return Err(Error::invalid("CSR offsets must hold at least one entry"));
         }
@@ -93,7 +127,7 @@ impl Graph {
         if targets.par_iter().any(|&t| t as usize >= n) {
             return Err(Error::invalid("an arc points to a vertex out of range"));
         }
-        let (in_offsets, in_sources) = reverse_csr(&offsets, &targets);
+        let (in_offsets, in_sources) = reverse_csr(&offsets, &targets, parallel);
         Ok(Graph {
             out_offsets: offsets,
             out_targets: targets,
@@ -204,33 +238,67 @@ impl Graph {
 }
 
 /// The reverse CSR of a forward CSR: in-degrees counted in parallel (atomic counters), prefix
-/// sums, then one pass placing each source `u` in the slot of each of its targets. Sources are
-/// placed in increasing order, so the result does not depend on thread timing.
-fn reverse_csr(offsets: &[u32], targets: &[u32]) -> (Vec<u32>, Vec<u32>) {
+/// sums, then each source `u` placed in the slot of each of its targets. The result lists the
+/// predecessors of each vertex in increasing order, whatever the thread timing: the sequential
+/// pass visits sources in increasing order; the parallel one (large graphs, several threads)
+/// claims slots with atomic cursors, in any order, then sorts each vertex's slice.
+fn reverse_csr(offsets: &[u32], targets: &[u32], parallel: bool) -> (Vec<u32>, Vec<u32>) {
     let n = offsets.len() - 1;
-    let counts: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+    let cursors: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
     targets.par_chunks(1 << 16).for_each(|chunk| {
         for &t in chunk {
-            counts[t as usize].fetch_add(1, Ordering::Relaxed);
+            cursors[t as usize].fetch_add(1, Ordering::Relaxed);
         }
     });
     let mut in_offsets = Vec::with_capacity(n + 1);
     in_offsets.push(0u32);
     let mut acc = 0u32;
-    for c in &counts {
-        acc += c.load(Ordering::Relaxed);
+    for c in &cursors {
+        let degree = c.load(Ordering::Relaxed);
+        c.store(acc, Ordering::Relaxed);
+        acc += degree;
         in_offsets.push(acc);
     }
-    drop(counts);
-    let mut fill: Vec<u32> = in_offsets[..n].to_vec();
-    let mut sources = vec![0u32; targets.len()];
-    for u in 0..n {
-        for &t in &targets[offsets[u] as usize..offsets[u + 1] as usize] {
-            let slot = &mut fill[t as usize];
-            sources[*slot as usize] = u as u32;
-            *slot += 1;
+    if !parallel || rayon::current_num_threads() < 2 {
+        let mut fill: Vec<u32> = cursors.into_iter().map(AtomicU32::into_inner).collect();
+        let mut sources = vec![0u32; targets.len()];
+        for u in 0..n {
+            for &t in &targets[offsets[u] as usize..offsets[u + 1] as usize] {
+                let slot = &mut fill[t as usize];
+                sources[*slot as usize] = u as u32;
+                *slot += 1;
+            }
         }
+        return (in_offsets, sources);
     }
+    let slots: Vec<AtomicU32> = (0..targets.len()).map(|_| AtomicU32::new(0)).collect();
+    (0..n).into_par_iter().with_min_len(1 << 12).for_each(|u| {
+        for &t in &targets[offsets[u] as usize..offsets[u + 1] as usize] {
+            let slot = cursors[t as usize].fetch_add(1, Ordering::Relaxed);
+            slots[slot as usize].store(u as u32, Ordering::Relaxed);
+        }
+    });
+    drop(cursors);
+    let mut sources: Vec<u32> = slots.into_iter().map(AtomicU32::into_inner).collect();
+    // Sort each vertex's predecessors, in pieces of consecutive vertices on all threads.
+    let mut pieces: Vec<(usize, &mut [u32])> = Vec::new();
+    let mut rest: &mut [u32] = &mut sources;
+    let step = n.div_ceil(256).max(1);
+    for first in (0..n).step_by(step) {
+        let last = (first + step).min(n);
+        let len = (in_offsets[last] - in_offsets[first]) as usize;
+        let (piece, tail) = rest.split_at_mut(len);
+        pieces.push((first, piece));
+        rest = tail;
+    }
+    pieces.into_par_iter().for_each(|(first, piece)| {
+        let base = in_offsets[first];
+        let last = (first + step).min(n);
+        for v in first..last {
+            let (a, b) = (in_offsets[v] - base, in_offsets[v + 1] - base);
+            piece[a as usize..b as usize].sort_unstable();
+        }
+    });
     (in_offsets, sources)
 }
 
@@ -345,6 +413,26 @@ mod tests {
         assert_eq!(g.predecessors(2), &[0, 1, 2]);
         assert_eq!(g.predecessors(0), &[2]);
         assert_eq!(g.out_degrees(), vec![3, 1, 2, 0]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn parallel_reverse_equals_sequential(
+            (n, arcs) in crate::solve::tests_support::random_graph(200, 2000),
+        ) {
+            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+            let (o, s) = pool.install(|| reverse_csr(&g.out_offsets, &g.out_targets, true));
+            proptest::prop_assert_eq!(&o, &g.in_offsets);
+            proptest::prop_assert_eq!(&s, &g.in_sources);
+        }
+    }
+
+    #[test]
+    fn byte_counts_read_well() {
+        assert_eq!(human_bytes(100), "100 B");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(3 << 30), "3.0 GiB");
     }
 
     #[test]

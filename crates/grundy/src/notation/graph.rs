@@ -15,9 +15,11 @@
 //! the allocation that would cross it.
 
 use crate::error::{Error, ParseError, Result};
-use crate::game::graph::{check_size, Graph};
+use crate::game::graph::{check_size, human_bytes, Graph, RAISE_MEMORY};
 use crate::game::hash::FxHashMap;
+use std::borrow::Cow;
 use std::collections::hash_map::Entry;
+use std::io::{BufRead, Read};
 
 /// Which of the two graph file formats to read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -29,29 +31,34 @@ pub enum GraphFormat {
     Arcs,
 }
 
-/// The names of a graph's vertices, stored in one buffer.
+/// The names of a graph's vertices: named vertices in one text buffer, or (arc lists) the
+/// integer ids, written in decimal on demand.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Names {
     text: String,
     ends: Vec<usize>,
+    numbers: Vec<u64>,
 }
 
 impl Names {
     /// The name of vertex `v`.
-    pub fn get(&self, v: u32) -> &str {
+    pub fn get(&self, v: u32) -> Cow<'_, str> {
         let v = v as usize;
+        if self.ends.is_empty() {
+            return Cow::Owned(self.numbers[v].to_string());
+        }
         let start = if v == 0 { 0 } else { self.ends[v - 1] };
-        &self.text[start..self.ends[v]]
+        Cow::Borrowed(&self.text[start..self.ends[v]])
     }
 
     /// The number of names.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.ends.len().max(self.numbers.len())
     }
 
     /// True if there are no names.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.len() == 0
     }
 
     fn push(&mut self, name: &str) {
@@ -59,14 +66,8 @@ impl Names {
         self.ends.push(self.text.len());
     }
 
-    fn push_display(&mut self, value: u64) {
-        use std::fmt::Write;
-        let _ = write!(self.text, "{value}");
-        self.ends.push(self.text.len());
-    }
-
     fn bytes(&self) -> u64 {
-        (self.text.capacity() + 8 * self.ends.capacity()) as u64
+        (self.text.capacity() + 8 * self.ends.capacity() + 8 * self.numbers.capacity()) as u64
     }
 }
 
@@ -101,8 +102,38 @@ pub fn parse_graph(input: &[u8], format: GraphFormat, memory_limit: u64) -> Resu
     };
     match format {
         GraphFormat::Adjacency => reader.adjacency(text),
-        GraphFormat::Arcs => reader.arcs(text),
+        GraphFormat::Arcs => reader.arcs(text.as_bytes()),
     }
+}
+
+/// Reads an arc-list graph file ([`GraphFormat::Arcs`]) from a stream, one line at a time:
+/// unlike [`parse_graph`], the text is never held in memory, which matters for files of 10^8
+/// arcs (1.6 GB of text). Same errors and limits as [`parse_graph`]; a failure to read is
+/// [`Error::Invalid`].
+pub fn parse_arcs_stream(input: impl BufRead, memory_limit: u64) -> Result<ParsedGraph> {
+    Reader {
+        ids: FxHashMap::default(),
+        names: Names::default(),
+        limit: memory_limit,
+    }
+    .arcs(input)
+}
+
+/// The longest line of a streamed arc list, in bytes: a bound on the line buffer (an arc line is
+/// under 50 bytes; comments may be longer).
+const MAX_LINE: usize = 1 << 20;
+
+/// A line as UTF-8, or the parse error at the first invalid byte (1-based line and column).
+fn utf8_line(raw: &[u8], line: usize) -> Result<&str> {
+    std::str::from_utf8(raw).map_err(|e| {
+        let column =
+            std::str::from_utf8(&raw[..e.valid_up_to()]).map_or(1, |s| s.chars().count() + 1);
+        Error::Parse(ParseError::at_line(
+            line,
+            Some(column),
+            "invalid UTF-8: graph files are UTF-8 text",
+        ))
+    })
 }
 
 fn is_name_char(c: char) -> bool {
@@ -209,11 +240,11 @@ impl<'a> Reader<'a> {
         if needed > self.limit {
             return Err(Error::limit(
                 format!(
-                    "reading the graph needs more than {} MiB, above the {} MiB memory limit",
-                    needed >> 20,
-                    self.limit >> 20
+                    "reading the graph needs more than {}, above the {} memory limit",
+                    human_bytes(needed),
+                    human_bytes(self.limit)
                 ),
-                "raise it with --memory (e.g. --memory 16G)",
+                RAISE_MEMORY,
             ));
         }
         Ok(())
@@ -330,64 +361,152 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn arcs(mut self, text: &'a str) -> Result<ParsedGraph> {
-        let mut by_value: FxHashMap<u64, u32> = FxHashMap::default();
-        let mut from: Vec<u32> = Vec::new();
-        let mut to: Vec<u32> = Vec::new();
-        for (i, raw) in text.split('\n').enumerate() {
-            let line = raw.strip_suffix('\r').unwrap_or(raw);
-            let values = match decimal_pair(line.as_bytes()) {
+    /// Reads an arc list from `input`, one line at a time, so that the text is never held
+    /// whole. Memory: the arcs in chunks of at most 2^16 (8 bytes an arc, no reallocation copies),
+    /// then the forward targets beside them (12 bytes an arc at the peak, before the chunks
+    /// are dropped); the id map ([`IdMap`]) and the ids as numbers (8 bytes a vertex).
+    fn arcs(mut self, mut input: impl BufRead) -> Result<ParsedGraph> {
+        const CHUNK: usize = 1 << 16;
+        let mut ids = IdMap::Dense(Vec::new());
+        let mut chunks: Vec<Vec<[u32; 2]>> = Vec::new();
+        let mut e = 0usize;
+        let mut buf: Vec<u8> = Vec::new();
+        for i in 0.. {
+            buf.clear();
+            let read = (&mut input)
+                .take(MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| Error::invalid(format!("reading the graph after line {i}: {e}")))?;
+            if read == 0 {
+                break;
+            }
+            if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+                return Err(Error::Parse(ParseError::at_line(
+                    i + 1,
+                    None,
+                    format!("the line is longer than {MAX_LINE} bytes: expected 'U V' arcs"),
+                )));
+            }
+            let raw = buf.strip_suffix(b"\n").unwrap_or(&buf);
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            let values = match decimal_pair(raw) {
                 Some(pair) => pair,
-                None => match slow_arc_line(line, i + 1)? {
-                    Some(pair) => pair,
-                    None => continue,
-                },
+                None => {
+                    let line = utf8_line(raw, i + 1)?;
+                    match slow_arc_line(line, i + 1)? {
+                        Some(pair) => pair,
+                        None => continue,
+                    }
+                }
             };
             let mut ends = [0u32; 2];
             for (end, value) in ends.iter_mut().zip(values) {
-                let next = by_value.len() as u32;
-                *end = match by_value.entry(value) {
-                    Entry::Occupied(o) => *o.get(),
-                    Entry::Vacant(slot) => {
-                        check_size(next as u64 + 1, 0)?;
-                        slot.insert(next);
-                        self.names.push_display(value);
-                        next
-                    }
-                };
+                *end = ids.id(value, &mut self.names.numbers)?;
             }
-            from.push(ends[0]);
-            to.push(ends[1]);
-            if from.len() & 0xFFFF == 0 {
-                self.check_memory(
-                    by_value.capacity() as u64 * 24 + self.bytes(from.capacity(), 8),
-                )?;
+            if chunks.last().is_none_or(|c| c.len() == c.capacity()) {
+                // Chunks double from 64 arcs up to CHUNK, so small files take little memory.
+                let size = e.clamp(64, CHUNK);
+                self.check_memory(ids.bytes() + self.names.bytes() + 8 * (e + size) as u64)?;
+                chunks.push(Vec::with_capacity(size));
             }
+            if let Some(c) = chunks.last_mut() {
+                c.push(ends);
+            }
+            e += 1;
         }
-        let n = by_value.len();
-        let e = from.len();
+        drop(ids);
+        let n = self.names.len();
         check_size(n as u64, e as u64)?;
-        drop(by_value);
-        self.check_memory(self.bytes(e, 12) + Graph::bytes_needed(n as u64, e as u64))?;
+        self.check_memory(
+            self.names.bytes() + 8 * e as u64 + Graph::bytes_needed(n as u64, e as u64),
+        )?;
+        // Counting sort by tail: offsets[u + 1] counts u's arcs, prefix sums make offsets[u] the
+        // start of u's slice and serve as the fill cursors, which end at the next start; one
+        // shift restores the starts.
         let mut offsets = vec![0u32; n + 1];
-        for &u in &from {
+        for &[u, _] in chunks.iter().flatten() {
             offsets[u as usize + 1] += 1;
         }
         for i in 0..n {
             offsets[i + 1] += offsets[i];
         }
-        let mut fill = offsets[..n].to_vec();
+        // Each chunk is freed once placed (the targets are zero pages until written).
         let mut targets = vec![0u32; e];
-        for (&u, &v) in from.iter().zip(&to) {
-            targets[fill[u as usize] as usize] = v;
-            fill[u as usize] += 1;
+        for chunk in chunks {
+            for [u, v] in chunk {
+                let cursor = &mut offsets[u as usize];
+                targets[*cursor as usize] = v;
+                *cursor += 1;
+            }
         }
-        drop((from, to, fill));
+        offsets.copy_within(0..n, 1);
+        offsets[0] = 0;
         let graph = Graph::from_csr(offsets, targets)?;
         Ok(ParsedGraph {
             graph,
             names: self.names,
         })
+    }
+}
+
+/// The map from the integer ids of an arc list to vertex numbers (order of first appearance).
+/// While ids stay small (below four times the number of vertices, or 2^20) it is a plain
+/// table indexed by id, 4 to 8 bytes a slot, instead of a hash map (about 17 to 35 bytes a
+/// vertex); the first id beyond that moves it to a hash map.
+enum IdMap {
+    Dense(Vec<u32>),
+    Sparse(FxHashMap<u64, u32>),
+}
+
+impl IdMap {
+    const EMPTY: u32 = u32::MAX;
+
+    /// The vertex number of `value`, a new one (its id recorded in `numbers`) if unseen.
+    fn id(&mut self, value: u64, numbers: &mut Vec<u64>) -> Result<u32> {
+        let next = numbers.len() as u32;
+        if let IdMap::Dense(table) = self {
+            let bound = (4 * (numbers.len() as u64 + 1)).max(1 << 20);
+            if value >= bound {
+                let map: FxHashMap<u64, u32> = numbers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| (x, i as u32))
+                    .collect();
+                *self = IdMap::Sparse(map);
+            } else {
+                let i = value as usize;
+                if i >= table.len() {
+                    let len = (i + 1).max(2 * table.len());
+                    table.resize(len, IdMap::EMPTY);
+                }
+                if table[i] != IdMap::EMPTY {
+                    return Ok(table[i]);
+                }
+                check_size(next as u64 + 1, 0)?;
+                table[i] = next;
+                numbers.push(value);
+                return Ok(next);
+            }
+        }
+        let IdMap::Sparse(map) = self else {
+            unreachable!("a dense map was handled above")
+        };
+        match map.entry(value) {
+            Entry::Occupied(o) => Ok(*o.get()),
+            Entry::Vacant(slot) => {
+                check_size(next as u64 + 1, 0)?;
+                slot.insert(next);
+                numbers.push(value);
+                Ok(next)
+            }
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        match self {
+            IdMap::Dense(t) => 4 * t.capacity() as u64,
+            IdMap::Sparse(m) => 24 * m.capacity() as u64,
+        }
     }
 }
 
@@ -413,7 +532,9 @@ mod tests {
     #[test]
     fn adjacency_files_number_vertices_by_first_appearance() {
         let p = parse("# a comment\n\nb: c a\r\n  a:   b\tb\nc:\nd.x-1_é:\n").unwrap();
-        let names: Vec<&str> = (0..p.names.len() as u32).map(|v| p.names.get(v)).collect();
+        let names: Vec<String> = (0..p.names.len() as u32)
+            .map(|v| p.names.get(v).into())
+            .collect();
         assert_eq!(names, ["b", "c", "a", "d.x-1_é"]);
         assert_eq!(p.graph.options(0), &[1, 2]);
         assert_eq!(p.graph.options(2), &[0, 0]);
@@ -458,7 +579,9 @@ mod tests {
     #[test]
     fn arc_lists_read_integer_ids() {
         let p = parse_arcs("5 3\n3 5\n# c\n\n0x10 5\n3 3\n").unwrap();
-        let names: Vec<&str> = (0..p.names.len() as u32).map(|v| p.names.get(v)).collect();
+        let names: Vec<String> = (0..p.names.len() as u32)
+            .map(|v| p.names.get(v).into())
+            .collect();
         assert_eq!(names, ["5", "3", "16"]);
         assert_eq!(p.graph.options(1), &[0, 1]);
         assert_eq!(p.graph.options(2), &[0]);
@@ -472,7 +595,9 @@ mod tests {
         assert!(error_at(parse_arcs("-1 2")).2.contains("vertex id"));
         // The fast path and the general one agree on spacing, leading zeros and hex.
         let p = parse_arcs("\t1\t2 \n 007 1\n1 0x7\n2 18446744073709551615\n").unwrap();
-        let names: Vec<&str> = (0..p.names.len() as u32).map(|v| p.names.get(v)).collect();
+        let names: Vec<String> = (0..p.names.len() as u32)
+            .map(|v| p.names.get(v).into())
+            .collect();
         assert_eq!(names, ["1", "2", "7", "18446744073709551615"]);
         assert_eq!(p.graph.options(0), &[1, 2]);
         assert_eq!(p.graph.options(2), &[0]);
@@ -488,5 +613,64 @@ mod tests {
         let r = parse_graph(s.as_bytes(), GraphFormat::Arcs, 1 << 20);
         assert!(matches!(r, Err(Error::Limit(_))), "{r:?}");
         assert!(parse_graph(s.as_bytes(), GraphFormat::Arcs, 1 << 30).is_ok());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arc_lists_number_ids_by_first_appearance(
+            arcs in proptest::collection::vec((0usize..12, 0usize..12), 0..40),
+        ) {
+            // Small ids (the dense table) and huge ones (the hash map after the switch), mixed.
+            let pool = [0u64, 1, 2, 5, 9, 1000, 1 << 21, 1 << 40, u64::MAX, 3, 7, 4];
+            let mut text = String::new();
+            let mut seen: Vec<u64> = Vec::new();
+            let mut expected = Vec::new();
+            for &(a, b) in &arcs {
+                text.push_str(&format!("{} {}\n", pool[a], pool[b]));
+                let mut number = |x: u64| match seen.iter().position(|&y| y == x) {
+                    Some(i) => i as u32,
+                    None => {
+                        seen.push(x);
+                        seen.len() as u32 - 1
+                    }
+                };
+                let u = number(pool[a]);
+                expected.push((u, number(pool[b])));
+            }
+            let p = parse_arcs(&text).unwrap();
+            proptest::prop_assert_eq!(&p.graph, &Graph::from_arcs(seen.len(), &expected).unwrap());
+            let names: Vec<String> = (0..p.names.len() as u32).map(|v| p.names.get(v).into()).collect();
+            let want: Vec<String> = seen.iter().map(u64::to_string).collect();
+            proptest::prop_assert_eq!(names, want);
+        }
+    }
+
+    #[test]
+    fn streamed_arc_lists_read_as_whole_ones() {
+        let text = "5 3\r\n3 5\n# c\n\n0x10 5\n3 3";
+        let whole = parse_arcs(text).unwrap();
+        let streamed = parse_arcs_stream(
+            std::io::BufReader::with_capacity(3, text.as_bytes()),
+            u64::MAX,
+        )
+        .unwrap();
+        assert_eq!(whole.graph, streamed.graph);
+        assert_eq!(whole.names, streamed.names);
+        let bad = parse_arcs_stream(&b"1 2\n3 \xff4\n"[..], u64::MAX);
+        assert_eq!(error_at(bad).0, Some(2));
+        let bad = parse_arcs_stream(&b"1 2\n3 \xff4\n"[..], u64::MAX);
+        assert_eq!(error_at(bad).1, Some(3));
+        let long = format!("1 2\n#{}\n", "x".repeat(MAX_LINE));
+        let (line, _, m) = error_at(parse_arcs_stream(long.as_bytes(), u64::MAX));
+        assert_eq!(line, Some(2));
+        assert!(m.contains("longer than"), "{m}");
+        let fits = format!("1 2\n#{}\n3 4", "x".repeat(MAX_LINE - 2));
+        assert_eq!(
+            parse_arcs_stream(fits.as_bytes(), u64::MAX)
+                .unwrap()
+                .graph
+                .arc_count(),
+            2
+        );
     }
 }

@@ -31,6 +31,7 @@
 
 use super::{report, Outcome, Progress};
 use crate::game::graph::Graph;
+use rayon::prelude::*;
 use std::fmt;
 
 /// A value of the generalized Sprague-Grundy function: `n`, or `∞(K)` with `K` the set of
@@ -82,10 +83,17 @@ impl fmt::Display for Gamma {
     }
 }
 
-/// Label of a vertex not labelled yet.
+/// Marks an open (unlabelled) vertex in the solver's state word; the other 31 bits then count
+/// the vertex's arcs to vertices without a finite value. Out-degrees are below 2^31
+/// ([`MAX_ARCS`](crate::game::graph::MAX_ARCS)), so the count fits.
+const OPEN_BIT: u32 = 1 << 31;
+/// Label of a vertex of value `∞`. Finite values are below it: a vertex of value `a` has
+/// options of the `a` values below, so `a < |V| < 2^31 - 1`.
+const INFINITE: u32 = OPEN_BIT - 1;
+/// Label of an open vertex in the reference sweeps.
 const OPEN: u32 = u32::MAX;
-/// Label of a vertex of value `∞`.
-const INFINITE: u32 = u32::MAX - 1;
+/// End of the solver's linked queue of vertices ready to be labelled.
+const NIL: u32 = u32::MAX;
 
 /// The `γ` values of every vertex of a graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,9 +147,11 @@ impl LoopyValues {
     }
 }
 
-/// Bytes the solver allocates beside the graph, for estimates before solving.
+/// Bytes the solver allocates beside the graph, for estimates before solving: the state word
+/// and the counter of each vertex (8 bytes), a bit for "has an option of the current value",
+/// and a list of the open vertices once they are fewer than an eighth (half a byte a vertex).
 pub fn bytes_needed(vertices: u64) -> u64 {
-    28 * vertices
+    8 * vertices + vertices.div_ceil(64) * 8 + vertices / 2 + 64
 }
 
 /// Computes `γ` for every vertex (see the module documentation). `progress` is called with
@@ -158,36 +168,148 @@ pub fn solve_with_counters(graph: &Graph) -> (LoopyValues, Vec<u32>) {
     (values, counters)
 }
 
+/// A set of vertices as one bit each.
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+    #[inline]
+    fn get(&self, v: u32) -> bool {
+        self.0[v as usize / 64] >> (v % 64) & 1 != 0
+    }
+    /// Sets the bit of `v` and returns its previous state.
+    #[inline]
+    fn set(&mut self, v: u32) -> bool {
+        let word = &mut self.0[v as usize / 64];
+        let bit = 1 << (v % 64);
+        let was = *word & bit != 0;
+        *word |= bit;
+        was
+    }
+    fn clear(&mut self) {
+        self.0.fill(0);
+    }
+}
+
+/// The ready vertices of a stage, a FIFO queue linked through their counters (a ready
+/// vertex's counter is 0 and never used again in the stage, so its word can hold the next
+/// vertex of the queue). First in, first out keeps the order of the scan and of discovery,
+/// which on graphs numbered breadth first visits memory nearly in order (a LIFO stack was
+/// measured six times slower on the explored 10^7-position game of the benchmark: 3.3 s
+/// against 0.54 s).
+struct Ready {
+    head: u32,
+    tail: u32,
+}
+
+impl Ready {
+    fn new() -> Ready {
+        Ready {
+            head: NIL,
+            tail: NIL,
+        }
+    }
+    #[inline]
+    fn push(&mut self, links: &mut [u32], v: u32) {
+        links[v as usize] = NIL;
+        if self.tail == NIL {
+            self.head = v;
+        } else {
+            links[self.tail as usize] = v;
+        }
+        self.tail = v;
+    }
+    #[inline]
+    fn pop(&mut self, links: &[u32]) -> Option<u32> {
+        let v = self.head;
+        if v == NIL {
+            return None;
+        }
+        self.head = links[v as usize];
+        if self.head == NIL {
+            self.tail = NIL;
+        }
+        Some(v)
+    }
+}
+
+/// The open vertices of a stage: all ids `0..n` scanned (while many are open), or a list.
+enum Open {
+    Scan(usize),
+    List(Vec<u32>),
+}
+
+impl Open {
+    fn len(&self) -> usize {
+        match self {
+            Open::Scan(n) => *n,
+            Open::List(l) => l.len(),
+        }
+    }
+    #[inline]
+    fn at(&self, i: usize) -> u32 {
+        match self {
+            Open::Scan(_) => i as u32,
+            Open::List(l) => l[i],
+        }
+    }
+}
+
+/// The stage-wise labelling of the module documentation, in about 8.6 bytes a vertex:
+///
+/// * `word[u]`: `OPEN_BIT | open(u)` while `u` is unlabelled, where `open(u)` counts `u`'s arcs
+///   to vertices without a finite value; then `u`'s value, or [`INFINITE`]. It becomes the
+///   result.
+/// * `cnt[u]`: during a stage, `u`'s arcs to vertices without finite value not yet reversible;
+///   once it reaches 0 the vertex is ready and the word holds instead the next vertex of a
+///   linked queue of ready vertices ([`Ready`]). This reuse is sound because the counter of a ready vertex
+///   is never decremented again: each arc `u → w` decrements it at most once a stage (when `w`
+///   first gains an option of the stage's value), and it started at the number of such arcs.
+/// * `hit`: one bit a vertex, set when the vertex gains an option of the stage's value.
+///
+/// The ready vertices may be labelled in any order (FIFO here): an open option `w` of a ready
+/// vertex is reversible, so has an option of the stage's value and cannot itself be labelled in
+/// this stage; hence labelling one ready vertex never blocks another, and the labels do not
+/// depend on the order (the counters of (B) do, and any order satisfies (B)).
+///
+/// Only open vertices at the start of a stage are looked at, by scanning all ids while at least
+/// an eighth are open and from a list afterwards. A vertex stays open after stage `i` only with
+/// options of the values `0..=i`, so at most `E/(i+1)` are open then: scanning stops after
+/// `8E/V` stages, `O(E)` work in all.
 fn solve_inner(graph: &Graph, progress: Progress, mut counters: Option<&mut [u32]>) -> LoopyValues {
     let n = graph.vertex_count();
-    let mut label = vec![OPEN; n];
-    // Arcs from each vertex to vertices without a finite value.
-    let mut open = graph.out_degrees();
+    let mut word = graph.out_degrees();
+    word.par_iter_mut().for_each(|w| *w |= OPEN_BIT);
     let mut cnt = vec![0u32; n];
-    // `hit[v] == i + 1` iff v has an option of value i (stage i).
-    let mut hit = vec![0u32; n];
-    let mut remaining: Vec<u32> = (0..n as u32).collect();
-    let mut queue: Vec<u32> = Vec::new();
+    let mut hit = Bits::new(n);
+    let mut open = Open::Scan(n);
+    let mut open_count = n;
     let mut labelled = 0u64;
     let mut next_counter = 0u32;
     let mut stage = 0u32;
-    while !remaining.is_empty() {
-        let mark = stage + 1;
-        queue.clear();
-        for &u in &remaining {
-            cnt[u as usize] = open[u as usize];
-            if open[u as usize] == 0 {
-                queue.push(u);
-            }
-        }
-        let mut head = 0;
-        while head < queue.len() {
-            let u = queue[head];
-            head += 1;
-            if label[u as usize] != OPEN || hit[u as usize] == mark {
+    while open_count > 0 {
+        hit.clear();
+        let mut ready = Ready::new();
+        for i in 0..open.len() {
+            let u = open.at(i);
+            let w = word[u as usize];
+            if w & OPEN_BIT == 0 {
                 continue;
             }
-            label[u as usize] = stage;
+            let c = w & !OPEN_BIT;
+            cnt[u as usize] = c;
+            if c == 0 {
+                ready.push(&mut cnt, u);
+            }
+        }
+        while let Some(u) = ready.pop(&cnt) {
+            if hit.get(u) {
+                continue;
+            }
+            word[u as usize] = stage;
+            open_count -= 1;
             if let Some(c) = counters.as_deref_mut() {
                 c[u as usize] = next_counter;
             }
@@ -197,43 +319,49 @@ fn solve_inner(graph: &Graph, progress: Progress, mut counters: Option<&mut [u32
                 report(progress, labelled);
             }
             for &w in graph.predecessors(u) {
-                let wi = w as usize;
-                open[wi] -= 1;
-                if hit[wi] == mark {
-                    continue;
+                let ww = &mut word[w as usize];
+                if *ww & OPEN_BIT != 0 {
+                    *ww -= 1;
                 }
-                hit[wi] = mark;
-                if label[wi] != OPEN && label[wi] != INFINITE {
+                if hit.set(w) || *ww < INFINITE {
                     continue;
                 }
                 // w has no finite value and just became reversible to `stage`.
                 for &x in graph.predecessors(w) {
-                    let xi = x as usize;
-                    if label[xi] == OPEN {
-                        cnt[xi] -= 1;
-                        if cnt[xi] == 0 && hit[xi] != mark {
-                            queue.push(x);
+                    if word[x as usize] & OPEN_BIT != 0 {
+                        let c = &mut cnt[x as usize];
+                        *c -= 1;
+                        if *c == 0 && !hit.get(x) {
+                            ready.push(&mut cnt, x);
                         }
                     }
                 }
             }
         }
-        remaining.retain(|&u| {
-            let ui = u as usize;
-            if label[ui] != OPEN {
-                return false;
+        // Open vertices with no option of value `stage` cannot take it: they are ∞.
+        for i in 0..open.len() {
+            let u = open.at(i);
+            if word[u as usize] & OPEN_BIT != 0 && !hit.get(u) {
+                word[u as usize] = INFINITE;
+                open_count -= 1;
+                labelled += 1;
             }
-            if hit[ui] == mark {
-                return true;
+        }
+        match &mut open {
+            Open::List(l) => l.retain(|&u| word[u as usize] & OPEN_BIT != 0),
+            Open::Scan(_) if open_count <= n / 8 => {
+                open = Open::List(
+                    (0..n as u32)
+                        .filter(|&u| word[u as usize] & OPEN_BIT != 0)
+                        .collect(),
+                );
             }
-            label[ui] = INFINITE;
-            labelled += 1;
-            false
-        });
+            Open::Scan(_) => {}
+        }
         stage += 1;
     }
     report(progress, labelled);
-    LoopyValues { label }
+    LoopyValues { label: word }
 }
 
 /// Slow methods from the definition, for checking [`solve`].

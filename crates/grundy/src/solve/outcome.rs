@@ -24,11 +24,13 @@
 //! to reach an N position has the least remoteness (the winner hurries) and the last N option
 //! to release a P position has the greatest (the loser delays). Positions never labelled are
 //! draws. Each arc is looked at once from its head: `O(V + E)` time, and memory beside the
-//! graph of 12 bytes a vertex (counter, label, queue).
+//! graph of 8 bytes a vertex (one state word, the counter and then the label, and a queue
+//! slot); 12 for the parallel solver by layers ([`solve_parallel`]).
 
 use super::{report, Outcome, Play, Progress};
 use crate::game::graph::{prefetch, Graph};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The outcome and remoteness of every vertex of a graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,9 +98,11 @@ fn outcome_of_rank(rank: u32, play: Play) -> Outcome {
     }
 }
 
-/// Bytes the solver allocates beside the graph, for estimates before solving.
+/// Bytes the solver allocates beside the graph, for estimates before solving: a state word and
+/// a queue slot a vertex, plus (parallel solver) the next layer's pieces or the result array
+/// while the state words are released, 4 more bytes a vertex at most.
 pub fn bytes_needed(vertices: u64) -> u64 {
-    8 * vertices
+    12 * vertices
 }
 
 /// How far ahead in the queue the solver prefetches.
@@ -114,7 +118,114 @@ const LABELLED: u32 = 1 << 31;
 /// `LABELLED | (remoteness + 1)`, so each arc costs one random memory access; the queue is a
 /// plain array of vertex ids (8 bytes a vertex in all). Remoteness is below the number of
 /// vertices, itself below 2^31 ([`MAX_VERTICES`](crate::game::graph::MAX_VERTICES)).
+/// This runs on the calling thread: the parallel [`solve_parallel`] gives the same result but
+/// was measured about three times slower on the shared, loaded 2-core machine (compare-and-swap
+/// on every arc, a barrier a layer; see README, Performance).
 pub fn solve(graph: &Graph, play: Play, progress: Progress) -> Outcomes {
+    solve_sequential(graph, play, progress)
+}
+
+/// Frontiers smaller than this are processed on the calling thread.
+const PARALLEL_FRONTIER: usize = 1 << 12;
+
+/// The retrograde analysis of [`solve`] by layers, on all threads: layer `k` is the set of
+/// vertices of remoteness `k`. The FIFO queue of the sequential method processes exactly these
+/// layers in order, and a vertex labelled while layer `k` is processed gets remoteness `k + 1`
+/// whatever the order within the layer (the first P option to reach an N vertex and the last N
+/// option to release a P vertex are both in layer `k`), so the layers can be processed in
+/// parallel with the same result. Each state word is updated by compare-and-swap: a P vertex
+/// labels an open predecessor N; an N vertex decrements an open predecessor's counter, and the
+/// thread that takes it from 1 labels it P. Exactly one thread labels a vertex, and only that
+/// thread puts it in the next layer.
+pub fn solve_parallel(graph: &Graph, play: Play, progress: Progress) -> Outcomes {
+    solve_layers(graph, play, progress, PARALLEL_FRONTIER)
+}
+
+/// [`solve_parallel`] with frontiers cut in pieces of `piece` vertices, frontiers of fewer
+/// being processed on the calling thread (small pieces let the tests exercise the parallel
+/// path on small graphs).
+fn solve_layers(graph: &Graph, play: Play, progress: Progress, piece: usize) -> Outcomes {
+    let piece = piece.max(1);
+    let state: Vec<AtomicU32> = graph
+        .out_degrees()
+        .into_iter()
+        .map(|d| AtomicU32::new(if d == 0 { LABELLED | 1 } else { d }))
+        .collect();
+    let mut queue: Vec<u32> = Vec::with_capacity(graph.vertex_count());
+    queue.extend((0..graph.vertex_count() as u32).filter(|&v| graph.out_degree(v) == 0));
+    let visit = |v: u32, next: &mut Vec<u32>| {
+        let r = state[v as usize].load(Ordering::Relaxed) & !LABELLED;
+        let v_is_p = outcome_of_rank(r, play) == Outcome::P;
+        let label = LABELLED | (r + 1);
+        for &u in graph.predecessors(v) {
+            let word = &state[u as usize];
+            let mut s = word.load(Ordering::Relaxed);
+            loop {
+                if s & LABELLED != 0 {
+                    break;
+                }
+                let (new, done) = if v_is_p || s == 1 {
+                    (label, true)
+                } else {
+                    (s - 1, false)
+                };
+                match word.compare_exchange_weak(s, new, Ordering::Relaxed, Ordering::Relaxed) {
+                    Ok(_) => {
+                        if done {
+                            next.push(u);
+                        }
+                        break;
+                    }
+                    Err(now) => s = now,
+                }
+            }
+        }
+    };
+    let mut start = 0;
+    while start < queue.len() {
+        let end = queue.len();
+        report(progress, end as u64);
+        if end - start < piece {
+            let mut next = Vec::new();
+            for &v in &queue[start..end] {
+                visit(v, &mut next);
+            }
+            queue.extend(next);
+        } else {
+            let parts: Vec<Vec<u32>> = queue[start..end]
+                .par_chunks(piece)
+                .map(|chunk| {
+                    let mut next = Vec::new();
+                    for &v in chunk {
+                        visit(v, &mut next);
+                    }
+                    next
+                })
+                .collect();
+            for part in parts {
+                queue.extend(part);
+            }
+        }
+        start = end;
+    }
+    report(progress, queue.len() as u64);
+    drop(queue);
+    let rank = state
+        .into_par_iter()
+        .map(|s| {
+            let s = s.into_inner();
+            if s & LABELLED != 0 {
+                s & !LABELLED
+            } else {
+                0
+            }
+        })
+        .collect();
+    Outcomes { play, rank }
+}
+
+/// The retrograde analysis of [`solve`] on the calling thread, with a FIFO queue.
+pub fn solve_sequential(graph: &Graph, play: Play, progress: Progress) -> Outcomes {
     let n = graph.vertex_count();
     let mut state = graph.out_degrees();
     let mut queue: Vec<u32> = Vec::with_capacity(n);
@@ -384,6 +495,15 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn layers_in_parallel_match_the_queue((n, arcs) in random_graph(300, 3000), misere: bool) {
+            let play = if misere { Play::Misere } else { Play::Normal };
+            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+            let parallel = pool.install(|| solve_layers(&g, play, None, 2));
+            prop_assert_eq!(parallel, solve_sequential(&g, play, None));
+        }
+
         #[test]
         fn retrograde_matches_the_definition((n, arcs) in random_graph(12, 30), misere: bool) {
             let play = if misere { Play::Misere } else { Play::Normal };
