@@ -253,6 +253,7 @@ pub fn extend<T: Cell>(
 /// [`extend`] with the use of the heap's parity in the classes chosen by `parity` (the result
 /// is the same; only the speed differs). The parity bit is never used when the two-heap splits
 /// remove numbers of tokens of both parities.
+#[inline(never)]
 pub fn extend_with<T: Cell>(
     rule: &Rule,
     values: &mut Vec<T>,
