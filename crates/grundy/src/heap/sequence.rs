@@ -25,7 +25,7 @@ pub fn no_progress(_done: u64) {}
 
 /// A cell type for values: `u8`, `u16` or `u32`.
 pub trait Cell:
-    Copy + Default + Send + Sync + Eq + std::ops::BitXor<Output = Self> + 'static
+    Copy + Default + Send + Sync + Ord + std::ops::BitXor<Output = Self> + 'static
 {
     /// The largest value the type holds.
     const MAX: u32;

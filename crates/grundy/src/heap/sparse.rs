@@ -253,6 +253,7 @@ pub fn extend<T: Cell>(
 /// [`extend`] with the use of the heap's parity in the classes chosen by `parity` (the result
 /// is the same; only the speed differs). The parity bit is never used when the two-heap splits
 /// remove numbers of tokens of both parities.
+#[inline(never)]
 pub fn extend_with<T: Cell>(
     rule: &Rule,
     values: &mut Vec<T>,
@@ -442,10 +443,8 @@ fn propose<T: Cell>(
                 };
                 let r = [(lo, e0), (e1, hi)];
                 for &(i0, i1) in &r {
-                    for (&rp, &g) in st.rare_pos[i0..i1].iter().zip(&st.rare_val[i0..i1]) {
-                        let from = h0 - k - rp as usize;
-                        tables.mark_run(g, &vals[from..from + (h1 - h0)]);
-                    }
+                    let (pos, val) = (&st.rare_pos[i0..i1], &st.rare_val[i0..i1]);
+                    tables.mark_rare(pos, val, vals, h0 - k, h1 - h0);
                 }
                 ranges.push(r);
             }
@@ -543,12 +542,59 @@ impl Tables {
         (v as usize) < self.stride && self.marks[j * self.stride + v as usize] == self.generation
     }
 
-    /// Marks g ⊕ vals[j] for heap j, for every j < vals.len().
+    /// For each rare position r (ascending in `pos`, with value G(r) = g in `val`), marks
+    /// g ⊕ G(m0 - r + j) for heap j, for every j < `len` (`vals` holds G(0..), and every
+    /// m0 - r + j is below its length).
+    ///
+    /// The table width is a power of two and every mark is below it (a xor of two values below
+    /// the bound), so the kernel is instantiated for the usual widths with the index masked by
+    /// width − 1: a no-op on valid marks that lets the compiler drop the bounds check, and for
+    /// whole runs of [`RUN`] heaps the loop over the heaps has a fixed count and is unrolled.
+    fn mark_rare<T: Cell>(&mut self, pos: &[u32], val: &[u32], vals: &[T], m0: usize, len: usize) {
+        match self.stride {
+            256 => self.mark_rare_n::<T, 256>(pos, val, vals, m0, len),
+            512 => self.mark_rare_n::<T, 512>(pos, val, vals, m0, len),
+            1024 => self.mark_rare_n::<T, 1024>(pos, val, vals, m0, len),
+            _ => {
+                let (generation, stride) = (self.generation, self.stride);
+                for (&r, &g) in pos.iter().zip(val) {
+                    let from = m0 - r as usize;
+                    let tables = self.marks.chunks_exact_mut(stride);
+                    for (table, v) in tables.zip(&vals[from..from + len]) {
+                        table[(g ^ v.get()) as usize] = generation;
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Tables::mark_rare`] for tables of width `S` (= `self.stride`).
     #[inline]
-    fn mark_run<T: Cell>(&mut self, g: u32, vals: &[T]) {
+    fn mark_rare_n<T: Cell, const S: usize>(
+        &mut self,
+        pos: &[u32],
+        val: &[u32],
+        vals: &[T],
+        m0: usize,
+        len: usize,
+    ) {
         let generation = self.generation;
-        for (table, v) in self.marks.chunks_exact_mut(self.stride).zip(vals) {
-            table[(g ^ v.get()) as usize] = generation;
+        let (tables, _) = self.marks[..len * S].as_chunks_mut::<S>();
+        if let Ok(tables) = <&mut [[u8; S]; RUN]>::try_from(&mut *tables) {
+            for (&r, &g) in pos.iter().zip(val) {
+                let from = m0 - r as usize;
+                let run: &[T; RUN] = vals[from..from + RUN].try_into().expect("RUN values");
+                for (table, v) in tables.iter_mut().zip(run) {
+                    table[(g ^ v.get()) as usize & (S - 1)] = generation;
+                }
+            }
+        } else {
+            for (&r, &g) in pos.iter().zip(val) {
+                let from = m0 - r as usize;
+                for (table, v) in tables.iter_mut().zip(&vals[from..from + len]) {
+                    table[(g ^ v.get()) as usize & (S - 1)] = generation;
+                }
+            }
         }
     }
 }
@@ -600,6 +646,46 @@ impl Scratch {
     #[inline(always)]
     fn mark(&mut self, v: u32) {
         self.stamp[v as usize] = self.generation;
+    }
+
+    /// Marks x ⊕ y for the pairs of `low` read forwards with `high` read backwards; every
+    /// value is below `bits` (a power of two at most the length given to [`Scratch::next`]),
+    /// so every xor is. As in [`Tables::mark_rare`], the usual widths get a kernel whose index
+    /// is masked by width − 1 (a no-op on valid marks) so that it has no bounds check.
+    #[inline]
+    fn mark_pairs<T: Cell>(&mut self, bits: usize, low: &[T], high: &[T]) {
+        match bits {
+            512 => self.mark_pairs_n::<T, 512>(low, high),
+            1024 => self.mark_pairs_n::<T, 1024>(low, high),
+            2048 => self.mark_pairs_n::<T, 2048>(low, high),
+            _ => {
+                for (x, y) in low.iter().zip(high.iter().rev()) {
+                    self.mark(x.get() ^ y.get());
+                }
+            }
+        }
+    }
+
+    /// [`Scratch::mark_pairs`] for `bits` = `S`, in chunks of 8 pairs with fixed offsets (kept
+    /// out of line so that the loop has registers of its own).
+    #[inline(never)]
+    fn mark_pairs_n<T: Cell, const S: usize>(&mut self, low: &[T], high: &[T]) {
+        const C: usize = 8;
+        let generation = self.generation;
+        let (stamp, _) = self.stamp.as_chunks_mut::<S>();
+        let stamp = &mut stamp[0];
+        let n = low.len().min(high.len());
+        let (low, high) = (&low[..n], &high[high.len() - n..]);
+        let (lc, lr) = low.as_chunks::<C>();
+        let (hr, hc) = high.as_rchunks::<C>();
+        for (l, h) in lc.iter().zip(hc.iter().rev()) {
+            for i in 0..C {
+                stamp[(l[i].get() ^ h[C - 1 - i].get()) as usize & (S - 1)] = generation;
+            }
+        }
+        for (x, y) in lr.iter().zip(hr.iter().rev()) {
+            stamp[(x.get() ^ y.get()) as usize & (S - 1)] = generation;
+        }
     }
 
     #[inline(always)]
@@ -683,11 +769,11 @@ impl State {
 }
 
 /// Pairs scanned between two looks at which wanted values remain, while marking.
-const SCAN_STEP: usize = 256;
+const SCAN_STEP: usize = 512;
 /// At most this many wanted values left: compare instead of marking.
 const COMPARE_AT: usize = 16;
 /// Pairs (per split) compared between two looks at which wanted values remain.
-const COMPARE_STEP: usize = 256;
+const COMPARE_STEP: usize = 512;
 
 /// Removes from `want` (values below `bits`, ascending) every two-heap option value of heap
 /// `h`: G(a) ⊕ G(m-a), m = h - k, 1 <= a <= m/2 (a ≠ m-a if unequal), for every split
@@ -731,10 +817,7 @@ fn scan_pairs<T: Cell>(
                 continue;
             }
             // G(a') ascending against G(m - a') read downwards from m - a.
-            let high = &values[m + 1 - hi..=m - a];
-            for (x, y) in values[a..hi].iter().zip(high.iter().rev()) {
-                scratch.mark(x.get() ^ y.get());
-            }
+            scratch.mark_pairs(bits, &values[a..hi], &values[m + 1 - hi..=m - a]);
         }
         a = end;
         keep(want, |v| !scratch.has(v));
@@ -844,7 +927,8 @@ impl<T: Cell> Mirror<T> {
 /// chunk into a few vector xors and compares.
 ///
 /// On x86-64 processors with AVX2 (detected at run time) the same code is compiled for 256-bit
-/// vectors: twice the pairs per instruction of the SSE2 baseline.
+/// vectors: twice the pairs per instruction of the SSE2 baseline; with AVX-512 BW and VL, for
+/// the same vectors but 32 registers.
 #[inline]
 fn compare<T: Cell, const K: usize>(
     mirrored: Option<&[T]>,
@@ -854,11 +938,31 @@ fn compare<T: Cell, const K: usize>(
 ) -> u32 {
     #[cfg(target_arch = "x86_64")]
     {
+        if std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+        {
+            // SAFETY: the processor has AVX-512 F (implied by BW), BW and VL, checked above.
+            return unsafe { compare_avx512(mirrored, low, high, w) };
+        }
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor has AVX2, checked just above.
             return unsafe { compare_avx2(mirrored, low, high, w) };
         }
     }
+    compare_body(mirrored, low, high, w)
+}
+
+/// [`compare_body`] compiled with AVX-512 (BW, VL) enabled: the same 256-bit operations, but
+/// with 32 vector registers instead of 16, so the 16 accumulators of the K = 16 kernel, the
+/// xors and the wanted values all stay in registers.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+fn compare_avx512<T: Cell, const K: usize>(
+    mirrored: Option<&[T]>,
+    low: &[T],
+    high: &[T],
+    w: [T; K],
+) -> u32 {
     compare_body(mirrored, low, high, w)
 }
 
@@ -889,7 +993,10 @@ fn compare_body<T: Cell, const K: usize>(
             let n = low.len().min(high.len());
             let (lc, lr) = low[..n].as_chunks::<C>();
             let (hc, hr) = high[..n].as_chunks::<C>();
-            let mut acc = [[false; C]; K];
+            // acc[q][j] is the least x ⊕ w[q] seen in lane j: zero exactly when some pair's
+            // xor x equals w[q]. A xor and an unsigned minimum per lane (two vector
+            // instructions), where a comparison into booleans also needs narrowing.
+            let mut acc = [[T::from_u32(T::MAX); C]; K];
             for (l, h) in lc.iter().zip(hc) {
                 let mut x = [T::default(); C];
                 for j in 0..C {
@@ -897,12 +1004,12 @@ fn compare_body<T: Cell, const K: usize>(
                 }
                 for q in 0..K {
                     for j in 0..C {
-                        acc[q][j] |= x[j] == w[q];
+                        acc[q][j] = acc[q][j].min(x[j] ^ w[q]);
                     }
                 }
             }
             for (f, a) in found.iter_mut().zip(acc) {
-                *f = a.contains(&true);
+                *f = a.contains(&T::default());
             }
             for (&x, &y) in lr.iter().zip(hr) {
                 for (f, &wq) in found.iter_mut().zip(&w) {
@@ -958,6 +1065,7 @@ mod tests {
             want_bits in any::<u64>(),
             unequal in any::<bool>(),
             k2 in 0usize..4,
+            width in 8u32..12,
         ) {
             // Values in a small range so that some wanted values occur and some do not.
             let mut x = seed | 1;
@@ -974,8 +1082,113 @@ mod tests {
             let mirror = Mirror::new(&values);
             let mut got = want.clone();
             let mut scratch = Scratch::default();
-            scan_pairs(&values, &mirror, h, &two, 256, &mut got, &mut scratch);
+            // Widths 2^8 (generic kernel) to 2^11 (the instantiated ones): all hold the values.
+            scan_pairs(&values, &mirror, h, &two, 1 << width, &mut got, &mut scratch);
             prop_assert_eq!(got, unseen(&values, h, &two, &want));
+        }
+
+        /// The rare-pass kernel marks exactly g ⊕ G(m0 - r + j) for heap j, every width, for a
+        /// whole run and a short one (widths instantiated or not).
+        #[test]
+        fn mark_rare_marks_its_definition(
+            seed in any::<u64>(),
+            width in 6u32..12,
+            short in 1usize..RUN,
+            rare in proptest::collection::btree_set(1u32..200, 0..40),
+        ) {
+            let stride = 1usize << width;
+            let mut x = seed | 1;
+            let mut next = || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x % stride as u64) as u16
+            };
+            let m0 = 200 + RUN;
+            let vals: Vec<u16> = (0..m0 + RUN).map(|_| next()).collect();
+            let pos: Vec<u32> = rare.into_iter().collect();
+            let val: Vec<u32> = pos.iter().map(|_| u32::from(next())).collect();
+            for len in [RUN, short] {
+            let mut tables = Tables::default();
+            // A stale generation first, so that old marks must not count.
+            tables.start(len, stride);
+            tables.mark_rare(&pos, &val, &vals, m0 - 1, len);
+            tables.start(len, stride);
+            tables.mark_rare(&pos, &val, &vals, m0, len);
+            for j in 0..len {
+                let want: std::collections::BTreeSet<u32> = pos
+                    .iter()
+                    .zip(&val)
+                    .map(|(&r, &g)| g ^ u32::from(vals[m0 - r as usize + j]))
+                    .collect();
+                let got: std::collections::BTreeSet<u32> =
+                    (0..stride as u32).filter(|&v| tables.has(j, v)).collect();
+                prop_assert_eq!(got, want);
+            }
+            }
+        }
+
+        /// Every compiled form of the comparison kernel (portable, AVX2, AVX-512 where the
+        /// processor has them), mirrored or not, finds exactly the wanted values that are the
+        /// xor of a pair, for K = 4, 8, 16.
+        #[test]
+        fn compare_kernels_find_the_pair_xors(
+            low in proptest::collection::vec(0u16..64, 0..100),
+            seed in any::<u64>(),
+            w in proptest::array::uniform16(0u16..64),
+        ) {
+            let n = low.len();
+            let high: Vec<u16> = (0..n).map(|i| ((seed >> (i % 60)) % 64) as u16).collect();
+            // `low` descending (the mirrored form) is `rev` ascending.
+            let rev: Vec<u16> = low.iter().rev().copied().collect();
+            let expect = |k: usize| -> u32 {
+                (0..k)
+                    .filter(|&q| (0..n).any(|i| low[i] ^ high[i] == w[q]))
+                    .fold(0, |b, q| b | 1 << q)
+            };
+            type Kernel<'a> = &'a dyn Fn(Option<&[u16]>, &[u16], &[u16]) -> [u32; 3];
+            let check = |f: Kernel| (f(Some(&low), &rev, &high), f(None, &rev, &high));
+            let portable: Kernel = &|m, l, h| {
+                [
+                    compare_body::<u16, 4>(m, l, h, w[..4].try_into().unwrap()),
+                    compare_body::<u16, 8>(m, l, h, w[..8].try_into().unwrap()),
+                    compare_body::<u16, 16>(m, l, h, w),
+                ]
+            };
+            let mut kernels = vec![portable];
+            // SAFETY (both): only called when the processor has the features, checked below.
+            #[cfg(target_arch = "x86_64")]
+            let avx2: Kernel = &|m, l, h| unsafe {
+                [
+                    compare_avx2::<u16, 4>(m, l, h, w[..4].try_into().unwrap()),
+                    compare_avx2::<u16, 8>(m, l, h, w[..8].try_into().unwrap()),
+                    compare_avx2::<u16, 16>(m, l, h, w),
+                ]
+            };
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                kernels.push(avx2);
+            }
+            #[cfg(target_arch = "x86_64")]
+            let avx512: Kernel = &|m, l, h| unsafe {
+                [
+                    compare_avx512::<u16, 4>(m, l, h, w[..4].try_into().unwrap()),
+                    compare_avx512::<u16, 8>(m, l, h, w[..8].try_into().unwrap()),
+                    compare_avx512::<u16, 16>(m, l, h, w),
+                ]
+            };
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx512bw")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+            {
+                kernels.push(avx512);
+            }
+            let want = [expect(4), expect(8), expect(16)];
+            for f in kernels {
+                let (a, b) = check(f);
+                prop_assert_eq!(a, want);
+                prop_assert_eq!(b, want);
+            }
         }
 
         #[test]
