@@ -57,25 +57,51 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// Starts chromedriver and waits until it accepts connections.
+/// Starts chromedriver and waits until it answers `GET /status`. The port comes from
+/// [`free_port`], so another process (or a test of this file running in parallel) may bind it
+/// first; chromedriver then exits, or the port answers as something else, and the next attempt
+/// takes another port. (A CI run once failed here: a bare TCP probe was answered, then the
+/// session was refused.)
 fn start_chromedriver() -> (Guard, u16) {
-    let port = free_port();
-    let child = Command::new(CHROMEDRIVER)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start chromedriver");
-    let guard = Guard(child);
-    let start = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "chromedriver did not start"
-        );
-        std::thread::sleep(Duration::from_millis(100));
+    for _ in 0..5 {
+        let port = free_port();
+        let child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let mut guard = Guard(child);
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(20) {
+            if !matches!(guard.0.try_wait(), Ok(None)) {
+                break;
+            }
+            if chromedriver_ready(port) {
+                return (guard, port);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
-    (guard, port)
+    panic!("chromedriver did not start (5 ports tried, 20 s each)");
+}
+
+/// Whether a WebDriver server on `port` answers its status request with 200 and says it is
+/// ready.
+fn chromedriver_ready(port: u16) -> bool {
+    use std::io::{Read, Write};
+    let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+    let request =
+        format!("GET /status HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    if stream.write_all(request.as_bytes()).is_err() {
+        return false;
+    }
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer.starts_with("HTTP/1.1 200") && answer.contains("\"ready\"")
 }
 
 async fn find(c: &Client, css: &str) -> Element {
