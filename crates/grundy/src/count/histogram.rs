@@ -401,7 +401,7 @@ pub fn histogram_of_fn(
         ));
     }
     for n in min..=max {
-        if (n - min) % CHECK_EVERY == 0 {
+        if (n - min).is_multiple_of(CHECK_EVERY) {
             ctl.check((n - min) as u64)?;
         }
         counter.add(g(n)?, 1)?;

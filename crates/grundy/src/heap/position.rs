@@ -27,6 +27,9 @@ pub const MAX_HEAP: u64 = 10_000_000;
 /// The most options of one heap that the winning-move listing enumerates.
 pub const MAX_OPTIONS: u128 = 100_000_000;
 
+/// How many options [`winning_options`] examines between two checks of its [`Control`].
+const CHECK_EVERY: usize = 4096;
+
 /// The most positions the misère search visits.
 pub const MISERE_MAX_POSITIONS: usize = 200_000;
 
@@ -179,8 +182,10 @@ pub(crate) fn winning_options(
     rule.options(h, opts)?;
     let mut seen: HashSet<Vec<u64>> = HashSet::new();
     let mut moves = Vec::new();
-    for o in opts.iter() {
-        ctl.tick()?;
+    for (k, o) in opts.iter().enumerate() {
+        if k.is_multiple_of(CHECK_EVERY) {
+            ctl.stop_check()?;
+        }
         if wins(o)? {
             let mut to = o.to_vec();
             to.sort_unstable();
