@@ -213,3 +213,12 @@ fn counting_by_enumeration_stops_when_cancelled() {
     let h = histogram_of_fn(0, 100_000, &limits, &Control::none(), |n| Ok(n as u64 % 7));
     assert_eq!(h.map(|h| h.total()), Ok(100_001));
 }
+
+#[test]
+fn excess_search_stops_when_cancelled_and_records_nothing() {
+    let mut field = crate::ordinal::nim_mul::tests::F::new();
+    assert_eq!(field.excess_with(7, &cancelled()), Err(Error::Cancelled));
+    assert_eq!(field.known_excesses().count(), 0);
+    // The same field then answers in full.
+    assert_eq!(field.excess_with(7, &Control::none()).map(|e| e.m), Ok(1));
+}
