@@ -20,6 +20,7 @@ pub mod naive;
 pub mod position;
 pub mod reference;
 pub mod rule;
+#[cfg(feature = "script")]
 pub mod script;
 pub mod sequence;
 pub mod sparse;
