@@ -558,6 +558,7 @@ pub fn tuple_probability_f64(h: &Histogram, k: &BigUint, target: &BigUint) -> f6
 }
 
 /// What to count: the options of `grundy count`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default)]
 pub struct CountSpec {
     /// The number of heaps `K`.
@@ -573,6 +574,7 @@ pub struct CountSpec {
 }
 
 /// The answer of [`count_from_histogram`].
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CountAnswer {
     /// The count for the requested nim-sum.
