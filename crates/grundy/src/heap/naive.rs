@@ -13,6 +13,7 @@
 
 use crate::control::Control;
 use crate::error::{Error, Result};
+#[cfg(feature = "script")]
 use crate::heap::reference;
 use crate::heap::rule::Rule;
 use crate::heap::sequence::{push, Cell, Run, PROGRESS_EVERY};
@@ -109,6 +110,7 @@ pub fn extend<T: Cell>(rule: &Rule, values: &mut Vec<T>, n: usize, ctl: &Control
                 k += 1;
             }
         }),
+        #[cfg(feature = "script")]
         Rule::Script(_) => reference::extend(rule, values, n, ctl),
     }
 }

@@ -6,6 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::game::Game;
+#[cfg(feature = "script")]
 use crate::heap::script::ScriptRule;
 use crate::notation::game::{GameSpec, SubtractionSet, TakeBreak};
 use std::sync::Mutex;
@@ -82,6 +83,7 @@ pub enum Rule {
     /// n → n - k², k >= 1.
     Squares,
     /// A user's Rhai script.
+    #[cfg(feature = "script")]
     Script(Box<ScriptRule>),
 }
 
@@ -96,7 +98,15 @@ impl Rule {
             GameSpec::GrundysGame => Rule::GrundysGame,
             GameSpec::Divide(d) => Rule::Divide(d.clone()),
             GameSpec::Squares => Rule::Squares,
+            #[cfg(feature = "script")]
             GameSpec::Script(p) => Rule::Script(Box::new(ScriptRule::load(p)?)),
+            #[cfg(not(feature = "script"))]
+            GameSpec::Script(_) => {
+                return Err(Error::invalid(
+                    "script games need the `script` feature, and this build of the grundy \
+                     library was compiled without it",
+                ))
+            }
         })
     }
 
@@ -110,9 +120,12 @@ impl Rule {
     /// ([`ScriptRule::watch`]): a call of the script then stops within a few thousand operations
     /// of a cancellation. Other rules run no code of their own and need nothing.
     pub fn watch(&mut self, ctl: &crate::control::Control) {
+        #[cfg(feature = "script")]
         if let Rule::Script(s) = self {
             s.watch(ctl);
         }
+        #[cfg(not(feature = "script"))]
+        let _ = ctl;
     }
 
     /// An upper bound on the number of options of a heap of `n` (saturating), for the limits of
@@ -136,6 +149,7 @@ impl Rule {
             Rule::GrundysGame => n / 2,
             Rule::Divide(d) => d.len() as u128,
             Rule::Squares => (n as f64).sqrt() as u128 + 1,
+            #[cfg(feature = "script")]
             Rule::Script(_) => 1 << 20,
         }
     }
@@ -167,6 +181,7 @@ impl HeapRule for Rule {
                     k += 1;
                 }
             }
+            #[cfg(feature = "script")]
             Rule::Script(s) => s.options(n, out)?,
         }
         Ok(())

@@ -76,6 +76,7 @@ enum Knowledge {
 }
 
 /// The result of [`analyze`]: what `grundy analyze` reports, and the means to answer `value`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug)]
 pub struct Analysis {
     /// The game in canonical notation.
@@ -91,6 +92,7 @@ pub struct Analysis {
     pub proof: Option<PeriodProof>,
     /// Every regularity found, in words and formulae.
     pub pattern: String,
+    #[cfg_attr(feature = "serde", serde(skip))]
     knowledge: Knowledge,
 }
 
