@@ -8,8 +8,9 @@
 
 use assert_cmd::Command;
 use grundy::heap::hint::{self, Hint};
-use grundy::heap::position::{Move, Outcome};
+use grundy::heap::position::Move;
 use grundy::heap::Rule;
+use grundy::solve::Outcome;
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 use rand::rngs::StdRng;

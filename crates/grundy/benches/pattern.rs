@@ -8,7 +8,7 @@
 mod common;
 
 use common::{header, median_time, row};
-use grundy::heap::sequence::{compute, compute_with, no_progress, Engine};
+use grundy::heap::sequence::{compute, compute_with, no_progress, SequenceEngine};
 use grundy::heap::Rule;
 use grundy::notation::game::parse_game;
 use grundy::pattern::periodic::{self, reference};
@@ -29,7 +29,7 @@ fn main() {
     });
     let naive_n = 1_000_000;
     let naive = median_time(3, || {
-        compute_with(&rule, naive_n, Engine::Naive, &no_progress)
+        compute_with(&rule, naive_n, SequenceEngine::Naive, &no_progress)
             .expect("computes")
             .len()
     });

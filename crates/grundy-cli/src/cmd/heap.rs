@@ -4,11 +4,12 @@ use crate::error::CliError;
 use crate::output::{print_json, progress, stdout};
 use crate::plot;
 use clap::Args;
-use grundy::heap::position::{self, Analysis, Outcome};
+use grundy::heap::position::{self, PositionAnalysis};
 use grundy::heap::sequence;
 use grundy::heap::Rule;
 use grundy::notation::game::parse_game;
 use grundy::notation::number::parse_u64;
+use grundy::solve::Outcome;
 use std::io::Write;
 
 /// Arguments of `grundy seq`.
@@ -149,10 +150,11 @@ fn outcome_str(o: Outcome) -> &'static str {
     match o {
         Outcome::P => "P",
         Outcome::N => "N",
+        Outcome::D => "D",
     }
 }
 
-fn write_text(out: &mut impl Write, a: &Analysis) -> std::io::Result<()> {
+fn write_text(out: &mut impl Write, a: &PositionAnalysis) -> std::io::Result<()> {
     writeln!(out, "{}", outcome_str(a.outcome))?;
     for m in &a.winning_moves {
         write!(out, "heap {}: {} ->", m.heap + 1, m.from)?;
@@ -179,7 +181,7 @@ struct MoveDoc {
     to: Vec<u64>,
 }
 
-fn json(a: &Analysis) -> PositionDoc {
+fn json(a: &PositionAnalysis) -> PositionDoc {
     PositionDoc {
         outcome: outcome_str(a.outcome),
         nim_sum: a.nim_sum,

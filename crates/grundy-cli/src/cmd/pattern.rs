@@ -149,7 +149,7 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
 }
 
 /// The plot of an analysis: the values in a window that shows its pattern, and its markers.
-fn analysis_figure(a: &value::Analysis) -> plot::Figure {
+fn analysis_figure(a: &value::SequenceAnalysis) -> plot::Figure {
     let (window, markers) = match a.period {
         Some(p) if a.run_count().is_none() => (
             (p.preperiod as u64)

@@ -15,10 +15,11 @@ use crate::error::CliError;
 use crate::output::stdout;
 use clap::Args;
 use grundy::heap::hint;
-use grundy::heap::position::{Move, Outcome, MAX_HEAP};
+use grundy::heap::position::{Move, MAX_HEAP};
 use grundy::heap::{HeapRule, Options, Rule};
 use grundy::notation::game::parse_game;
 use grundy::notation::number::parse_u64;
+use grundy::solve::Outcome;
 use grundy::Error;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 
@@ -473,6 +474,7 @@ impl Game {
         let verdict = match h.outcome {
             Outcome::N => "N: the player to move (you) can win",
             Outcome::P => "P: the player to move (you) loses against perfect play",
+            Outcome::D => "D: neither player can force a win",
         };
         writeln!(out, "hint: {verdict}.")?;
         for line in &h.explanation {

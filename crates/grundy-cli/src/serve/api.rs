@@ -19,7 +19,7 @@ use grundy::heap::{sequence, Rule};
 use grundy::notation::game::{parse_game, GameSpec};
 use grundy::notation::graph::{parse_graph, GraphFormat};
 use grundy::pattern::runs::RunTable;
-use grundy::pattern::value::{self, Analysis};
+use grundy::pattern::value::{self, SequenceAnalysis};
 use grundy::solve::{loopy, outcome, Play};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -307,7 +307,7 @@ pub async fn games() -> Json<Value> {
 }
 
 /// The analysis as JSON: what `grundy analyze --json` says, plus the proof and the run count.
-fn analysis_json(a: &Analysis) -> Value {
+fn analysis_json(a: &SequenceAnalysis) -> Value {
     let proof = a.proof.as_ref().map(|p| {
         let (lo, hi) = p.check;
         format!(

@@ -6,7 +6,7 @@
 //! - [`Periodic`]: `G(n) = preperiod[n]` for `n < pre`, then `G(n) = period[r] + s·q` where
 //!   `n − pre = q·p + r`, `0 ≤ r < p` (arithmetic periodicity with saltus `s`; `s = 0` is plain
 //!   periodicity). Cost `O(pre + p + V)` for values below `V`, whatever the range.
-//! - [`RunTable`] (and any [`RunSource`], such as a self-similar rule supplied by the pattern
+//! - [`RunList`] (and any [`RunSource`], such as a self-similar rule supplied by the pattern
 //!   module): maximal runs of equal values; cost proportional to the runs meeting the range.
 //! - explicit values ([`histogram_of_values`], [`histogram_of_fn`]): enumeration, with a limit.
 //!
@@ -110,8 +110,11 @@ pub struct Run {
 
 /// A sequence given by its runs of equal values: `runs` sorted by strictly increasing `start`,
 /// the first starting at 0; the last run extends to `end` (exclusive), or forever if `None`.
+///
+/// A list written out by hand or by a rule, possibly endless; the table of runs found in
+/// computed values is [`crate::pattern::runs::RunTable`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RunTable {
+pub struct RunList {
     /// The runs, in increasing order of start.
     pub runs: Vec<Run>,
     /// Heap sizes from here on are unknown (`None`: the last run never ends).
@@ -132,7 +135,7 @@ pub trait RunSource {
     ) -> Result<()>;
 }
 
-impl RunSource for RunTable {
+impl RunSource for RunList {
     fn runs_in(
         &self,
         lo: u128,
@@ -406,7 +409,7 @@ pub fn histogram_of_fn(
 /// A *proved* period `G(n + p) = G(n) + s` (for `n ≥ pre`) determines every value from the
 /// first `pre + p`, so the histogram over any range costs `O(pre + p + V)`
 /// ([`histogram_of_periodic`]). Without a proof, each heap's value is asked of the analysis
-/// ([`crate::pattern::value::Analysis::value`]: a proved self-similar rule, a run table, or a
+/// ([`crate::pattern::value::SequenceAnalysis::value`]: a proved self-similar rule, a run table, or a
 /// computed value), which enumerates the range under `limits`; a heap beyond what is known is an
 /// [`Error::Limit`], never a guess.
 ///
@@ -415,7 +418,7 @@ pub fn histogram_of_fn(
 /// histograms over ranges up to 2^128 cost the number of runs, not the number of heaps.
 pub fn histogram_of_analysis(
     spec: &crate::notation::game::GameSpec,
-    analysis: &crate::pattern::value::Analysis,
+    analysis: &crate::pattern::value::SequenceAnalysis,
     min: u128,
     max: u128,
     limits: &Limits,
@@ -430,7 +433,7 @@ pub fn histogram_of_analysis(
             end,
             usize::try_from(limits.max_runs).unwrap_or(usize::MAX),
         )?;
-        let runs = RunTable {
+        let runs = RunList {
             runs: table
                 .starts()
                 .iter()
@@ -522,7 +525,7 @@ mod tests {
             }
             let last = lens.last().unwrap().1;
             values.extend(std::iter::repeat_n(last, 80));
-            let table = RunTable { runs, end: None };
+            let table = RunList { runs, end: None };
             let lim = Limits::default();
             let max = min + len;
             prop_assert_eq!(
@@ -592,7 +595,7 @@ mod tests {
             .unwrap()
             .counts()
             .is_empty());
-        let table = RunTable {
+        let table = RunList {
             runs: vec![Run { start: 0, value: 1 }],
             end: Some(10),
         };

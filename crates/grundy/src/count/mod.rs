@@ -33,7 +33,7 @@ pub mod reference;
 pub mod tuples;
 pub mod wht;
 
-pub use histogram::{Histogram, Limits, Periodic, Run, RunSource, RunTable};
+pub use histogram::{Histogram, Limits, Periodic, Run, RunList, RunSource};
 pub use tuples::{
     count_from_histogram, count_multisets, count_tuples, multiset_distribution, tuple_distribution,
     tuple_probability_f64, CountAnswer, CountSpec,

@@ -22,9 +22,10 @@
 //! to keep the game long and leave room for a mistake.
 
 use crate::error::{Error, Result};
-use crate::heap::position::{self, Move, Outcome};
+use crate::heap::position::{self, Move};
 use crate::heap::rule::{Options, Rule};
 use crate::heap::sequence::no_progress;
+use crate::solve::Outcome;
 
 /// Everything a learner needs to see why a position is won or lost.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -316,6 +317,9 @@ fn misere_hint(rule: &Rule, heaps: &[u64]) -> Result<Hint> {
         ),
         (None, Outcome::N) => {
             ex.push("The player to move has no move, and so wins under the misère rule.".into())
+        }
+        (None, Outcome::D) => {
+            ex.push("Neither player can force a win: with perfect play the game never ends.".into())
         }
     }
     Ok(Hint {

@@ -14,7 +14,7 @@
 use crate::error::{Error, Result};
 use crate::heap::reference;
 use crate::heap::rule::Rule;
-use crate::heap::sequence::{push, Cell, Progress, Run, PROGRESS_EVERY};
+use crate::heap::sequence::{push, Cell, Fill, Progress, PROGRESS_EVERY};
 use crate::notation::game::{SubtractionSet, TakeBreak};
 
 /// A bitset of values, cleared per heap, giving the mex.
@@ -83,7 +83,7 @@ pub fn extend<T: Cell>(
     values: &mut Vec<T>,
     n: usize,
     progress: Progress,
-) -> Result<Run> {
+) -> Result<Fill> {
     match rule {
         Rule::Nim => {
             while values.len() < n {
@@ -92,7 +92,7 @@ pub fn extend<T: Cell>(
                     return Ok(r);
                 }
             }
-            Ok(Run::Done)
+            Ok(Fill::Done)
         }
         Rule::Subtraction(s) => Ok(subtraction(s, values, n, progress)),
         Rule::TakeBreak(c) => take_break(&Splits::of_code(c), values, n, progress),
@@ -120,7 +120,7 @@ fn simple<T: Cell>(
     n: usize,
     progress: Progress,
     mark: impl Fn(usize, &mut Marks, &[T]),
-) -> Run {
+) -> Fill {
     let mut marks = Marks::default();
     let mut max = values.iter().map(|v| v.get()).max().unwrap_or(0);
     while values.len() < n {
@@ -136,7 +136,7 @@ fn simple<T: Cell>(
             progress(h as u64);
         }
     }
-    Run::Done
+    Fill::Done
 }
 
 /// Counts of the values in a sliding window, with the mex of the values present: a bitset of
@@ -193,7 +193,7 @@ fn subtraction<T: Cell>(
     values: &mut Vec<T>,
     n: usize,
     progress: Progress,
-) -> Run {
+) -> Fill {
     let mut w = WindowCounts::default();
     // Rebuild the windows for heap h = len (positions h-hi ..= h-lo).
     let h0 = values.len();
@@ -224,7 +224,7 @@ fn subtraction<T: Cell>(
             progress(h as u64);
         }
     }
-    Run::Done
+    Fill::Done
 }
 
 /// The moves of a splitting game, by the number of tokens removed.
@@ -307,7 +307,7 @@ fn take_break<T: Cell>(
     values: &mut Vec<T>,
     n: usize,
     progress: Progress,
-) -> Result<Run> {
+) -> Result<Fill> {
     let mut marks = Marks::default();
     let mut max = values.iter().map(|v| v.get()).max().unwrap_or(0);
     let mut pairs = PairTable::default();
@@ -338,7 +338,7 @@ fn take_break<T: Cell>(
             progress(h as u64);
         }
     }
-    Ok(Run::Done)
+    Ok(Fill::Done)
 }
 
 /// P(s) = { G(b) ⊕ G(s-b) : 1 <= b <= s/2 } as bitsets of `bits` bits, for s < len.

@@ -29,14 +29,7 @@ pub const MAX_OPTIONS: u128 = 100_000_000;
 /// The most positions the misère search visits.
 pub const MISERE_MAX_POSITIONS: usize = 200_000;
 
-/// Who wins: `P` (the player to move loses) or `N` (the player to move wins).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum Outcome {
-    /// The previous player wins: every move loses.
-    P,
-    /// The next player (to move) wins.
-    N,
-}
+use crate::solve::Outcome;
 
 /// One winning move: heap `heap` (0-based index in the input) of size `from` becomes the heaps
 /// `to` (ascending; empty when the heap is removed).
@@ -52,7 +45,7 @@ pub struct Move {
 
 /// The analysis of a sum of heaps.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Analysis {
+pub struct PositionAnalysis {
     /// P or N.
     pub outcome: Outcome,
     /// The nim-sum of the heaps' values (normal play only).
@@ -132,7 +125,7 @@ pub fn divide_value(ds: &[u64], n: u64, memo: &mut HashMap<u64, u64>) -> u64 {
 }
 
 /// Outcome, nim-sum and every winning move of the sum of `heaps` under normal play.
-pub fn normal(rule: &Rule, heaps: &[u64], progress: Progress) -> Result<Analysis> {
+pub fn normal(rule: &Rule, heaps: &[u64], progress: Progress) -> Result<PositionAnalysis> {
     let mut vals = Values::new(rule, heaps, progress)?;
     let g: Vec<u64> = heaps.iter().map(|&h| vals.get(h)).collect();
     let x = g.iter().fold(0, |a, b| a ^ b);
@@ -156,7 +149,7 @@ pub fn normal(rule: &Rule, heaps: &[u64], progress: Progress) -> Result<Analysis
             })?);
         }
     }
-    Ok(Analysis {
+    Ok(PositionAnalysis {
         outcome: if x == 0 { Outcome::P } else { Outcome::N },
         nim_sum: Some(x),
         winning_moves: moves,
@@ -205,7 +198,7 @@ fn check_option_count(rule: &Rule, h: u64) -> Result<()> {
 }
 
 /// Outcome and every winning move of the sum of `heaps` under misère play.
-pub fn misere(rule: &Rule, heaps: &[u64]) -> Result<Analysis> {
+pub fn misere(rule: &Rule, heaps: &[u64]) -> Result<PositionAnalysis> {
     if let Rule::Nim = rule {
         return Ok(misere_nim(heaps));
     }
@@ -224,7 +217,7 @@ pub fn misere(rule: &Rule, heaps: &[u64]) -> Result<Analysis> {
             })?);
         }
     }
-    Ok(Analysis {
+    Ok(PositionAnalysis {
         outcome: if win { Outcome::N } else { Outcome::P },
         nim_sum: None,
         winning_moves: moves,
@@ -232,7 +225,7 @@ pub fn misere(rule: &Rule, heaps: &[u64]) -> Result<Analysis> {
 }
 
 /// Misère Nim by Bouton's rule (see the module documentation).
-pub fn misere_nim(heaps: &[u64]) -> Analysis {
+pub fn misere_nim(heaps: &[u64]) -> PositionAnalysis {
     let big = heaps.iter().filter(|&&h| h >= 2).count();
     let ones = heaps.iter().filter(|&&h| h == 1).count() as u64;
     let x = heaps.iter().fold(0, |a, b| a ^ b);
@@ -272,7 +265,7 @@ pub fn misere_nim(heaps: &[u64]) -> Analysis {
             });
         }
     }
-    Analysis {
+    PositionAnalysis {
         outcome: if win { Outcome::N } else { Outcome::P },
         nim_sum: None,
         winning_moves: moves,

@@ -6,7 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::heap::rule::{HeapRule, Options};
-use crate::heap::sequence::{push, Cell, Progress, Run, PROGRESS_EVERY};
+use crate::heap::sequence::{push, Cell, Fill, Progress, PROGRESS_EVERY};
 
 /// The minimum excludant: the least natural number not in `set`.
 pub fn mex(set: &mut [u32]) -> u32 {
@@ -28,7 +28,7 @@ pub fn extend<T: Cell>(
     values: &mut Vec<T>,
     n: usize,
     progress: Progress,
-) -> Result<Run> {
+) -> Result<Fill> {
     let mut opts = Options::new();
     let mut set: Vec<u32> = Vec::new();
     while values.len() < n {
@@ -55,7 +55,7 @@ pub fn extend<T: Cell>(
             progress(h as u64);
         }
     }
-    Ok(Run::Done)
+    Ok(Fill::Done)
 }
 
 /// G(0..n) of `rule` as `u32`s, by the definition.

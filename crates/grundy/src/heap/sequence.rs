@@ -56,7 +56,7 @@ cell!(u32);
 
 /// What an engine run over cells of one width ended with.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Run {
+pub enum Fill {
     /// All requested values are done.
     Done,
     /// The next value does not fit the cell type: widen and resume.
@@ -112,7 +112,7 @@ impl Sequence {
 
 /// Which algorithm computes a sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
+pub enum SequenceEngine {
     /// The best engine for the rule ([`compute`]'s choice).
     Auto,
     /// Every option enumerated, then mex ([`reference`]): slow, from the definition.
@@ -127,26 +127,31 @@ pub enum Engine {
 /// take-and-break games that leave at most two heaps (and Grundy's game) beyond a few thousand
 /// values, the naive engine otherwise. `Error::Limit` above [`MAX_LEN`] values.
 pub fn compute(rule: &Rule, n: u64, progress: Progress) -> Result<Sequence> {
-    compute_with(rule, n, Engine::Auto, progress)
+    compute_with(rule, n, SequenceEngine::Auto, progress)
 }
 
 /// G(0), ..., G(n-1) of `rule` by a chosen engine (the sparse engine falls back to the naive one
 /// for rules it does not handle).
-pub fn compute_with(rule: &Rule, n: u64, engine: Engine, progress: Progress) -> Result<Sequence> {
+pub fn compute_with(
+    rule: &Rule,
+    n: u64,
+    engine: SequenceEngine,
+    progress: Progress,
+) -> Result<Sequence> {
     extend_from(rule, Sequence::U8(Vec::new()), n, engine, progress)
 }
 
 /// Extends a sequence of `rule` (as returned by [`compute`]) to G(0..n), reusing the values it
 /// holds; returned unchanged if it already has `n` values or more.
 pub fn extend(rule: &Rule, seq: Sequence, n: u64, progress: Progress) -> Result<Sequence> {
-    extend_from(rule, seq, n, Engine::Auto, progress)
+    extend_from(rule, seq, n, SequenceEngine::Auto, progress)
 }
 
 fn extend_from(
     rule: &Rule,
     seq: Sequence,
     n: u64,
-    engine: Engine,
+    engine: SequenceEngine,
     progress: Progress,
 ) -> Result<Sequence> {
     if n > MAX_LEN {
@@ -171,14 +176,14 @@ fn extend_from(
         return Ok(seq);
     }
     let engine = match engine {
-        Engine::Auto if sparse::handles(rule) && n > 4096 => Engine::Sparse,
-        Engine::Auto => Engine::Naive,
-        Engine::Sparse if !sparse::handles(rule) => Engine::Naive,
+        SequenceEngine::Auto if sparse::handles(rule) && n > 4096 => SequenceEngine::Sparse,
+        SequenceEngine::Auto => SequenceEngine::Naive,
+        SequenceEngine::Sparse if !sparse::handles(rule) => SequenceEngine::Naive,
         e => e,
     };
     let mut v16: Vec<u16> = match seq {
         Sequence::U8(mut v8) => {
-            if run(engine, rule, &mut v8, n, progress)? == Run::Done {
+            if run(engine, rule, &mut v8, n, progress)? == Fill::Done {
                 return Ok(Sequence::U8(v8));
             }
             widen(v8)
@@ -186,22 +191,22 @@ fn extend_from(
         Sequence::U16(v) => v,
         Sequence::U32(v) => return finish32(engine, rule, v, n, progress),
     };
-    if run(engine, rule, &mut v16, n, progress)? == Run::Done {
+    if run(engine, rule, &mut v16, n, progress)? == Fill::Done {
         return Ok(Sequence::U16(v16));
     }
     finish32(engine, rule, widen(v16), n, progress)
 }
 
 fn finish32(
-    engine: Engine,
+    engine: SequenceEngine,
     rule: &Rule,
     mut v32: Vec<u32>,
     n: usize,
     progress: Progress,
 ) -> Result<Sequence> {
     match run(engine, rule, &mut v32, n, progress)? {
-        Run::Done => Ok(Sequence::U32(v32)),
-        Run::Overflow => Err(Error::limit(
+        Fill::Done => Ok(Sequence::U32(v32)),
+        Fill::Overflow => Err(Error::limit(
             "a Grundy value does not fit in 32 bits",
             "values of 2^32 and above are not supported",
         )),
@@ -219,12 +224,12 @@ fn widen<A: Cell, B: Cell>(v: Vec<A>) -> Vec<B> {
 }
 
 fn run<T: Cell>(
-    engine: Engine,
+    engine: SequenceEngine,
     rule: &Rule,
     values: &mut Vec<T>,
     n: usize,
     progress: Progress,
-) -> Result<Run> {
+) -> Result<Fill> {
     if values
         .try_reserve_exact(n.saturating_sub(values.len()))
         .is_err()
@@ -235,17 +240,17 @@ fn run<T: Cell>(
         ));
     }
     match engine {
-        Engine::Reference => reference::extend(rule, values, n, progress),
-        Engine::Sparse => sparse::extend(rule, values, n, progress),
+        SequenceEngine::Reference => reference::extend(rule, values, n, progress),
+        SequenceEngine::Sparse => sparse::extend(rule, values, n, progress),
         _ => naive::extend(rule, values, n, progress),
     }
 }
 
 /// Appends `v` to `values` as a `T`, or reports that it does not fit.
 #[inline(always)]
-pub(crate) fn push<T: Cell>(values: &mut Vec<T>, v: u32) -> Option<Run> {
+pub(crate) fn push<T: Cell>(values: &mut Vec<T>, v: u32) -> Option<Fill> {
     if v > T::MAX {
-        return Some(Run::Overflow);
+        return Some(Fill::Overflow);
     }
     values.push(T::from_u32(v));
     None

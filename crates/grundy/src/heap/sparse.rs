@@ -34,7 +34,7 @@
 use crate::error::Result;
 use crate::heap::naive::{bound, Marks, Splits};
 use crate::heap::rule::Rule;
-use crate::heap::sequence::{push, Cell, Progress, Run, PROGRESS_EVERY};
+use crate::heap::sequence::{push, Cell, Fill, Progress, PROGRESS_EVERY};
 use rayon::prelude::*;
 
 /// Whether the sparse engine handles `rule` (moves leave at most two heaps).
@@ -246,7 +246,7 @@ pub fn extend<T: Cell>(
     values: &mut Vec<T>,
     n: usize,
     progress: Progress,
-) -> Result<Run> {
+) -> Result<Fill> {
     extend_with(rule, values, n, progress, Parity::Auto)
 }
 
@@ -260,7 +260,7 @@ pub fn extend_with<T: Cell>(
     n: usize,
     progress: Progress,
     parity: Parity,
-) -> Result<Run> {
+) -> Result<Fill> {
     let sp = match rule {
         Rule::TakeBreak(c) if c.max_heaps() <= 2 => Splits::of_code(c),
         Rule::GrundysGame => Splits::grundy(),
@@ -355,7 +355,7 @@ pub fn extend_with<T: Cell>(
         let end = (h0 + BLOCK).min(n);
         pending = Some(propose(&sp, &mut st, base, h0, end, &mut tables));
     }
-    Ok(Run::Done)
+    Ok(Fill::Done)
 }
 
 /// A block of heaps whose values were proposed by the rare pass and await verification.

@@ -74,17 +74,17 @@ pub struct SumAnalysis<P> {
 }
 
 /// Memoising Grundy engine over a [`TransfiniteGame`], with a bound on positions evaluated.
-pub struct Engine<'g, G: TransfiniteGame> {
+pub struct TransfiniteSolver<'g, G: TransfiniteGame> {
     game: &'g G,
     memo: HashMap<G::Position, Ordinal>,
     max_positions: usize,
 }
 
-impl<'g, G: TransfiniteGame> Engine<'g, G> {
+impl<'g, G: TransfiniteGame> TransfiniteSolver<'g, G> {
     /// An engine that evaluates at most `max_positions` distinct positions (beyond that it
     /// returns [`Error::Limit`]).
     pub fn new(game: &'g G, max_positions: usize) -> Self {
-        Engine {
+        TransfiniteSolver {
             game,
             memo: HashMap::new(),
             max_positions,
@@ -275,7 +275,7 @@ mod tests {
 
     #[test]
     fn ordinal_nim_heaps_have_their_own_value() {
-        let mut e = Engine::new(&SmallOrdinalNim, 10_000);
+        let mut e = TransfiniteSolver::new(&SmallOrdinalNim, 10_000);
         assert_eq!(e.value(&(0, 5)).unwrap(), Ordinal::from(5));
         assert_eq!(e.value(&(1, 0)).unwrap().to_string(), "w");
         assert_eq!(e.value(&(1, 3)).unwrap().to_string(), "w+3");
@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn limits_are_enforced() {
-        let mut e = Engine::new(&SmallOrdinalNim, 10);
+        let mut e = TransfiniteSolver::new(&SmallOrdinalNim, 10);
         assert!(matches!(e.value(&(0, 100)), Err(Error::Limit(_))));
     }
 }

@@ -12,7 +12,7 @@
 //! * Other games (Grundy's game, squares, scripts): `max` values, searched for apparent periods,
 //!   arithmetic periods and self-similar rules, none of them proved.
 //!
-//! [`Analysis::value`] then answers `G(n)` for any `n`: through a proved period (reducing `n`
+//! [`SequenceAnalysis::value`] then answers `G(n)` for any `n`: through a proved period (reducing `n`
 //! modulo the period), a proved self-similar rule (dividing `n` by the ratio), the run table, or
 //! the computed values; beyond all of them it fails with [`Error::Limit`], never guessing and
 //! never computing without bound.
@@ -76,7 +76,7 @@ enum Knowledge {
 
 /// The result of [`analyze`]: what `grundy analyze` reports, and the means to answer `value`.
 #[derive(Clone, Debug)]
-pub struct Analysis {
+pub struct SequenceAnalysis {
     /// The game in canonical notation.
     pub game: String,
     /// The number of heaps whose values were computed (for `divide:D`: covered by runs).
@@ -108,7 +108,12 @@ pub fn theorem(spec: &GameSpec) -> Option<Theorem> {
 /// Analyses the game `spec` (whose rule is `rule`), computing at most `max` values.
 ///
 /// `progress` is called with the number of values done in the current round.
-pub fn analyze(spec: &GameSpec, rule: &Rule, max: u64, progress: Progress) -> Result<Analysis> {
+pub fn analyze(
+    spec: &GameSpec,
+    rule: &Rule,
+    max: u64,
+    progress: Progress,
+) -> Result<SequenceAnalysis> {
     let game = spec.to_string();
     match spec {
         GameSpec::Nim => Ok(nim(game)),
@@ -121,8 +126,8 @@ pub fn analyze(spec: &GameSpec, rule: &Rule, max: u64, progress: Progress) -> Re
     }
 }
 
-fn nim(game: String) -> Analysis {
-    Analysis {
+fn nim(game: String) -> SequenceAnalysis {
+    SequenceAnalysis {
         game,
         computed: 0,
         period: Some(Periodicity {
@@ -140,7 +145,7 @@ fn nim(game: String) -> Analysis {
     }
 }
 
-fn divide_analysis(game: String, divisors: &[u64], table: RunTable) -> Analysis {
+fn divide_analysis(game: String, divisors: &[u64], table: RunTable) -> SequenceAnalysis {
     let d_max = divisors.iter().max().copied().unwrap_or(2);
     let rule = divide::prove_self_similar(divisors, &table);
     let runs_text = table.describe(RUNS_SHOWN);
@@ -162,7 +167,7 @@ fn divide_analysis(game: String, divisors: &[u64], table: RunTable) -> Analysis 
             table.len()
         ),
     };
-    Analysis {
+    SequenceAnalysis {
         game,
         computed: table.end(),
         period: None,
@@ -181,7 +186,7 @@ fn computed_analysis(
     theorem: Option<Theorem>,
     max: u64,
     progress: Progress,
-) -> Result<Analysis> {
+) -> Result<SequenceAnalysis> {
     if max > sequence::MAX_LEN {
         return Err(Error::limit(
             format!(
@@ -231,7 +236,12 @@ fn period_values(values: &[u32], per: &Periodicity) -> String {
     format!("; one period from n = {start}: {}", list.join(" "))
 }
 
-fn proved_period(game: String, values: Vec<u32>, per: Periodicity, proof: PeriodProof) -> Analysis {
+fn proved_period(
+    game: String,
+    values: Vec<u32>,
+    per: Periodicity,
+    proof: PeriodProof,
+) -> SequenceAnalysis {
     let pattern = format!(
         "periodic: G(n+{p}) = G(n) for every n >= {n0} (proved by {proof}){}",
         period_values(&values, &per),
@@ -240,7 +250,7 @@ fn proved_period(game: String, values: Vec<u32>, per: Periodicity, proof: Period
     );
     let computed = values.len() as u128;
     let head = values[..per.preperiod + per.period].to_vec();
-    Analysis {
+    SequenceAnalysis {
         game,
         computed,
         period: Some(per),
@@ -256,7 +266,7 @@ fn unproved(
     values: Vec<u32>,
     theorem: Option<Theorem>,
     outcome: PeriodOutcome,
-) -> Analysis {
+) -> SequenceAnalysis {
     let len = values.len();
     let why = |need: Option<u128>| match (&theorem, need) {
         (Some(t), Some(need)) => format!(
@@ -331,7 +341,7 @@ fn unproved(
             table.len()
         ));
     }
-    Analysis {
+    SequenceAnalysis {
         game,
         computed: len as u128,
         period,
@@ -342,7 +352,7 @@ fn unproved(
     }
 }
 
-impl Analysis {
+impl SequenceAnalysis {
     /// The number of runs, when the values were computed run by run (`divide:D`).
     pub fn run_count(&self) -> Option<usize> {
         match &self.knowledge {
@@ -400,7 +410,7 @@ impl Analysis {
 
 /// `G(n)` for each `n` of `heaps`: directly from the first values when every heap is below
 /// `max`, otherwise through [`analyze`] (computing at most `max` values) and
-/// [`Analysis::value`]. Floor-division games use their run engine for any heap below 2^128.
+/// [`SequenceAnalysis::value`]. Floor-division games use their run engine for any heap below 2^128.
 pub fn values(
     spec: &GameSpec,
     rule: &Rule,
@@ -439,7 +449,7 @@ mod tests {
     use crate::heap::sequence::no_progress;
     use crate::notation::game::parse_game;
 
-    fn analysis(game: &str, max: u64) -> Analysis {
+    fn analysis(game: &str, max: u64) -> SequenceAnalysis {
         let spec = parse_game(game).unwrap();
         let rule = Rule::from_spec(&spec).unwrap();
         analyze(&spec, &rule, max, &no_progress).unwrap()

@@ -36,7 +36,14 @@ pub(crate) fn report(progress: Progress, done: u64) {
 }
 
 /// The outcome class of a position: who wins with perfect play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+///
+/// Every position of an impartial game is in exactly one class. If some option is a `P`
+/// position, moving there wins (`N`); if every option is `N` (or there is none, under normal
+/// play), every move hands the opponent a win (`P`). In a game with cycles the positions left
+/// unlabelled when no more can be labelled this way are `D`: from them the player to move has
+/// no move to a `P` position but a move to another `D` position, so neither side can force an
+/// end. Finite games (sums of heaps, acyclic graphs) have only `P` and `N` positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum Outcome {
     /// The previous player (the one who just moved) wins: the player to move loses.
     P,
