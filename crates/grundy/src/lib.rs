@@ -27,6 +27,31 @@
 
 #![warn(missing_docs)]
 
+/// Declares items (modules, functions, types) that belong to the crate's engines and reference
+/// code rather than to its interface: public to the crate's own tests and benchmarks (feature
+/// `testing`), crate-private otherwise. Some of them serve only tests and benchmarks, hence
+/// `dead_code` is allowed on the crate-private copy.
+macro_rules! testing_pub {
+    ($($(#[$attr:meta])* pub mod $name:ident;)+) => {$(
+        $(#[$attr])*
+        #[cfg(any(test, feature = "testing"))]
+        pub mod $name;
+        $(#[$attr])*
+        #[cfg(not(any(test, feature = "testing")))]
+        #[allow(dead_code)]
+        pub(crate) mod $name;
+    )+};
+    ($(#[$attr:meta])* pub $($item:tt)+) => {
+        $(#[$attr])*
+        #[cfg(any(test, feature = "testing"))]
+        pub $($item)+
+        $(#[$attr])*
+        #[cfg(not(any(test, feature = "testing")))]
+        #[allow(dead_code)]
+        pub(crate) $($item)+
+    };
+}
+
 pub mod count;
 pub mod error;
 pub mod game;

@@ -23,16 +23,18 @@ pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 /// A progress callback that ignores its argument.
 pub fn no_progress(_done: u64) {}
 
-/// A cell type for values: `u8`, `u16` or `u32`.
-pub trait Cell:
-    Copy + Default + Send + Sync + Ord + std::ops::BitXor<Output = Self> + 'static
-{
-    /// The largest value the type holds.
-    const MAX: u32;
-    /// Narrows `v` (which must be at most `MAX`).
-    fn from_u32(v: u32) -> Self;
-    /// Widens to `u32`.
-    fn get(self) -> u32;
+testing_pub! {
+    /// A cell type for values: `u8`, `u16` or `u32`.
+    pub trait Cell:
+        Copy + Default + Send + Sync + Ord + std::ops::BitXor<Output = Self> + 'static
+    {
+        /// The largest value the type holds.
+        const MAX: u32;
+        /// Narrows `v` (which must be at most `MAX`).
+        fn from_u32(v: u32) -> Self;
+        /// Widens to `u32`.
+        fn get(self) -> u32;
+    }
 }
 
 macro_rules! cell {
@@ -54,13 +56,15 @@ cell!(u8);
 cell!(u16);
 cell!(u32);
 
-/// What an engine run over cells of one width ended with.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Fill {
-    /// All requested values are done.
-    Done,
-    /// The next value does not fit the cell type: widen and resume.
-    Overflow,
+testing_pub! {
+    /// What an engine run over cells of one width ended with.
+    #[derive(Debug, PartialEq, Eq)]
+    pub enum Fill {
+        /// All requested values are done.
+        Done,
+        /// The next value does not fit the cell type: widen and resume.
+        Overflow,
+    }
 }
 
 /// A Grundy sequence G(0..len), stored compactly.
@@ -110,17 +114,19 @@ impl Sequence {
     }
 }
 
-/// Which algorithm computes a sequence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SequenceEngine {
-    /// The best engine for the rule ([`compute`]'s choice).
-    Auto,
-    /// Every option enumerated, then mex ([`reference`]): slow, from the definition.
-    Reference,
-    /// Tight per-rule loops with bitset mex ([`naive`]).
-    Naive,
-    /// Rare/common value classes for two-heap splitting games ([`sparse`]).
-    Sparse,
+testing_pub! {
+    /// Which algorithm computes a sequence.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum SequenceEngine {
+        /// The best engine for the rule ([`compute`]'s choice).
+        Auto,
+        /// Every option enumerated, then mex ([`reference`]): slow, from the definition.
+        Reference,
+        /// Tight per-rule loops with bitset mex ([`naive`]).
+        Naive,
+        /// Rare/common value classes for two-heap splitting games ([`sparse`]).
+        Sparse,
+    }
 }
 
 /// G(0), ..., G(n-1) of `rule`, by the engine best suited to it: the sparse-space engine for
@@ -130,15 +136,17 @@ pub fn compute(rule: &Rule, n: u64, progress: Progress) -> Result<Sequence> {
     compute_with(rule, n, SequenceEngine::Auto, progress)
 }
 
-/// G(0), ..., G(n-1) of `rule` by a chosen engine (the sparse engine falls back to the naive one
-/// for rules it does not handle).
-pub fn compute_with(
-    rule: &Rule,
-    n: u64,
-    engine: SequenceEngine,
-    progress: Progress,
-) -> Result<Sequence> {
-    extend_from(rule, Sequence::U8(Vec::new()), n, engine, progress)
+testing_pub! {
+    /// G(0), ..., G(n-1) of `rule` by a chosen engine (the sparse engine falls back to the naive one
+    /// for rules it does not handle).
+    pub fn compute_with(
+        rule: &Rule,
+        n: u64,
+        engine: SequenceEngine,
+        progress: Progress,
+    ) -> Result<Sequence> {
+        extend_from(rule, Sequence::U8(Vec::new()), n, engine, progress)
+    }
 }
 
 /// Extends a sequence of `rule` (as returned by [`compute`]) to G(0..n), reusing the values it

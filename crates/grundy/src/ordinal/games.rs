@@ -646,6 +646,7 @@ impl TransfiniteGame for NimWithIncreases {
     }
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Brute-force solutions of the finite games obtained by replacing "any natural number" with
 /// "any number below `b`" — the truncation oracle. With every heap below `b`, the level games'
 /// values must be the ordinal values with ω replaced by `b` (the coefficients stay below `b`,

@@ -213,6 +213,7 @@ impl<'g, G: TransfiniteGame> TransfiniteSolver<'g, G> {
     }
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Definition-level Grundy values of finite games, used by the truncation tests: a plain
 /// memoised mex over explicitly listed options.
 pub mod reference {

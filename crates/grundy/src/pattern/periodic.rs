@@ -309,6 +309,7 @@ pub fn smallest(values: &[u32], proved: Periodicity) -> Periodicity {
     }
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Definition-level searches, for testing the fast ones.
 pub mod reference {
     use super::Periodicity;

@@ -96,6 +96,7 @@ fn infinite<I: VertexId>() -> I {
     I::FLAG - I::one()
 }
 /// Label of an open vertex in the reference sweeps.
+#[cfg(any(test, feature = "testing"))]
 const OPEN: u32 = u32::MAX;
 
 /// The `γ` values of every vertex of a graph with ids of type `I` (labels in words of `I`).
@@ -387,6 +388,7 @@ fn solve_inner<I: VertexId>(
     LoopyValues { label: word }
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Slow methods from the definition, for checking [`solve`].
 pub mod reference {
     use super::*;
