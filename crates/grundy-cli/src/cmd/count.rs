@@ -10,7 +10,7 @@ use crate::output::{json_int, print_json, stdout};
 use clap::Args;
 use grundy::count::histogram::{histogram_of_analysis, Histogram, Limits};
 use grundy::count::{count_from_histogram, CountSpec};
-use grundy::heap::Rule;
+use grundy::heap::HeapGame;
 use grundy::notation::game::parse_game;
 use grundy::notation::number::{parse_natural, parse_u128};
 use grundy::pattern::value;
@@ -66,10 +66,10 @@ const MAX_VALUES: u64 = 1 << 23;
 /// period makes any range cheap), then the library builds the histogram.
 fn histogram_for(game: &str, min: u128, max: u128) -> Result<Histogram, CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
-    let rule = Rule::from_spec(&spec)?;
+    let rule = HeapGame::from_spec(spec.clone())?;
     let budget = value::default_max(&spec).max(MAX_VALUES.min(max.saturating_add(1) as u64));
     let bar = progress(budget, "analysing");
-    let analysis = value::analyze(&spec, &rule, budget, &|done| bar.set_position(done))?;
+    let analysis = value::analyze(&rule, budget, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
     Ok(histogram_of_analysis(
         &spec,

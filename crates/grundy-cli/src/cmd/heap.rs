@@ -6,7 +6,7 @@ use crate::plot;
 use clap::Args;
 use grundy::heap::position::{self, PositionAnalysis};
 use grundy::heap::sequence;
-use grundy::heap::Rule;
+use grundy::heap::HeapGame;
 use grundy::notation::game::parse_game;
 use grundy::notation::number::parse_u64;
 use grundy::solve::Outcome;
@@ -61,9 +61,9 @@ pub struct PositionArgs {
     json: bool,
 }
 
-fn rule(game: &str) -> Result<Rule, CliError> {
+fn rule(game: &str) -> Result<HeapGame, CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
-    Ok(Rule::from_spec(&spec)?)
+    Ok(HeapGame::from_spec(spec)?)
 }
 
 /// Runs `grundy seq`.

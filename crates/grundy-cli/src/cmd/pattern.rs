@@ -5,8 +5,8 @@ use crate::error::CliError;
 use crate::output::{json_int, print_json, progress, stdout};
 use crate::plot;
 use clap::Args;
-use grundy::heap::Rule;
-use grundy::notation::game::{parse_game, GameSpec};
+use grundy::heap::HeapGame;
+use grundy::notation::game::parse_game;
 use grundy::notation::number::{parse_natural, parse_u64};
 use grundy::pattern::value;
 use num_traits::ToPrimitive;
@@ -71,23 +71,22 @@ pub struct ValueArgs {
     json: bool,
 }
 
-/// The game and its rule, and `--max` (or the game's default).
-fn game(game: &str, max: &Option<String>) -> Result<(GameSpec, Rule, u64), CliError> {
+/// The game, and `--max` (or the game's default).
+fn game(game: &str, max: &Option<String>) -> Result<(HeapGame, u64), CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
     let max = match max {
         Some(m) => parse_u64(m).map_err(|e| e.in_source("--max"))?,
         None => value::default_max(&spec),
     };
-    let rule = Rule::from_spec(&spec)?;
-    Ok((spec, rule, max))
+    Ok((HeapGame::from_spec(spec)?, max))
 }
 
 /// Runs `grundy analyze`.
 pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
-    let (spec, rule, max) = game(&args.game, &args.max)?;
+    let (rule, max) = game(&args.game, &args.max)?;
     let plot_path = args.plot.as_deref().map(plot::target).transpose()?;
     let bar = progress(max, "computing");
-    let a = value::analyze(&spec, &rule, max, &|done| bar.set_position(done))?;
+    let a = value::analyze(&rule, max, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
     if let Some(path) = plot_path {
         plot::write(&path, &analysis_figure(&a))?;
@@ -196,9 +195,9 @@ pub fn value(args: ValueArgs) -> Result<(), CliError> {
         .enumerate()
         .map(|(i, h)| parse_natural(h).map_err(|e| e.in_source(format!("N (heap {})", i + 1))))
         .collect::<Result<Vec<_>, _>>()?;
-    let (spec, rule, max) = game(&args.game, &args.max)?;
+    let (rule, max) = game(&args.game, &args.max)?;
     let bar = progress(max, "computing");
-    let values = value::values(&spec, &rule, &heaps, max, &|done| bar.set_position(done))?;
+    let values = value::values(&rule, &heaps, max, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
     if args.json {
         // Heaps and values may exceed every fixed-width type: exact JSON integers of any size.

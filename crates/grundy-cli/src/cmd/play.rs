@@ -16,8 +16,8 @@ use crate::output::stdout;
 use clap::Args;
 use grundy::heap::hint;
 use grundy::heap::position::{Move, MAX_HEAP};
-use grundy::heap::{HeapRule, Options, Rule};
-use grundy::notation::game::parse_game;
+use grundy::heap::{HeapGame, Options};
+use grundy::notation::game::{parse_game, GameSpec};
 use grundy::notation::number::parse_u64;
 use grundy::solve::Outcome;
 use grundy::Error;
@@ -67,7 +67,7 @@ const WIDTH: usize = 78;
 /// Runs `grundy play`.
 pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let spec = parse_game(&args.game).map_err(|e| e.in_source("GAME"))?;
-    let rule = Rule::from_spec(&spec)?;
+    let rule = HeapGame::from_spec(spec)?;
     if args.heaps.is_empty() {
         return Err(CliError::usage(
             "grundy play needs at least one heap, e.g. `grundy play nim 3 4 5`",
@@ -119,7 +119,7 @@ enum Player {
 /// A game in progress.
 struct Game {
     game: String,
-    rule: Rule,
+    rule: HeapGame,
     heaps: Vec<u64>,
     misere: bool,
     hints: bool,
@@ -442,7 +442,7 @@ impl Game {
         let mut opts = Options::new();
         for &h in &self.heaps {
             opts.clear();
-            self.rule.options(h, &mut opts)?;
+            self.rule.heap_options(h, &mut opts)?;
             if !opts.is_empty() {
                 return Ok(true);
             }
@@ -497,7 +497,7 @@ impl Game {
             }
         };
         let h = self.heaps[idx];
-        if let Rule::Nim = self.rule {
+        if let GameSpec::Nim = self.rule.spec() {
             if h == 0 {
                 writeln!(out, "heap {i} is empty: it has no move.")?;
             } else {
@@ -724,7 +724,7 @@ mod tests {
     fn game(g: &str, heaps: &[u64], misere: bool) -> Game {
         Game {
             game: g.into(),
-            rule: Rule::parse(g).unwrap(),
+            rule: g.parse().unwrap(),
             heaps: heaps.to_vec(),
             misere,
             hints: false,

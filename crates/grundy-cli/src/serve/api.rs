@@ -15,7 +15,7 @@ use axum::Json;
 use grundy::heap::hint::{self, Hint};
 use grundy::heap::position::Move;
 use grundy::heap::script::ScriptRule;
-use grundy::heap::{sequence, Rule};
+use grundy::heap::{sequence, HeapGame};
 use grundy::notation::game::{parse_game, GameSpec};
 use grundy::notation::graph::{parse_graph, GraphFormat};
 use grundy::pattern::runs::RunTable;
@@ -174,15 +174,18 @@ impl CheckedGame {
     }
 
     /// The rule; a script is compiled with the operation budget and `deadline`.
-    fn rule(&self, deadline: Deadline) -> Result<Rule, ApiError> {
+    fn rule(&self, deadline: Deadline) -> Result<HeapGame, ApiError> {
         match &self.script {
-            Some(src) => Ok(Rule::Script(Box::new(ScriptRule::compile_limited(
-                src,
+            Some(src) => Ok(HeapGame::from_script(
                 "script",
-                self.script_operations,
-                Some(deadline.0),
-            )?))),
-            None => Ok(Rule::from_spec(&self.spec)?),
+                ScriptRule::compile_limited(
+                    src,
+                    "script",
+                    self.script_operations,
+                    Some(deadline.0),
+                )?,
+            )),
+            None => Ok(HeapGame::from_spec(self.spec.clone())?),
         }
     }
 }
@@ -259,7 +262,7 @@ fn check_heaps(game: &CheckedGame, heaps: &[u64], limits: &Limits) -> Result<(),
         )));
     }
     if game.script.is_none() {
-        let rule = Rule::from_spec(&game.spec)?;
+        let rule = HeapGame::from_spec(game.spec.clone())?;
         if let Some((i, h, m)) = heaps
             .iter()
             .enumerate()
@@ -375,7 +378,7 @@ pub async fn seq(
             let rule = game.rule(deadline)?;
             let progress = deadline.progress();
             let values = sequence::compute(&rule, n, &progress)?.to_vec();
-            let a = value::analyze(&game.spec, &rule, max, &progress)?;
+            let a = value::analyze(&rule, max, &progress)?;
             let markers = match (a.period, a.run_count()) {
                 (_, Some(_)) => {
                     // Run starts lie below n, so they fit a u64.
@@ -411,7 +414,7 @@ pub async fn analyze(
         .heavy
         .run(move |deadline| {
             let rule = game.rule(deadline)?;
-            let a = value::analyze(&game.spec, &rule, max, &deadline.progress())?;
+            let a = value::analyze(&rule, max, &deadline.progress())?;
             let mut doc = analysis_json(&a);
             doc["game"] = json!(game.name());
             Ok(Json(doc))
@@ -480,10 +483,10 @@ pub async fn hint(
 }
 
 /// Whether no heap can move: the player to move has lost (normal play) or won (misère).
-fn game_over(rule: &Rule, heaps: &[u64]) -> grundy::Result<bool> {
+fn game_over(rule: &HeapGame, heaps: &[u64]) -> grundy::Result<bool> {
     for i in 0..heaps.len() {
-        let can_move = match rule {
-            Rule::Nim => heaps[i] > 0,
+        let can_move = match rule.spec() {
+            GameSpec::Nim => heaps[i] > 0,
             _ => !hint::legal_moves(rule, heaps, i)?.is_empty(),
         };
         if can_move {

@@ -25,6 +25,7 @@ use crate::error::{Error, Result};
 use crate::heap::position::{self, Move};
 use crate::heap::rule::{Options, Rule};
 use crate::heap::sequence::no_progress;
+use crate::heap::HeapGame;
 use crate::solve::Outcome;
 
 /// Everything a learner needs to see why a position is won or lost.
@@ -79,11 +80,11 @@ impl NimColumns {
 
 /// The hint for the sum of `heaps` of `rule`: outcome, values, winning moves, a suggested move
 /// and an explanation (see the module documentation for the reasoning it spells out).
-pub fn hint(rule: &Rule, heaps: &[u64], misere: bool) -> Result<Hint> {
+pub fn hint(game: &HeapGame, heaps: &[u64], misere: bool) -> Result<Hint> {
     if misere {
-        misere_hint(rule, heaps)
+        misere_hint(game, heaps)
     } else {
-        normal_hint(rule, heaps)
+        normal_hint(game, heaps)
     }
 }
 
@@ -148,10 +149,11 @@ fn column_lines(
     lines
 }
 
-fn normal_hint(rule: &Rule, heaps: &[u64]) -> Result<Hint> {
-    let mut table = position::Values::new(rule, heaps, &no_progress)?;
+fn normal_hint(game: &HeapGame, heaps: &[u64]) -> Result<Hint> {
+    let rule = game.rule();
+    let mut table = position::Values::new(game, heaps, &no_progress)?;
     let values: Vec<u64> = heaps.iter().map(|&h| table.get(h)).collect();
-    let analysis = position::normal(rule, heaps, &no_progress)?;
+    let analysis = position::normal(game, heaps, &no_progress)?;
     let x = values.iter().fold(0, |a, b| a ^ b);
     let cols = NimColumns::new(&values, x);
     let nim = matches!(rule, Rule::Nim);
@@ -216,7 +218,7 @@ fn normal_hint(rule: &Rule, heaps: &[u64]) -> Result<Hint> {
                         m.from - t
                     ));
                 } else {
-                    let parts = position::heap_values(rule, &m.to, &no_progress)?;
+                    let parts = position::heap_values(game, &m.to, &no_progress)?;
                     let shown: Vec<String> =
                         m.to.iter()
                             .zip(&parts)
@@ -252,8 +254,9 @@ fn normal_hint(rule: &Rule, heaps: &[u64]) -> Result<Hint> {
     })
 }
 
-fn misere_hint(rule: &Rule, heaps: &[u64]) -> Result<Hint> {
-    let analysis = position::misere(rule, heaps)?;
+fn misere_hint(game: &HeapGame, heaps: &[u64]) -> Result<Hint> {
+    let rule = game.rule();
+    let analysis = position::misere(game, heaps)?;
     let suggested = analysis.winning_moves.first().cloned();
     let mut ex = Vec::new();
     let (values, nim_sum, columns) = if let Rule::Nim = rule {
@@ -337,7 +340,8 @@ fn misere_hint(rule: &Rule, heaps: &[u64]) -> Result<Hint> {
 /// Every distinct legal move of heap `i` (0-based): the options of heap `heaps[i]`, parts
 /// ascending, each listed once, in the rule's order. Fails with [`Error::Invalid`] when `i` is
 /// out of range, and with [`Error::Limit`] when the heap has too many options to list.
-pub fn legal_moves(rule: &Rule, heaps: &[u64], i: usize) -> Result<Vec<Move>> {
+pub fn legal_moves(game: &HeapGame, heaps: &[u64], i: usize) -> Result<Vec<Move>> {
+    let rule = game.rule();
     heap_at(heaps, i)?;
     position::winning_options(rule, heaps, i, &mut Options::new(), |_| Ok(true))
 }
@@ -357,7 +361,8 @@ fn heap_at(heaps: &[u64], i: usize) -> Result<u64> {
 /// replaced, in place, by the heaps of `mv.to` (zeros dropped). Errors are [`Error::Invalid`]
 /// and say what is wrong: a heap number out of range, a size that does not match, or an
 /// option the rule does not allow.
-pub fn apply(rule: &Rule, heaps: &[u64], mv: &Move) -> Result<Vec<u64>> {
+pub fn apply(game: &HeapGame, heaps: &[u64], mv: &Move) -> Result<Vec<u64>> {
+    let rule = game.rule();
     let i = mv.heap;
     let h = heap_at(heaps, i)?;
     if mv.from != h {
@@ -373,7 +378,7 @@ pub fn apply(rule: &Rule, heaps: &[u64], mv: &Move) -> Result<Vec<u64>> {
     let legal = match rule {
         // Nim: any smaller heap; no need to list the options.
         Rule::Nim => to.len() <= 1 && to.first().is_none_or(|&t| t < h),
-        _ => legal_moves(rule, heaps, i)?.iter().any(|m| m.to == to),
+        _ => legal_moves(game, heaps, i)?.iter().any(|m| m.to == to),
     };
     if !legal {
         return Err(Error::invalid(format!(
@@ -393,8 +398,9 @@ pub fn apply(rule: &Rule, heaps: &[u64], mv: &Move) -> Result<Vec<u64>> {
 /// The engine's move in the sum of `heaps`: a winning move when there is one (the hint's
 /// suggestion); otherwise the move that removes the fewest tokens from the largest heap that
 /// can move, to keep the game long; `None` when no heap can move (the game is over).
-pub fn engine_move(rule: &Rule, heaps: &[u64], misere: bool) -> Result<Option<Move>> {
-    let h = hint(rule, heaps, misere)?;
+pub fn engine_move(game: &HeapGame, heaps: &[u64], misere: bool) -> Result<Option<Move>> {
+    let rule = game.rule();
+    let h = hint(game, heaps, misere)?;
     if h.suggested.is_some() {
         return Ok(h.suggested);
     }
@@ -412,7 +418,7 @@ pub fn engine_move(rule: &Rule, heaps: &[u64], misere: bool) -> Result<Option<Mo
             }
             continue;
         }
-        let moves = legal_moves(rule, heaps, i)?;
+        let moves = legal_moves(game, heaps, i)?;
         if let Some(best) = moves
             .into_iter()
             .max_by_key(|m| (m.to.iter().sum::<u64>(), std::cmp::Reverse(m.to.len())))
@@ -427,8 +433,8 @@ pub fn engine_move(rule: &Rule, heaps: &[u64], misere: bool) -> Result<Option<Mo
 mod tests {
     use super::*;
 
-    fn rule(g: &str) -> Rule {
-        Rule::parse(g).unwrap()
+    fn rule(g: &str) -> HeapGame {
+        g.parse().unwrap()
     }
 
     /// The seed's worked example: 27, 16, 8, 2, 7 has nim-sum 6 and the only winning move

@@ -15,6 +15,7 @@
 //! play; [`hint`] explains them to people (binary columns, mex is a promise) and picks the
 //! playgrounds' engine moves.
 
+mod game;
 pub mod hint;
 pub mod position;
 pub mod rule;
@@ -26,7 +27,10 @@ testing_pub! {
     pub mod sparse;
 }
 
-pub use rule::{HeapRule, HeapSum, Options, Rule};
+pub use game::HeapGame;
+#[cfg(any(test, feature = "testing"))]
+pub use rule::Rule;
+pub use rule::{HeapRule, HeapSum, Options};
 pub use sequence::{compute, Sequence};
 
 #[cfg(test)]

@@ -16,7 +16,8 @@
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::heap::rule::{HeapRule, HeapSum, Options, Rule};
-use crate::heap::sequence::{compute, Progress, Sequence};
+use crate::heap::sequence::{compute_rule, Progress, Sequence};
+use crate::heap::HeapGame;
 use std::collections::{HashMap, HashSet};
 
 /// Heaps above this size are refused (except in Nim, where G(n) = n, and divide games, whose
@@ -65,7 +66,8 @@ pub struct Values<'r> {
 impl<'r> Values<'r> {
     /// Prepares G(n) for every n up to the largest of `heaps`; heaps above [`MAX_HEAP`] are
     /// refused with [`Error::Limit`] for games that need their sequence.
-    pub fn new(rule: &'r Rule, heaps: &[u64], progress: Progress) -> Result<Values<'r>> {
+    pub fn new(game: &'r HeapGame, heaps: &[u64], progress: Progress) -> Result<Values<'r>> {
+        let rule = game.rule();
         let max = heaps.iter().copied().max().unwrap_or(0);
         let seq = match rule {
             Rule::Nim | Rule::Divide(_) => None,
@@ -76,7 +78,7 @@ impl<'r> Values<'r> {
                         "use smaller heaps",
                     ));
                 }
-                Some(compute(rule, max + 1, progress)?)
+                Some(compute_rule(rule, max + 1, progress)?)
             }
         };
         Ok(Values {
@@ -101,8 +103,8 @@ impl<'r> Values<'r> {
 /// The Grundy value G(h) of each heap of `heaps` (computed once up to the largest heap; Nim and
 /// divide games need no sequence). Heaps above [`MAX_HEAP`] are refused with [`Error::Limit`]
 /// for games that need their sequence.
-pub fn heap_values(rule: &Rule, heaps: &[u64], progress: Progress) -> Result<Vec<u64>> {
-    let mut vals = Values::new(rule, heaps, progress)?;
+pub fn heap_values(game: &HeapGame, heaps: &[u64], progress: Progress) -> Result<Vec<u64>> {
+    let mut vals = Values::new(game, heaps, progress)?;
     Ok(heaps.iter().map(|&h| vals.get(h)).collect())
 }
 
@@ -125,8 +127,9 @@ pub fn divide_value(ds: &[u64], n: u64, memo: &mut HashMap<u64, u64>) -> u64 {
 }
 
 /// Outcome, nim-sum and every winning move of the sum of `heaps` under normal play.
-pub fn normal(rule: &Rule, heaps: &[u64], progress: Progress) -> Result<PositionAnalysis> {
-    let mut vals = Values::new(rule, heaps, progress)?;
+pub fn normal(game: &HeapGame, heaps: &[u64], progress: Progress) -> Result<PositionAnalysis> {
+    let rule = game.rule();
+    let mut vals = Values::new(game, heaps, progress)?;
     let g: Vec<u64> = heaps.iter().map(|&h| vals.get(h)).collect();
     let x = g.iter().fold(0, |a, b| a ^ b);
     let mut moves = Vec::new();
@@ -198,7 +201,8 @@ fn check_option_count(rule: &Rule, h: u64) -> Result<()> {
 }
 
 /// Outcome and every winning move of the sum of `heaps` under misère play.
-pub fn misere(rule: &Rule, heaps: &[u64]) -> Result<PositionAnalysis> {
+pub fn misere(game: &HeapGame, heaps: &[u64]) -> Result<PositionAnalysis> {
+    let rule = game.rule();
     if let Rule::Nim = rule {
         return Ok(misere_nim(heaps));
     }

@@ -8,6 +8,7 @@
 
 use crate::error::{Error, Result};
 use crate::heap::rule::Rule;
+use crate::heap::HeapGame;
 use crate::heap::{naive, reference, sparse};
 
 /// The longest sequence [`compute`] makes: 2·10^9 values (about 2 GB when values fit a byte).
@@ -129,10 +130,28 @@ testing_pub! {
     }
 }
 
-/// G(0), ..., G(n-1) of `rule`, by the engine best suited to it: the sparse-space engine for
+/// G(0), ..., G(n-1) of `game`, by the engine best suited to it: the sparse-space engine for
 /// take-and-break games that leave at most two heaps (and Grundy's game) beyond a few thousand
 /// values, the naive engine otherwise. `Error::Limit` above [`MAX_LEN`] values.
-pub fn compute(rule: &Rule, n: u64, progress: Progress) -> Result<Sequence> {
+///
+/// G(n) = mex { G(h1) ⊕ ... ⊕ G(hk) : n → (h1, ..., hk) }: the options of a heap are sums of
+/// smaller heaps (or of fewer tokens), whose values are known when G(n) is computed, and the
+/// value of a sum is the nim-sum of its parts (Sprague-Grundy).
+///
+/// ```
+/// use grundy::heap::{sequence, HeapGame};
+/// let sub: HeapGame = "sub:1,2".parse()?;
+/// // With moves {1, 2}, G(n) = n mod 3.
+/// let g = sequence::compute(&sub, 7, &sequence::no_progress)?;
+/// assert_eq!(g.to_vec(), [0, 1, 2, 0, 1, 2, 0]);
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn compute(game: &HeapGame, n: u64, progress: Progress) -> Result<Sequence> {
+    compute_rule(game.rule(), n, progress)
+}
+
+/// [`compute`] for the engines' rule.
+pub(crate) fn compute_rule(rule: &Rule, n: u64, progress: Progress) -> Result<Sequence> {
     compute_with(rule, n, SequenceEngine::Auto, progress)
 }
 
@@ -149,9 +168,19 @@ testing_pub! {
     }
 }
 
-/// Extends a sequence of `rule` (as returned by [`compute`]) to G(0..n), reusing the values it
+/// Extends a sequence of `game` (as returned by [`compute`]) to G(0..n), reusing the values it
 /// holds; returned unchanged if it already has `n` values or more.
-pub fn extend(rule: &Rule, seq: Sequence, n: u64, progress: Progress) -> Result<Sequence> {
+pub fn extend(game: &HeapGame, seq: Sequence, n: u64, progress: Progress) -> Result<Sequence> {
+    extend_rule(game.rule(), seq, n, progress)
+}
+
+/// [`extend`] for the engines' rule.
+pub(crate) fn extend_rule(
+    rule: &Rule,
+    seq: Sequence,
+    n: u64,
+    progress: Progress,
+) -> Result<Sequence> {
     extend_from(rule, seq, n, SequenceEngine::Auto, progress)
 }
 

@@ -5,11 +5,16 @@ use super::reference;
 use super::rule::Rule;
 use super::sequence::{compute, compute_with, no_progress, Sequence, SequenceEngine};
 use super::sparse;
+use super::HeapGame;
 use crate::notation::game::{GameSpec, TakeBreak};
 use proptest::prelude::*;
 
 fn rule(game: &str) -> Rule {
     Rule::parse(game).unwrap()
+}
+
+fn heap_game(game: &str) -> HeapGame {
+    game.parse().unwrap()
 }
 
 fn seq(game: &str, n: u64, engine: SequenceEngine) -> Vec<u32> {
@@ -148,27 +153,32 @@ proptest! {
 #[test]
 fn values_wider_than_a_byte() {
     // G(n) = n mod 1001 for sub:1-1000: values up to 1000 force u16 cells.
-    let s = compute(&rule("sub:1-1000"), 3000, &no_progress).unwrap();
+    let s = compute(&heap_game("sub:1-1000"), 3000, &no_progress).unwrap();
     assert!(matches!(s, Sequence::U16(_)));
     assert!((0..3000).all(|n| s.get(n) == (n % 1001) as u32));
     assert_eq!(
         seq("sub:1-1000", 1200, SequenceEngine::Naive),
         reference("sub:1-1000", 1200)
     );
-    let s = compute(&rule("nim"), 70_000, &no_progress).unwrap();
+    let s = compute(&heap_game("nim"), 70_000, &no_progress).unwrap();
     assert!(matches!(s, Sequence::U32(_)));
     assert_eq!(s.get(69_999), 69_999);
     // A huge range is stored as one range, not a million elements.
-    let s = compute(&rule("sub:1-1000000"), 2000, &no_progress).unwrap();
+    let s = compute(&heap_game("sub:1-1000000"), 2000, &no_progress).unwrap();
     assert!((0..2000).all(|n| s.get(n) == n as u32));
 }
 
 #[test]
 fn limits_are_errors() {
-    let e = compute(&rule("nim"), super::sequence::MAX_LEN + 1, &no_progress).unwrap_err();
+    let e = compute(
+        &heap_game("nim"),
+        super::sequence::MAX_LEN + 1,
+        &no_progress,
+    )
+    .unwrap_err();
     assert!(matches!(e, crate::Error::Limit(_)));
     let n = super::sequence::MAX_LEN_THREE_HEAPS + 1;
-    let e = compute(&rule("octal:0.8"), n, &no_progress).unwrap_err();
+    let e = compute(&heap_game("octal:0.8"), n, &no_progress).unwrap_err();
     assert!(matches!(e, crate::Error::Limit(_)));
 }
 
@@ -295,7 +305,7 @@ fn extending_a_sequence_equals_computing_it() {
         ("octal:0.8F", 600),
         ("grundys-game", 6000),
     ] {
-        let r = rule(game);
+        let r = heap_game(game);
         let full = compute(&r, len, &no_progress).unwrap();
         let mut s = compute(&r, 100, &no_progress).unwrap();
         for n in [len / 5, len / 2, len] {

@@ -23,6 +23,7 @@ use super::runs::{self, RunTable};
 use crate::error::{Error, Result};
 use crate::heap::rule::Rule;
 use crate::heap::sequence::{self, Progress};
+use crate::heap::HeapGame;
 use crate::notation::game::GameSpec;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
@@ -108,12 +109,8 @@ pub fn theorem(spec: &GameSpec) -> Option<Theorem> {
 /// Analyses the game `spec` (whose rule is `rule`), computing at most `max` values.
 ///
 /// `progress` is called with the number of values done in the current round.
-pub fn analyze(
-    spec: &GameSpec,
-    rule: &Rule,
-    max: u64,
-    progress: Progress,
-) -> Result<SequenceAnalysis> {
+pub fn analyze(game: &HeapGame, max: u64, progress: Progress) -> Result<SequenceAnalysis> {
+    let (spec, rule) = (game.spec(), game.rule());
     let game = spec.to_string();
     match spec {
         GameSpec::Nim => Ok(nim(game)),
@@ -203,7 +200,7 @@ fn computed_analysis(
     };
     let mut seq = sequence::Sequence::U8(Vec::new());
     loop {
-        seq = sequence::extend(rule, seq, n, progress)?;
+        seq = sequence::extend_rule(rule, seq, n, progress)?;
         let values = seq.to_vec();
         let outcome = match &theorem {
             Some(t) => periodic::prove_period(&values, t),
@@ -412,12 +409,12 @@ impl SequenceAnalysis {
 /// `max`, otherwise through [`analyze`] (computing at most `max` values) and
 /// [`SequenceAnalysis::value`]. Floor-division games use their run engine for any heap below 2^128.
 pub fn values(
-    spec: &GameSpec,
-    rule: &Rule,
+    game: &HeapGame,
     heaps: &[BigUint],
     max: u64,
     progress: Progress,
 ) -> Result<Vec<BigUint>> {
+    let (spec, rule) = (game.spec(), game.rule());
     let largest = heaps.iter().max().cloned().unwrap_or_else(BigUint::zero);
     let direct = largest.to_u64().filter(|&l| l < max);
     let analysis = match (spec, direct) {
@@ -434,10 +431,10 @@ pub fn values(
             }
         }
         (_, Some(l)) => {
-            let v = sequence::compute(rule, l + 1, progress)?.to_vec();
+            let v = sequence::compute_rule(rule, l + 1, progress)?.to_vec();
             unproved(spec.to_string(), v, None, PeriodOutcome::None)
         }
-        _ => analyze(spec, rule, max, progress)?,
+        _ => analyze(game, max, progress)?,
     };
     heaps.iter().map(|n| analysis.value(n)).collect()
 }
@@ -450,9 +447,8 @@ mod tests {
     use crate::notation::game::parse_game;
 
     fn analysis(game: &str, max: u64) -> SequenceAnalysis {
-        let spec = parse_game(game).unwrap();
-        let rule = Rule::from_spec(&spec).unwrap();
-        analyze(&spec, &rule, max, &no_progress).unwrap()
+        let hg = HeapGame::from_spec(parse_game(game).unwrap()).unwrap();
+        analyze(&hg, max, &no_progress).unwrap()
     }
 
     fn period_of(game: &str) -> (usize, usize, bool) {
@@ -485,9 +481,9 @@ mod tests {
             ("octal:0.F", 300),
         ] {
             let a = analysis(game, 4096);
-            let spec = parse_game(game).unwrap();
-            let rule = Rule::from_spec(&spec).unwrap();
-            let reference = reference::sequence(&rule, len).unwrap();
+            let hg = HeapGame::from_spec(parse_game(game).unwrap()).unwrap();
+            let rule = hg.rule();
+            let reference = reference::sequence(rule, len).unwrap();
             assert!(a.proved, "{game}: {}", a.pattern);
             for (n, &v) in reference.iter().enumerate() {
                 assert_eq!(
@@ -521,28 +517,27 @@ mod tests {
                     .collect::<Vec<_>>()
                     .join(",")
             );
-            let spec = parse_game(&game).unwrap();
-            let rule = Rule::from_spec(&spec).unwrap();
+            let hg = HeapGame::from_spec(parse_game(&game).unwrap()).unwrap();
+            let spec = hg.spec();
             let naive = divide::reference::values(spec.divisors().unwrap(), 20_000);
             let heaps: Vec<BigUint> = (0..20_000u32).map(BigUint::from).collect();
-            let got = values(&spec, &rule, &heaps, 10, &no_progress).unwrap();
+            let got = values(&hg, &heaps, 10, &no_progress).unwrap();
             for (n, g) in got.iter().enumerate() {
                 assert_eq!(*g, BigUint::from(naive[n]), "{game} at {n}");
             }
         }
         for game in ["nim", "squares", "grundys-game", "octal:0.8"] {
-            let spec = parse_game(game).unwrap();
-            let rule = Rule::from_spec(&spec).unwrap();
-            let naive = reference::sequence(&rule, 300).unwrap();
+            let hg = HeapGame::from_spec(parse_game(game).unwrap()).unwrap();
+            let rule = hg.rule();
+            let naive = reference::sequence(rule, 300).unwrap();
             let heaps: Vec<BigUint> = (0..300u32).map(BigUint::from).collect();
-            let got = values(&spec, &rule, &heaps, 1000, &no_progress).unwrap();
+            let got = values(&hg, &heaps, 1000, &no_progress).unwrap();
             let want: Vec<BigUint> = naive.iter().map(|&v| BigUint::from(v)).collect();
             assert_eq!(got, want, "{game}");
         }
-        let spec = parse_game("grundys-game").unwrap();
-        let rule = Rule::from_spec(&spec).unwrap();
+        let hg = HeapGame::from_spec(parse_game("grundys-game").unwrap()).unwrap();
         let huge = [BigUint::from(10u64).pow(30)];
-        let e = values(&spec, &rule, &huge, 500, &no_progress).unwrap_err();
+        let e = values(&hg, &huge, 500, &no_progress).unwrap_err();
         assert!(matches!(e, Error::Limit(_)), "{e}");
     }
 
@@ -569,13 +564,13 @@ mod tests {
             let a = analysis(game, 2048);
             let Some(proof) = &a.proof else { continue };
             proved += 1;
-            let spec = parse_game(game).unwrap();
-            let rule = Rule::from_spec(&spec).unwrap();
+            let hg = HeapGame::from_spec(parse_game(game).unwrap()).unwrap();
+            let (spec, rule) = (hg.spec(), hg.rule());
             let three = spec.take_break().unwrap().max_heaps() == 3;
             let len = (proof.check.1 as usize * 3)
                 .max(200)
                 .min(if three { 250 } else { 1500 });
-            let reference = reference::sequence(&rule, len).unwrap();
+            let reference = reference::sequence(rule, len).unwrap();
             for (n, &v) in reference.iter().enumerate() {
                 assert_eq!(
                     a.value(&BigUint::from(n)).unwrap(),
