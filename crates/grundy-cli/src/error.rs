@@ -29,7 +29,8 @@ impl CliError {
                 match e {
                     Error::Parse(_) | Error::Invalid(_) => 2,
                     Error::Limit(_) => 3,
-                    Error::Internal(_) => 1,
+                    // Error::Internal, and any kind of error a later library adds.
+                    _ => 1,
                 }
             }
             CliError::Usage(m) => {

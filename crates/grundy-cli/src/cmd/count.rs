@@ -127,13 +127,10 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
         )));
     }
     let h = histogram_for(&args.game, min, max)?;
-    let spec = CountSpec {
-        heaps,
-        nim_sum,
-        modulus,
-        unordered: args.unordered,
-        distribution: args.distribution,
-    };
+    let spec = CountSpec::new(heaps, nim_sum)
+        .with_modulus(modulus)
+        .with_unordered(args.unordered)
+        .with_distribution(args.distribution);
     let answer = count_from_histogram(&h, &spec)?;
     if args.json {
         return print_json(&CountJson {

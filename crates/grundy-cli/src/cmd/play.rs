@@ -579,7 +579,7 @@ impl Game {
         };
         let mut to: Vec<u64> = to.into_iter().filter(|&p| p > 0).collect();
         to.sort_unstable();
-        let mv = Move { heap, from, to };
+        let mv = Move::new(heap, from, to);
         match hint::apply(&self.rule, &self.heaps, &mv) {
             Ok(after) => Ok((mv, after)),
             Err(e @ Error::Invalid(_)) => Err(format!(

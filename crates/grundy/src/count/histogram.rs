@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 
 /// Resource limits for building histograms; the defaults suit a machine with a few GiB.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct Limits {
     /// Grundy values must be below this (the transform has the power of two above the largest
     /// value entries; 2^25 entries of 16 bytes is 512 MiB).
@@ -25,6 +26,26 @@ pub struct Limits {
     pub max_enumeration: u128,
     /// The most runs visited in a run table.
     pub max_runs: u64,
+}
+
+impl Limits {
+    /// Sets [`Limits::max_value`].
+    pub fn with_max_value(mut self, max_value: u64) -> Limits {
+        self.max_value = max_value;
+        self
+    }
+
+    /// Sets [`Limits::max_enumeration`].
+    pub fn with_max_enumeration(mut self, max_enumeration: u128) -> Limits {
+        self.max_enumeration = max_enumeration;
+        self
+    }
+
+    /// Sets [`Limits::max_runs`].
+    pub fn with_max_runs(mut self, max_runs: u64) -> Limits {
+        self.max_runs = max_runs;
+        self
+    }
 }
 
 impl Default for Limits {

@@ -30,6 +30,7 @@ use crate::solve::Outcome;
 
 /// Everything a learner needs to see why a position is won or lost.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Hint {
     /// P (the player to move loses against perfect play) or N (the player to move wins).
     pub outcome: Outcome,
@@ -53,6 +54,7 @@ pub struct Hint {
 /// The heaps' values and their xor written in binary, one row a heap, as in a worked example of
 /// Nim: the nim-sum is the parity of each column.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct NimColumns {
     /// The number of bit columns (at least 1).
     pub width: usize,

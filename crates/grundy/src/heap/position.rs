@@ -35,6 +35,7 @@ use crate::solve::Outcome;
 /// One winning move: heap `heap` (0-based index in the input) of size `from` becomes the heaps
 /// `to` (ascending; empty when the heap is removed).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Move {
     /// 0-based index of the heap moved in.
     pub heap: usize,
@@ -44,8 +45,17 @@ pub struct Move {
     pub to: Vec<u64>,
 }
 
+impl Move {
+    /// The move in heap `heap` (0-based) of size `from` leaving the heaps `to` (sorted here).
+    pub fn new(heap: usize, from: u64, mut to: Vec<u64>) -> Move {
+        to.sort_unstable();
+        Move { heap, from, to }
+    }
+}
+
 /// The analysis of a sum of heaps.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PositionAnalysis {
     /// P or N.
     pub outcome: Outcome,

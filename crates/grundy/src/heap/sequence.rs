@@ -70,6 +70,7 @@ testing_pub! {
 
 /// A Grundy sequence G(0..len), stored compactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Sequence {
     /// Every value below 256.
     U8(Vec<u8>),

@@ -294,6 +294,7 @@ impl LevelGame {
 /// A move in a level game: lower the heap at `vertex` from `from` to `to`, and set the heaps
 /// listed in `set` (vertex, new size).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LevelMove {
     /// The vertex moved at.
     pub vertex: usize,

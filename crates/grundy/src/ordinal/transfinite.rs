@@ -53,6 +53,7 @@ pub trait TransfiniteGame {
 
 /// A winning move in a sum of positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WinningMove<P> {
     /// The index (0-based) of the component moved in.
     pub component: usize,
@@ -64,6 +65,7 @@ pub struct WinningMove<P> {
 
 /// The analysis of a sum of positions: its value, outcome and a winning move.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SumAnalysis<P> {
     /// The value of each component.
     pub values: Vec<Ordinal>,

@@ -40,6 +40,7 @@ use std::fmt;
 
 /// An eventual period of a sequence: `G(n + period) = G(n) + saltus` for `n >= preperiod`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Periodicity {
     /// The first `n` from which the relation holds.
     pub preperiod: usize,
@@ -51,6 +52,7 @@ pub struct Periodicity {
 
 /// A theorem that proves periodicity from finitely many checked values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Theorem {
     /// Subtraction game with a finite set of largest element `t`: check `n0 <= n < n0 + t`.
     Subtraction {
@@ -118,6 +120,7 @@ impl Theorem {
 
 /// A proof of periodicity: the theorem, and the finite check that was carried out.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PeriodProof {
     /// The theorem applied.
     pub theorem: Theorem,
@@ -210,6 +213,7 @@ fn find_relation(values: &[u32], min_saltus: u64) -> Option<Periodicity> {
 
 /// What [`prove_period`] concluded about a finite sequence.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PeriodOutcome {
     /// The sequence is periodic forever: smallest period and preperiod, and the proof.
     Proved(Periodicity, PeriodProof),

@@ -77,6 +77,7 @@ enum Knowledge {
 
 /// The result of [`analyze`]: what `grundy analyze` reports, and the means to answer `value`.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct SequenceAnalysis {
     /// The game in canonical notation.
     pub game: String,
