@@ -66,13 +66,13 @@ const MAX_VALUES: u64 = 1 << 23;
 /// period makes any range cheap), then the library builds the histogram.
 fn histogram_for(game: &str, min: u128, max: u128) -> Result<Histogram, CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
-    let rule = HeapGame::from_spec(spec.clone())?;
     let budget = value::default_max(&spec).max(MAX_VALUES.min(max.saturating_add(1) as u64));
+    let rule = HeapGame::from_spec(spec)?;
     let bar = progress(budget, "analysing");
     let analysis = value::analyze(&rule, budget, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
     Ok(histogram_of_analysis(
-        &spec,
+        &rule,
         &analysis,
         min,
         max,

@@ -425,7 +425,8 @@ pub fn histogram_of_fn(
 }
 
 /// The histogram of a heap game's Grundy values over `[min, max]`, from what
-/// [`crate::pattern::value::analyze`] established about it.
+/// [`crate::pattern::value::analyze`] established about it (`analysis` is the analysis of
+/// `game`).
 ///
 /// A *proved* period `G(n + p) = G(n) + s` (for `n ≥ pre`) determines every value from the
 /// first `pre + p`, so the histogram over any range costs `O(pre + p + V)`
@@ -438,14 +439,14 @@ pub fn histogram_of_fn(
 /// ([`crate::pattern::divide::runs`], logarithmically many runs up to any bound), so their
 /// histograms over ranges up to 2^128 cost the number of runs, not the number of heaps.
 pub fn histogram_of_analysis(
-    spec: &crate::notation::game::GameSpec,
+    game: &crate::heap::HeapGame,
     analysis: &crate::pattern::value::SequenceAnalysis,
     min: u128,
     max: u128,
     limits: &Limits,
 ) -> Result<Histogram> {
     use num_traits::ToPrimitive;
-    if let Some(divisors) = spec.divisors() {
+    if let Some(divisors) = game.spec().divisors() {
         let end = max
             .checked_add(1)
             .ok_or_else(|| Error::limit("heap sizes up to 2^128 - 1", "use a smaller --max"))?;
