@@ -53,7 +53,12 @@ impl Move {
     }
 }
 
-/// The analysis of a sum of heaps.
+/// The analysis of a sum of heaps: its outcome and every winning move.
+///
+/// Under normal play the sum `h1 + ... + hk` has value `X = G(h1) ⊕ ... ⊕ G(hk)` and is P
+/// exactly when `X = 0` (Sprague-Grundy); the winning moves replace a heap `hi` by an option of
+/// value `G(hi) ⊕ X`, which makes the nim-sum 0. Under misère play the outcome comes from
+/// Bouton's rule (Nim) or a search over positions (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PositionAnalysis {

@@ -75,7 +75,9 @@ pub struct SumAnalysis<P> {
     pub winning_move: Option<WinningMove<P>>,
 }
 
-/// Memoising Grundy engine over a [`TransfiniteGame`], with a bound on positions evaluated.
+/// Memoising Grundy solver over a [`TransfiniteGame`], with a bound on positions evaluated:
+/// `g(p)` is the ordinal mex of the values of the option families (see the module
+/// documentation), and a sum's value is the ordinal nim-sum of its components' values.
 pub struct TransfiniteSolver<'g, G: TransfiniteGame> {
     game: &'g G,
     memo: HashMap<G::Position, Ordinal>,

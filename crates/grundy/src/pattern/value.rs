@@ -75,7 +75,13 @@ enum Knowledge {
     Values(Vec<u32>),
 }
 
-/// The result of [`analyze`]: what `grundy analyze` reports, and the means to answer `value`.
+/// What is known about a heap game's Grundy sequence `G(0), G(1), ...`: the result of
+/// [`analyze`], what `grundy analyze` reports, and the means to answer `value`.
+///
+/// A period is *proved* when a periodicity theorem applies (for subtraction and take-and-break
+/// games: if `G(n + p) = G(n)` holds on a finite window fixed by the rule, it holds for every
+/// `n` from the preperiod on, by induction over the options); otherwise it is only *apparent*
+/// and [`SequenceAnalysis::value`] refuses heaps beyond the computed ones.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct SequenceAnalysis {
