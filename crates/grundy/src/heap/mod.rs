@@ -1,5 +1,11 @@
 //! Heap games: rules, Grundy sequences and sums of heaps.
 //!
+//! A program parses a game once into a [`HeapGame`] (`"kayles".parse::<HeapGame>()`) and passes
+//! it to every entry point: [`sequence::compute`], [`position::normal`], [`hint::hint`],
+//! [`crate::pattern::value::analyze`], [`crate::count::histogram::histogram_of_analysis`]. A
+//! [`HeapGame`] is also a [`crate::game::Game`] whose positions are sums of heaps, for the
+//! general solvers.
+//!
 //! A heap game is given by what a single heap may become in one move ([`rule`]); a position is
 //! a multiset of heaps, and by the Sprague-Grundy theorem its value is the xor of the values
 //! G(h) of its heaps. So everything rests on the sequence G(0), G(1), ... ([`sequence`]), which
