@@ -140,6 +140,8 @@ pub mod notation;
 pub mod ordinal;
 pub mod pattern;
 pub mod prelude;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod solve;
 
 pub use error::{Error, LimitError, ParseError, Result};

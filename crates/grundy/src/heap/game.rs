@@ -3,9 +3,11 @@
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::heap::rule::{sum_options, HeapRule, Options, Rule};
+#[cfg(feature = "script")]
 use crate::heap::script::ScriptRule;
 use crate::notation::game::{parse_game, GameSpec};
 use std::fmt;
+#[cfg(feature = "script")]
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Mutex;
@@ -50,6 +52,7 @@ impl HeapGame {
 
     /// The game of a script compiled by the caller (for instance with
     /// [`ScriptRule::compile_limited`]); `name` stands for it in the notation (`script:NAME`).
+    #[cfg(feature = "script")]
     pub fn from_script(name: impl Into<PathBuf>, script: ScriptRule) -> HeapGame {
         HeapGame::with_rule(
             GameSpec::Script(name.into()),

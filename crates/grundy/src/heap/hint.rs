@@ -29,7 +29,8 @@ use crate::heap::HeapGame;
 use crate::solve::Outcome;
 
 /// Everything a learner needs to see why a position is won or lost.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct Hint {
     /// P (the player to move loses against perfect play) or N (the player to move wins).
@@ -53,7 +54,8 @@ pub struct Hint {
 
 /// The heaps' values and their xor written in binary, one row a heap, as in a worked example of
 /// Nim: the nim-sum is the parity of each column.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct NimColumns {
     /// The number of bit columns (at least 1).

@@ -25,6 +25,7 @@ mod game;
 pub mod hint;
 pub mod position;
 pub mod rule;
+#[cfg(feature = "script")]
 pub mod script;
 pub mod sequence;
 testing_pub! {

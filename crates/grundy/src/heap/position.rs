@@ -34,7 +34,8 @@ use crate::solve::Outcome;
 
 /// One winning move: heap `heap` (0-based index in the input) of size `from` becomes the heaps
 /// `to` (ascending; empty when the heap is removed).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct Move {
     /// 0-based index of the heap moved in.
@@ -59,6 +60,7 @@ impl Move {
 /// exactly when `X = 0` (Sprague-Grundy); the winning moves replace a heap `hi` by an option of
 /// value `G(hi) ⊕ X`, which makes the nim-sum 0. Under misère play the outcome comes from
 /// Bouton's rule (Nim) or a search over positions (see the module documentation).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PositionAnalysis {

@@ -39,6 +39,7 @@
 use std::fmt;
 
 /// An eventual period of a sequence: `G(n + period) = G(n) + saltus` for `n >= preperiod`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Periodicity {
@@ -51,6 +52,7 @@ pub struct Periodicity {
 }
 
 /// A theorem that proves periodicity from finitely many checked values.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Theorem {
@@ -119,6 +121,7 @@ impl Theorem {
 }
 
 /// A proof of periodicity: the theorem, and the finite check that was carried out.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PeriodProof {
@@ -212,6 +215,7 @@ fn find_relation(values: &[u32], min_saltus: u64) -> Option<Periodicity> {
 }
 
 /// What [`prove_period`] concluded about a finite sequence.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PeriodOutcome {

@@ -82,6 +82,7 @@ enum Knowledge {
 /// games: if `G(n + p) = G(n)` holds on a finite window fixed by the rule, it holds for every
 /// `n` from the preperiod on, by induction over the options); otherwise it is only *apparent*
 /// and [`SequenceAnalysis::value`] refuses heaps beyond the computed ones.
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct SequenceAnalysis {
@@ -98,6 +99,7 @@ pub struct SequenceAnalysis {
     pub proof: Option<PeriodProof>,
     /// Every regularity found, in words and formulae.
     pub pattern: String,
+    #[cfg_attr(feature = "serde", serde(skip))]
     knowledge: Knowledge,
 }
 

@@ -43,7 +43,8 @@ pub(crate) fn report(progress: Progress, done: u64) {
 /// unlabelled when no more can be labelled this way are `D`: from them the player to move has
 /// no move to a `P` position but a move to another `D` position, so neither side can force an
 /// end. Finite games (sums of heaps, acyclic graphs) have only `P` and `N` positions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Outcome {
     /// The previous player (the one who just moved) wins: the player to move loses.
     P,
@@ -64,6 +65,7 @@ impl fmt::Display for Outcome {
 }
 
 /// The winning convention.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Play {
     /// Normal play: the player who cannot move loses.
