@@ -37,4 +37,4 @@ pub mod ordinal;
 pub mod pattern;
 pub mod solve;
 
-pub use error::{Error, LimitError, ParseError, Result};
+pub use error::{Error, LimitError, LimitKind, ParseError, Result};

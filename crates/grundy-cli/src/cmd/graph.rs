@@ -1,15 +1,15 @@
 //! `grundy graph ...`: game graphs read from files, solved with outcomes, remoteness and
 //! generalized Sprague-Grundy values, or drawn as Graphviz DOT.
 
-use crate::error::CliError;
+use crate::error::{CliError, RAISE_MEMORY};
 use crate::output::{progress, stdout};
 use clap::{Args, Subcommand};
-use grundy::game::graph::{human_bytes, is_id_cap, Graph, VertexId, RAISE_MEMORY};
+use grundy::game::graph::{human_bytes, is_id_cap, Graph, VertexId};
 use grundy::notation::graph::{parse_arcs_stream_as, parse_graph_as, GraphFormat, Names};
 use grundy::solve::loopy::{self, LoopyValues};
 use grundy::solve::outcome::{self, Outcomes};
 use grundy::solve::{Outcome, Play};
-use grundy::Error;
+use grundy::{Error, LimitKind};
 use std::io::{Read, Write};
 
 /// Game-graph subcommands.
@@ -145,6 +145,7 @@ fn memory_limit(flag: Option<&str>) -> Result<u64, CliError> {
 
 fn limit_error(what: &str, needed: u64, limit: u64) -> CliError {
     CliError::Lib(Error::limit(
+        grundy::LimitKind::Memory,
         format!(
             "{what} needs {}, above the {} memory limit",
             human_bytes(needed),
@@ -199,6 +200,21 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
             std::fs::read(&input.file).map_err(unreadable)?
         };
         let budget = limit.saturating_sub(bytes.len() as u64);
+        // The reader is given what the text leaves of the budget; its limit error speaks of
+        // the whole budget the user set.
+        let in_source = |e: Error| match e {
+            Error::Limit(l) if l.kind == LimitKind::Memory => Error::limit(
+                LimitKind::Memory,
+                format!(
+                    "reading the graph needs more than the {} memory limit ({} of it hold the \
+                     text)",
+                    human_bytes(limit),
+                    human_bytes(bytes.len() as u64)
+                ),
+                RAISE_MEMORY,
+            ),
+            other => in_source(other),
+        };
         // Read with 32-bit ids unless asked otherwise; a text beyond the 32-bit caps is read
         // again (it is held) with 64-bit ids.
         let read = |wide: bool| -> Result<AnySolved, CliError> {

@@ -65,6 +65,7 @@ impl ScriptRule {
             .map_err(|e| Error::invalid(format!("script {name}: cannot read it: {e}")))?;
         if meta.len() > MAX_SCRIPT_BYTES {
             return Err(Error::limit(
+                crate::LimitKind::Input,
                 format!(
                     "script {name} has {} bytes, above {MAX_SCRIPT_BYTES}",
                     meta.len()
@@ -133,6 +134,7 @@ impl ScriptRule {
         let name = &self.path;
         let arg = i64::try_from(n).map_err(|_| {
             Error::limit(
+                crate::LimitKind::Fixed,
                 format!("script {name}: heap {n} does not fit a script integer (below 2^63)"),
                 "use smaller heaps",
             )
@@ -142,6 +144,7 @@ impl ScriptRule {
             .call_fn(&mut Scope::new(), &self.ast, "options", (arg,))
             .map_err(|e| match *e {
                 EvalAltResult::ErrorTerminated(..) => Error::limit(
+                    crate::LimitKind::Deadline,
                     format!("script {name}: options({n}) was stopped at the deadline"),
                     "ask for fewer or smaller heaps, or make the script faster",
                 ),

@@ -151,18 +151,20 @@ fn extend_from(
 ) -> Result<Sequence> {
     if n > MAX_LEN {
         return Err(Error::limit(
+            crate::LimitKind::Values,
             format!("{n} values asked, above the limit of {MAX_LEN} values per sequence"),
-            "ask for fewer values (-n)",
+            "ask for fewer values",
         ));
     }
     if let Rule::TakeBreak(c) = rule {
         if c.max_heaps() == 3 && n > MAX_LEN_THREE_HEAPS {
             return Err(Error::limit(
+                crate::LimitKind::Values,
                 format!(
                     "{n} values of a game leaving three heaps asked, above the limit of \
                      {MAX_LEN_THREE_HEAPS} (the cost grows as the square of N)"
                 ),
-                "ask for fewer values (-n) or smaller heaps",
+                "ask for fewer values",
             ));
         }
     }
@@ -202,6 +204,7 @@ fn finish32(
     match run(engine, rule, &mut v32, n, progress)? {
         Run::Done => Ok(Sequence::U32(v32)),
         Run::Overflow => Err(Error::limit(
+            crate::LimitKind::Fixed,
             "a Grundy value does not fit in 32 bits",
             "values of 2^32 and above are not supported",
         )),
@@ -230,8 +233,9 @@ fn run<T: Cell>(
         .is_err()
     {
         return Err(Error::limit(
+            crate::LimitKind::Memory,
             format!("not enough memory for {n} values"),
-            "ask for fewer values (-n)",
+            "ask for fewer values",
         ));
     }
     match engine {

@@ -263,6 +263,7 @@ impl<'a, I: VertexId> Reader<'a, I> {
     fn check_memory(&self, needed: u64) -> Result<()> {
         if needed > self.limit {
             return Err(Error::limit(
+                crate::LimitKind::Memory,
                 format!(
                     "reading the graph needs more than {}, above the {} memory limit",
                     human_bytes(needed),

@@ -184,11 +184,12 @@ fn computed_analysis(
 ) -> Result<Analysis> {
     if max > sequence::MAX_LEN {
         return Err(Error::limit(
+            crate::LimitKind::Values,
             format!(
-                "--max {max} is above the limit of {} values",
+                "{max} values asked, above the limit of {} values",
                 sequence::MAX_LEN
             ),
-            "pass a smaller --max",
+            "ask for fewer values",
         ));
     }
     let mut n = if theorem.is_some() {
@@ -258,13 +259,15 @@ fn unproved(
     outcome: PeriodOutcome,
 ) -> Analysis {
     let len = values.len();
-    let why = |need: Option<u128>| match (&theorem, need) {
+    let why = |need: Option<u128>| {
+        match (&theorem, need) {
         (Some(t), Some(need)) => format!(
-            "not proved: {} needs {need} values, {len} computed (raise --max)",
+            "not proved: {} needs {need} values, {len} computed (raise max, the number of values computed)",
             t.statement()
         ),
         (Some(_), None) => "not proved: the theorem's bound overflows".to_string(),
         (None, _) => "not proved: no periodicity theorem applies to this game".to_string(),
+    }
     };
     let mut parts = Vec::new();
     let mut period = None;
@@ -356,12 +359,13 @@ impl Analysis {
     pub fn value(&self, n: &BigUint) -> Result<BigUint> {
         let beyond = |computed: &dyn std::fmt::Display| {
             Error::limit(
+                crate::LimitKind::Values,
                 format!(
                     "no pattern of {} is proved and heap {n} is beyond the {computed} values \
                      computed",
                     self.game
                 ),
-                "raise --max to compute more values",
+                "raise max, the number of values computed",
             )
         };
         match &self.knowledge {
