@@ -366,7 +366,7 @@ impl Problem {
             .map(|b| b + self.divisor.bits())
             .unwrap_or(u64::MAX);
         if bits > MAX_EXACT_BITS {
-            return Err(Error::limit(crate::LimitKind::ExactCount, 
+            return Err(Error::limit(crate::LimitKind::ExactCount,
                 format!(
                     "the exact count may need about {bits} bits, above the limit of {MAX_EXACT_BITS}"
                 ),

@@ -267,7 +267,7 @@ impl<C: Coefficient> KappaPoly<C> {
                     ))
                 })?;
                 let j = j.to_usize().filter(|&j| j < MAX_PRIME_INDEX).ok_or_else(|| {
-                    Error::limit(crate::LimitKind::Fixed, 
+                    Error::limit(crate::LimitKind::Fixed,
                         format!("an exponent term w^{j} uses a prime beyond the {MAX_PRIME_INDEX}-th odd prime"),
                         "use exponents below w^100000",
                     )
