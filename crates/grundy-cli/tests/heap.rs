@@ -253,3 +253,13 @@ fn help_has_examples() {
             .stdout(contains("Examples:"));
     }
 }
+
+#[test]
+fn seq_limits_name_the_flag() {
+    grundy()
+        .args(["seq", "kayles", "-n", "3000000000"])
+        .assert()
+        .code(3)
+        .stderr(contains("above the limit of 2000000000 values"))
+        .stderr(contains("-n"));
+}

@@ -37,7 +37,7 @@ fn analyze_dawsons_kayles_json_has_exactly_the_spec_fields() {
             "saltus"
         ]
     );
-    assert_eq!(v["game"], "dawsons-kayles");
+    assert_eq!(v["game"], "octal:0.07");
     assert_eq!(v["period"], 34);
     assert_eq!(v["preperiod"], 53);
     assert_eq!(v["saltus"], 0);
@@ -59,6 +59,18 @@ fn analyze_text_names_the_inequality() {
         .assert()
         .success()
         .stdout(contains("period 4, preperiod 0 (proved)"));
+}
+
+#[test]
+fn analyze_text_states_the_proof_once() {
+    let out = grundy().args(["analyze", "kayles"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(text.matches("Guy-Smith").count(), 1, "{text}");
+    assert_eq!(text.matches("71 <= n < 156").count(), 1, "{text}");
+    assert!(
+        text.contains("pattern: periodic: G(n+12) = G(n) for every n >= 71 (proved); one period"),
+        "{text}"
+    );
 }
 
 #[test]

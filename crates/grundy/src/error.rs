@@ -143,6 +143,9 @@ pub struct LimitError {
     pub what: String,
     /// How to raise the limit or avoid it, in library terms (e.g. "a larger memory budget").
     pub how_to_raise: String,
+    /// The amount needed and the limit, in the limit's unit (bytes for [`LimitKind::Memory`]),
+    /// where they were measured: a caller that set aside part of its budget can restate them.
+    pub amounts: Option<(u64, u64)>,
 }
 
 impl fmt::Display for LimitError {
@@ -190,6 +193,23 @@ impl Error {
             kind,
             what: what.into(),
             how_to_raise: how_to_raise.into(),
+            amounts: None,
+        })
+    }
+
+    /// [`Error::limit`] with the amount `needed` above the `limit` (see [`LimitError::amounts`]).
+    pub fn limit_with_amounts(
+        kind: LimitKind,
+        what: impl Into<String>,
+        how_to_raise: impl Into<String>,
+        needed: u64,
+        limit: u64,
+    ) -> Self {
+        Error::Limit(LimitError {
+            kind,
+            what: what.into(),
+            how_to_raise: how_to_raise.into(),
+            amounts: Some((needed, limit)),
         })
     }
 }

@@ -64,20 +64,16 @@ const MAX_VALUES: u64 = 1 << 23;
 
 /// The histogram of GAME's Grundy values over `[min, max]`: the game is analysed (a proved
 /// period makes any range cheap), then the library builds the histogram.
-fn histogram_for(game: &str, min: u128, max: u128) -> Result<Histogram, CliError> {
+/// Returns the game in canonical notation with it.
+fn histogram_for(game: &str, min: u128, max: u128) -> Result<(String, Histogram), CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
     let rule = Rule::from_spec(&spec)?;
     let budget = value::default_max(&spec).max(MAX_VALUES.min(max.saturating_add(1) as u64));
     let bar = progress(budget, "analysing");
     let analysis = value::analyze(&spec, &rule, budget, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
-    Ok(histogram_of_analysis(
-        &spec,
-        &analysis,
-        min,
-        max,
-        &Limits::default(),
-    )?)
+    let h = histogram_of_analysis(&spec, &analysis, min, max, &Limits::default())?;
+    Ok((spec.to_string(), h))
 }
 
 #[derive(Serialize)]
@@ -126,7 +122,7 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
             "--min {min} is above --max {max}: expected M <= N"
         )));
     }
-    let h = histogram_for(&args.game, min, max)?;
+    let (game, h) = histogram_for(&args.game, min, max)?;
     let spec = CountSpec {
         heaps,
         nim_sum,
@@ -137,7 +133,7 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
     let answer = count_from_histogram(&h, &spec)?;
     if args.json {
         return print_json(&CountJson {
-            game: &args.game,
+            game: &game,
             heaps: json_int(&spec.heaps),
             min: json_int(&min),
             max: json_int(&max),

@@ -61,14 +61,19 @@ pub struct PositionArgs {
 }
 
 fn rule(game: &str) -> Result<Rule, CliError> {
+    Ok(game_rule(game)?.1)
+}
+
+/// The game in canonical notation (`octal:0.77` for `kayles`) and its rule.
+fn game_rule(game: &str) -> Result<(String, Rule), CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
-    Ok(Rule::from_spec(&spec)?)
+    Ok((spec.to_string(), Rule::from_spec(&spec)?))
 }
 
 /// Runs `grundy seq`.
 pub fn seq(args: SeqArgs) -> Result<(), CliError> {
     let n = parse_u64(&args.n).map_err(|e| e.in_source("-n"))?;
-    let rule = rule(&args.game)?;
+    let (game, rule) = game_rule(&args.game)?;
     let plot = match &args.plot {
         Some(file) if n > plot::MAX_POINTS as u64 => {
             return Err(grundy::Error::limit(
@@ -89,7 +94,7 @@ pub fn seq(args: SeqArgs) -> Result<(), CliError> {
     bar.finish_and_clear();
     if let Some(path) = plot {
         let figure = plot::Figure {
-            title: format!("{}: G(n) for 0 <= n < {n}", args.game),
+            title: format!("{game}: G(n) for 0 <= n < {n}"),
             values: values.iter().map(u64::from).collect(),
             markers: plot::Markers::None,
         };
@@ -102,7 +107,7 @@ pub fn seq(args: SeqArgs) -> Result<(), CliError> {
             values: Vec<u32>,
         }
         return print_json(&Doc {
-            game: &args.game,
+            game: &game,
             values: values.to_vec(),
         });
     }

@@ -105,7 +105,7 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
             pattern: &'a str,
         }
         return print_json(&Doc {
-            game: &args.game,
+            game: &a.game,
             computed: a.computed,
             period: period.map(|p| p.period),
             preperiod: period.map(|p| p.preperiod),
@@ -143,7 +143,7 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
             proof.applied.period
         )?;
     }
-    writeln!(out, "pattern: {}", a.pattern)?;
+    writeln!(out, "pattern: {}", a.pattern_beside_proof())?;
     out.flush()?;
     Ok(())
 }
@@ -209,7 +209,7 @@ pub fn value(args: ValueArgs) -> Result<(), CliError> {
             values: Vec<Box<RawValue>>,
         }
         return print_json(&Doc {
-            game: &args.game,
+            game: &spec.to_string(),
             heaps: heaps.iter().map(json_int).collect(),
             values: values.iter().map(json_int).collect(),
         });

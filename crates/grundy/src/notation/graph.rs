@@ -262,7 +262,7 @@ impl<'a, I: VertexId> Reader<'a, I> {
 
     fn check_memory(&self, needed: u64) -> Result<()> {
         if needed > self.limit {
-            return Err(Error::limit(
+            return Err(Error::limit_with_amounts(
                 crate::LimitKind::Memory,
                 format!(
                     "reading the graph needs more than {}, above the {} memory limit",
@@ -270,6 +270,8 @@ impl<'a, I: VertexId> Reader<'a, I> {
                     human_bytes(self.limit)
                 ),
                 RAISE_MEMORY,
+                needed,
+                self.limit,
             ));
         }
         Ok(())

@@ -346,6 +346,20 @@ fn unproved(
 }
 
 impl Analysis {
+    /// The pattern for a reader who is shown [`Analysis::proof`] beside it: a proved period
+    /// without the proof repeated; otherwise [`Analysis::pattern`].
+    pub fn pattern_beside_proof(&self) -> String {
+        match (&self.proof, &self.knowledge) {
+            (Some(_), Knowledge::Period { head, per }) => format!(
+                "periodic: G(n+{p}) = G(n) for every n >= {n0} (proved){}",
+                period_values(head, per),
+                p = per.period,
+                n0 = per.preperiod,
+            ),
+            _ => self.pattern.clone(),
+        }
+    }
+
     /// The number of runs, when the values were computed run by run (`divide:D`).
     pub fn run_count(&self) -> Option<usize> {
         match &self.knowledge {
