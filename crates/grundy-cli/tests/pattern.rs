@@ -221,3 +221,40 @@ fn help_has_examples() {
             .stdout(contains("--max"));
     }
 }
+
+/// G(0..len) of the subtraction game with the finite set `set`, from the definition.
+fn slow_subtraction(set: &[usize], len: usize) -> Vec<usize> {
+    let mut g = vec![0; len];
+    for n in 0..len {
+        let options: Vec<usize> = set.iter().filter(|&&s| s <= n).map(|&s| g[n - s]).collect();
+        g[n] = (0..).find(|v| !options.contains(v)).unwrap();
+    }
+    g
+}
+
+#[test]
+fn finite_subtraction_games_search_far_enough_without_max() {
+    // S = {1..10^6}: G(n) = n mod (10^6 + 1), proved from 2·10^6 + 1 values.
+    grundy()
+        .args(["value", "sub:1-1000000", "12983567378251"])
+        .assert()
+        .success()
+        .stdout("394697\n");
+    let slow = slow_subtraction(&[3, 5, 8], 150_001);
+    let heaps = ["99991", "120000", "150000"];
+    let expected: String = heaps
+        .iter()
+        .map(|h| format!("{}\n", slow[h.parse::<usize>().unwrap()]))
+        .collect();
+    grundy()
+        .args(["value", "sub:3,5,8"])
+        .args(heaps)
+        .assert()
+        .success()
+        .stdout(expected);
+    grundy()
+        .args(["analyze", "sub:1-1000000"])
+        .assert()
+        .success()
+        .stdout(contains("period 1000001, preperiod 0 (proved)"));
+}

@@ -30,7 +30,9 @@ pub struct AnalyzeArgs {
     /// The game (as for `grundy seq`), e.g. `kayles`, `octal:0.137`, `sub:1,3,4`.
     game: String,
     /// Compute at most N values (decimal or 0x-hexadecimal) while looking for a proof
-    /// [default: 1000000; 10000 for codes leaving three heaps; 100000 for squares and scripts].
+    /// [default: 1000000; 10000 for codes leaving three heaps; 100000 for squares and scripts;
+    /// for a finite subtraction set S of largest element t, the (|S|+1)^t + t values that
+    /// surely prove its period, at most 2^26].
     #[arg(long, value_name = "N")]
     max: Option<String>,
     /// Print one JSON document `{"game", "computed", "period", "preperiod", "saltus",
