@@ -95,13 +95,14 @@ struct ServeArgs {
 
 /// The flags of `grundy seq` that bound its work.
 const SEQ_RAISE: Raise = &[
-    (K::Values, "ask for fewer values with -n"),
+    (K::Length, "ask for fewer values with -n"),
     (K::Memory, "ask for fewer values with -n"),
 ];
 
 /// The flags of `grundy analyze` and `grundy value`.
 const ANALYZE_RAISE: Raise = &[
     (K::Values, "raise --max, the number of values computed"),
+    (K::Length, "lower --max, the number of values computed"),
     (K::Memory, "lower --max, the number of values computed"),
 ];
 

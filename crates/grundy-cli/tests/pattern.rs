@@ -258,3 +258,22 @@ fn finite_subtraction_games_search_far_enough_without_max() {
         .success()
         .stdout(contains("period 1000001, preperiod 0 (proved)"));
 }
+
+#[test]
+fn analyze_of_a_three_heap_code_refuses_at_once_above_its_cap() {
+    let start = std::time::Instant::now();
+    grundy()
+        .args(["analyze", "octal:0.8", "--max", "200000"])
+        .assert()
+        .code(3)
+        .stderr(contains("game leaving three heaps"))
+        .stderr(contains("lower --max"));
+    assert!(
+        start.elapsed().as_secs() < 5,
+        "refused only after {:?}",
+        start.elapsed()
+    );
+    // The default cap is 10^4 values.
+    let v = json(&["analyze", "octal:0.8", "--json"]);
+    assert_eq!(v["computed"], 10_000);
+}

@@ -101,8 +101,11 @@ pub enum LimitKind {
     /// A memory budget passed by the caller (the `memory_limit` of graph readers, the memory
     /// check of graph solvers).
     Memory,
-    /// The number of Grundy values computed: the `max` of an analysis, the `n` of a sequence.
+    /// More Grundy values are needed than were allowed: the `max` of an analysis.
     Values,
+    /// More Grundy values were asked than the library computes (`sequence::MAX_LEN`, and
+    /// `sequence::MAX_LEN_THREE_HEAPS` for codes leaving three heaps).
+    Length,
     /// The largest heap whose value an engine computes directly (no proved pattern answers it).
     HeapSize,
     /// The number of options of one heap that a move listing enumerates.

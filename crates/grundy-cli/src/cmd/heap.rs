@@ -77,7 +77,7 @@ pub fn seq(args: SeqArgs) -> Result<(), CliError> {
     let plot = match &args.plot {
         Some(file) if n > plot::MAX_POINTS as u64 => {
             return Err(grundy::Error::limit(
-                grundy::LimitKind::Values,
+                grundy::LimitKind::Length,
                 format!(
                     "--plot {file}: a plot holds at most {} values",
                     plot::MAX_POINTS

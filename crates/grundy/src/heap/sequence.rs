@@ -142,16 +142,13 @@ pub fn extend(rule: &Rule, seq: Sequence, n: u64, progress: Progress) -> Result<
     extend_from(rule, seq, n, Engine::Auto, progress)
 }
 
-fn extend_from(
-    rule: &Rule,
-    seq: Sequence,
-    n: u64,
-    engine: Engine,
-    progress: Progress,
-) -> Result<Sequence> {
+/// Fails with a [`LimitKind::Length`](crate::LimitKind::Length) error when `n` values of `rule`
+/// are more than a sequence holds: [`MAX_LEN`], and [`MAX_LEN_THREE_HEAPS`] for codes leaving
+/// three heaps (whose cost grows as the square of `n`).
+pub fn check_len(rule: &Rule, n: u64) -> Result<()> {
     if n > MAX_LEN {
         return Err(Error::limit(
-            crate::LimitKind::Values,
+            crate::LimitKind::Length,
             format!("{n} values asked, above the limit of {MAX_LEN} values per sequence"),
             "ask for fewer values",
         ));
@@ -159,7 +156,7 @@ fn extend_from(
     if let Rule::TakeBreak(c) = rule {
         if c.max_heaps() == 3 && n > MAX_LEN_THREE_HEAPS {
             return Err(Error::limit(
-                crate::LimitKind::Values,
+                crate::LimitKind::Length,
                 format!(
                     "{n} values of a game leaving three heaps asked, above the limit of \
                      {MAX_LEN_THREE_HEAPS} (the cost grows as the square of N)"
@@ -168,6 +165,17 @@ fn extend_from(
             ));
         }
     }
+    Ok(())
+}
+
+fn extend_from(
+    rule: &Rule,
+    seq: Sequence,
+    n: u64,
+    engine: Engine,
+    progress: Progress,
+) -> Result<Sequence> {
+    check_len(rule, n)?;
     let n = n as usize;
     if seq.len() >= n {
         return Ok(seq);

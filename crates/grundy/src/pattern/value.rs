@@ -212,9 +212,11 @@ fn computed_analysis(
     max: u64,
     progress: Progress,
 ) -> Result<Analysis> {
+    // Refused before any work: a three-heap code's cost grows as the square of `max`.
+    sequence::check_len(rule, max)?;
     if max > sequence::MAX_LEN {
         return Err(Error::limit(
-            crate::LimitKind::Values,
+            crate::LimitKind::Length,
             format!(
                 "{max} values asked, above the limit of {} values",
                 sequence::MAX_LEN
