@@ -108,11 +108,7 @@ const ANALYZE_RAISE: Raise = &[
 
 /// The flags of `grundy position`.
 const POSITION_RAISE: Raise = &[
-    (
-        K::HeapSize,
-        "raise --max, the largest heap computed directly",
-    ),
-    (K::Values, "raise --max, the largest heap computed directly"),
+    (K::Values, "raise --max, the number of values computed"),
     (K::Memory, "lower --max, or use smaller heaps"),
 ];
 
