@@ -5,7 +5,7 @@
 //! arguments, gets the histogram of Grundy values over `[M, N]` and prints the answer.
 
 use crate::error::CliError;
-use crate::output::progress;
+use crate::output::{announce, Reporter};
 use crate::output::{json_int, print_json, stdout};
 use clap::Args;
 use grundy::count::histogram::{histogram_of_analysis, Histogram, Limits};
@@ -56,6 +56,11 @@ pub struct CountArgs {
     /// exact JSON integers of any size.
     #[arg(long)]
     json: bool,
+    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
+    /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
+    /// is announced on stderr either way, e.g. `computing 100000000 values: about 90 s`.
+    #[arg(long)]
+    progress: bool,
 }
 
 /// Values computed at most to find a proved pattern before counting (the analysis stops earlier
@@ -65,11 +70,21 @@ const MAX_VALUES: u64 = 1 << 23;
 /// The histogram of GAME's Grundy values over `[min, max]`: the game is analysed (a proved
 /// period makes any range cheap), then the library builds the histogram.
 /// Returns the game in canonical notation with it.
-fn histogram_for(game: &str, min: u128, max: u128) -> Result<(String, Histogram), CliError> {
+fn histogram_for(
+    game: &str,
+    min: u128,
+    max: u128,
+    plain: bool,
+) -> Result<(String, Histogram), CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
     let rule = Rule::from_spec(&spec)?;
     let budget = value::default_max(&spec).max(MAX_VALUES.min(max.saturating_add(1) as u64));
-    let bar = progress(budget, "analysing");
+    announce(
+        &rule,
+        budget,
+        " at most (the search stops once a period is proved)",
+    );
+    let bar = Reporter::new(budget, "analysing", plain);
     let analysis = value::analyze(&spec, &rule, budget, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
     let h = histogram_of_analysis(&spec, &analysis, min, max, &Limits::default())?;
@@ -122,7 +137,7 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
             "--min {min} is above --max {max}: expected M <= N"
         )));
     }
-    let (game, h) = histogram_for(&args.game, min, max)?;
+    let (game, h) = histogram_for(&args.game, min, max, args.progress)?;
     let spec = CountSpec {
         heaps,
         nim_sum,

@@ -1,7 +1,7 @@
 //! `grundy seq` and `grundy position`: Grundy sequences of heap games and sums of heaps.
 
 use crate::error::CliError;
-use crate::output::{json_int, print_json, progress, stdout};
+use crate::output::{announce, json_int, print_json, progress, stdout, Reporter};
 use crate::plot;
 use clap::Args;
 use grundy::heap::position::{self, Analysis, Outcome};
@@ -35,6 +35,11 @@ pub struct SeqArgs {
     /// Print one JSON document `{"game", "values"}` instead of text.
     #[arg(long)]
     json: bool,
+    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
+    /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
+    /// is announced on stderr either way, e.g. `computing 100000000 values: about 90 s`.
+    #[arg(long)]
+    progress: bool,
     /// Also draw G(n) against n into FILE (SVG; the extension must be .svg; at most 100000
     /// values).
     #[arg(long, value_name = "FILE")]
@@ -97,7 +102,8 @@ pub fn seq(args: SeqArgs) -> Result<(), CliError> {
         Some(file) => Some(plot::target(file)?),
         None => None,
     };
-    let bar = progress(n, "computing");
+    announce(&rule, n, "");
+    let bar = Reporter::new(n, "computing", args.progress);
     let values = sequence::compute(&rule, n, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
     if let Some(path) = plot {

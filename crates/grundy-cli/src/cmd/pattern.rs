@@ -2,7 +2,7 @@
 //! heaps.
 
 use crate::error::CliError;
-use crate::output::{json_int, print_json, progress, stdout};
+use crate::output::{announce, json_int, print_json, stdout, Reporter};
 use crate::plot;
 use clap::Args;
 use grundy::heap::Rule;
@@ -39,6 +39,11 @@ pub struct AnalyzeArgs {
     /// "proved", "pattern"}` instead of text.
     #[arg(long)]
     json: bool,
+    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
+    /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
+    /// is announced on stderr either way, e.g. `computing 100000000 values: about 90 s`.
+    #[arg(long)]
+    progress: bool,
     /// Also draw G(n) against n into FILE (SVG, extension .svg): the preperiod shaded and a
     /// line where each period begins, or where each run begins for divide:D games. The window
     /// is 0 <= n < max(64, preperiod + 4 periods), or the first 10000 values without a period
@@ -71,6 +76,11 @@ pub struct ValueArgs {
     /// Print one JSON document `{"game", "heaps", "values"}` instead of text.
     #[arg(long)]
     json: bool,
+    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
+    /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
+    /// is announced on stderr either way, e.g. `computing 100000000 values: about 90 s`.
+    #[arg(long)]
+    progress: bool,
 }
 
 /// The game and its rule, and `--max` (or the game's default).
@@ -88,7 +98,12 @@ fn game(game: &str, max: &Option<String>) -> Result<(GameSpec, Rule, u64), CliEr
 pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
     let (spec, rule, max) = game(&args.game, &args.max)?;
     let plot_path = args.plot.as_deref().map(plot::target).transpose()?;
-    let bar = progress(max, "computing");
+    announce(
+        &rule,
+        max,
+        " at most (the search stops once a period is proved)",
+    );
+    let bar = Reporter::new(max, "computing", args.progress);
     let a = value::analyze(&spec, &rule, max, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
     if let Some(path) = plot_path {
@@ -199,7 +214,12 @@ pub fn value(args: ValueArgs) -> Result<(), CliError> {
         .map(|(i, h)| parse_natural(h).map_err(|e| e.in_source(format!("N (heap {})", i + 1))))
         .collect::<Result<Vec<_>, _>>()?;
     let (spec, rule, max) = game(&args.game, &args.max)?;
-    let bar = progress(max, "computing");
+    announce(
+        &rule,
+        max,
+        " at most (the search stops once a period is proved)",
+    );
+    let bar = Reporter::new(max, "computing", args.progress);
     let values = value::values(&spec, &rule, &heaps, max, &|done| bar.set_position(done))?;
     bar.finish_and_clear();
     if args.json {
