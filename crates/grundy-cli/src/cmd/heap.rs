@@ -108,7 +108,7 @@ pub fn seq(args: SeqArgs) -> Result<(), CliError> {
     bar.finish_and_clear();
     if let Some(path) = plot {
         let figure = plot::Figure {
-            title: format!("{game}: G(n) for 0 <= n < {n}"),
+            title: format!("{}: G(n) for 0 <= n < {n}", args.game),
             values: values.iter().map(u64::from).collect(),
             markers: plot::Markers::None,
         };
