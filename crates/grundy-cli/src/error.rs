@@ -1,7 +1,16 @@
 //! The command line's error: a library error or an I/O failure, mapped to an exit status.
 
-use grundy::Error;
+use grundy::{Error, LimitKind};
 use std::io;
+
+/// How one command raises each kind of library limit: `(kind, advice naming the flag)`. The
+/// library speaks of its own settings (`max`, a memory budget, `Limits::max_value`); the command
+/// line names the flag or environment variable that sets them.
+pub type Raise = &'static [(LimitKind, &'static str)];
+
+/// The memory budget of the graph commands: the flag and the environment variable.
+pub const RAISE_MEMORY: &str =
+    "raise it with --memory (e.g. --memory 16G) or the GRUNDY_MEMORY environment variable";
 
 /// Why a command failed, rendered once to stderr by [`CliError::report`].
 #[derive(Debug)]
@@ -19,6 +28,20 @@ impl CliError {
     #[allow(dead_code)]
     pub fn usage(message: impl Into<String>) -> Self {
         CliError::Usage(message.into())
+    }
+
+    /// Replaces the library's advice on a limit of a kind listed in `raise` by the command's
+    /// own (the flag that raises it); other errors are unchanged.
+    pub fn raise_with(self, raise: Raise) -> Self {
+        match self {
+            CliError::Lib(Error::Limit(mut l)) => {
+                if let Some((_, advice)) = raise.iter().find(|(k, _)| *k == l.kind) {
+                    l.how_to_raise = (*advice).to_string();
+                }
+                CliError::Lib(Error::Limit(l))
+            }
+            other => other,
+        }
     }
 
     /// Prints the message to stderr and returns the exit status of the specification.

@@ -10,7 +10,8 @@ mod output;
 mod plot;
 
 use clap::{Parser, Subcommand};
-use error::CliError;
+use error::{CliError, Raise, RAISE_MEMORY};
+use grundy::LimitKind as K;
 
 /// Impartial combinatorial games: Grundy values, nimbers, game graphs, patterns and proofs.
 #[derive(Parser, Debug)]
@@ -94,16 +95,77 @@ struct ServeArgs {
     port: u16,
 }
 
+/// The flags of `grundy seq` that bound its work.
+const SEQ_RAISE: Raise = &[
+    (K::Length, "ask for fewer values with -n"),
+    (K::Memory, "ask for fewer values with -n"),
+];
+
+/// The flags of `grundy analyze` and `grundy value`.
+const ANALYZE_RAISE: Raise = &[
+    (K::Values, "raise --max, the number of values computed"),
+    (K::Length, "lower --max, the number of values computed"),
+    (K::Memory, "lower --max, the number of values computed"),
+];
+
+/// The flags of `grundy position`.
+const POSITION_RAISE: Raise = &[
+    (K::Values, "raise --max, the number of values computed"),
+    (K::Memory, "lower --max, or use smaller heaps"),
+];
+
+/// The flags of `grundy count`.
+const COUNT_RAISE: Raise = &[
+    (
+        K::HeapRange,
+        "count over a smaller range of heap sizes: lower --max or raise --min",
+    ),
+    (
+        K::CountValue,
+        "count over a smaller range of heap sizes: lower --max or raise --min",
+    ),
+    (
+        K::Runs,
+        "count over a smaller range of heap sizes: lower --max or raise --min",
+    ),
+    (
+        K::Enumeration,
+        "count over a smaller range of heap sizes: lower --max or raise --min",
+    ),
+    (
+        K::Values,
+        "count over a smaller range of heap sizes: lower --max",
+    ),
+    (K::ExactCount, "count modulo a number with --mod Q"),
+    (
+        K::Heaps,
+        "count ordered tuples (without --unordered), or fewer heaps (--heaps)",
+    ),
+    (
+        K::Memory,
+        "count over a smaller range of heap sizes: lower --max",
+    ),
+];
+
+/// The flags of the graph commands.
+const GRAPH_RAISE: Raise = &[(K::Memory, RAISE_MEMORY)];
+
+/// The flags of the ordinal commands.
+const ORDINAL_RAISE: Raise = &[(
+    K::FieldDegree,
+    "raise --max-degree; memory grows as its square",
+)];
+
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Nimber(c) => cmd::nimber::run(c),
-        Command::Graph(c) => cmd::graph::run(c),
-        Command::Seq(a) => cmd::heap::seq(a),
-        Command::Position(a) => cmd::heap::position(a),
-        Command::Analyze(a) => cmd::pattern::analyze(a),
-        Command::Value(a) => cmd::pattern::value(a),
-        Command::Count(c) => cmd::count::run(c),
-        Command::Ordinal(c) => cmd::ordinal::run(c),
+        Command::Graph(c) => cmd::graph::run(c).map_err(|e| e.raise_with(GRAPH_RAISE)),
+        Command::Seq(a) => cmd::heap::seq(a).map_err(|e| e.raise_with(SEQ_RAISE)),
+        Command::Position(a) => cmd::heap::position(a).map_err(|e| e.raise_with(POSITION_RAISE)),
+        Command::Analyze(a) => cmd::pattern::analyze(a).map_err(|e| e.raise_with(ANALYZE_RAISE)),
+        Command::Value(a) => cmd::pattern::value(a).map_err(|e| e.raise_with(ANALYZE_RAISE)),
+        Command::Count(c) => cmd::count::run(c).map_err(|e| e.raise_with(COUNT_RAISE)),
+        Command::Ordinal(c) => cmd::ordinal::run(c).map_err(|e| e.raise_with(ORDINAL_RAISE)),
         Command::Completions(a) => cmd::completions::run(a),
         Command::Manpage(a) => cmd::manpage::run(a),
         Command::Play(a) => cmd::play::run(a),

@@ -3,9 +3,12 @@
 
 use crate::error::CliError;
 use grundy::control::{CancelToken, Control, ProgressFn};
+use grundy::heap::sequence;
+use grundy::heap::HeapGame;
+use grundy::notation::game::GameSpec;
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::sync::OnceLock;
-use std::time::Duration;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// The exit status of a command stopped by Ctrl-C (128 + SIGINT, the shells' convention).
 pub const INTERRUPTED: i32 = 130;
@@ -152,4 +155,113 @@ pub fn spinner(message: &'static str) -> indicatif::ProgressBar {
     bar.set_message(message);
     bar.enable_steady_tick(std::time::Duration::from_millis(100));
     bar
+}
+
+/// Progress of long work on stderr: the bar of [`progress`] on a terminal, and with `plain`
+/// (the `--progress` flag) a plain line every few seconds when stderr is not a terminal, for
+/// logs and pipes.
+pub struct Reporter {
+    bar: indicatif::ProgressBar,
+    plain: Option<Plain>,
+}
+
+struct Plain {
+    message: &'static str,
+    total: u64,
+    start: Instant,
+    last: Mutex<Instant>,
+}
+
+/// How often [`Reporter`] writes a plain progress line.
+const PLAIN_EVERY: Duration = Duration::from_secs(2);
+
+impl Reporter {
+    /// A reporter for `total` steps named `message`; plain lines only with `plain` and when
+    /// stderr is not a terminal (where the bar is drawn instead).
+    pub fn new(total: u64, message: &'static str, plain: bool) -> Reporter {
+        let now = Instant::now();
+        Reporter {
+            bar: progress(total, message),
+            plain: (plain && !io::stderr().is_terminal()).then(|| Plain {
+                message,
+                total,
+                start: now,
+                last: Mutex::new(now),
+            }),
+        }
+    }
+
+    /// Records that `done` steps are done.
+    pub fn set_position(&self, done: u64) {
+        self.bar.set_position(done);
+        if let Some(p) = &self.plain {
+            let Ok(mut last) = p.last.lock() else { return };
+            if last.elapsed() >= PLAIN_EVERY {
+                *last = Instant::now();
+                let percent = done as f64 * 100.0 / p.total.max(1) as f64;
+                eprintln!(
+                    "grundy: {}: {done} of {} ({percent:.0}%), {} s elapsed",
+                    p.message,
+                    p.total,
+                    p.start.elapsed().as_secs()
+                );
+            }
+        }
+    }
+
+    /// Clears the bar; a plain reporter says it is done.
+    pub fn finish_and_clear(&self) {
+        self.bar.finish_and_clear();
+        if let Some(p) = &self.plain {
+            eprintln!(
+                "grundy: {}: done in {:.1} s",
+                p.message,
+                p.start.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
+
+/// Estimates above this many seconds are announced by [`announce`].
+const ANNOUNCE_ABOVE: f64 = 5.0;
+
+/// Writes an estimate of the time `n` values of `rule` take to stderr (e.g. "computing 10^8
+/// values: about 90 s") when it is above a few seconds. The estimate times the first values,
+/// doubling their number until one round takes 50 ms (or reaches an eighth of `n`), and
+/// extrapolates with the growth
+/// exponent of the last two rounds (between 1 and 3). `note` follows the figure (e.g. "at
+/// most; it stops once a period is proved"). Nim and divide games need no sequence.
+pub fn announce(game: &HeapGame, n: u64, note: &str) {
+    if matches!(game.spec(), GameSpec::Nim | GameSpec::Divide(_)) {
+        return;
+    }
+    let mut m: u64 = 256;
+    let mut rounds: Vec<(u64, f64)> = Vec::new();
+    while m.saturating_mul(8) <= n {
+        let start = Instant::now();
+        if sequence::compute(game, m, &interruptible()).is_err() {
+            return;
+        }
+        let t = start.elapsed().as_secs_f64();
+        rounds.push((m, t));
+        if t >= 0.05 {
+            break;
+        }
+        m *= 2;
+    }
+    // The last round, if long enough to time, and the growth from the round before.
+    let Some(&(m, t)) = rounds.last().filter(|r| r.1 >= 0.002) else {
+        return;
+    };
+    let exponent = match rounds.len().checked_sub(2).map(|i| rounds[i]) {
+        Some((pm, pt)) if pt > 0.0 => ((t / pt).ln() / (m as f64 / pm as f64).ln()).clamp(1.0, 3.0),
+        _ => 2.0,
+    };
+    let estimate = t * (n as f64 / m as f64).powf(exponent);
+    if estimate > ANNOUNCE_ABOVE {
+        eprintln!(
+            "grundy: computing {n} values: about {} s{note}",
+            estimate.round()
+        );
+    }
 }

@@ -1,6 +1,7 @@
 //! `grundy count`: answers against enumeration written here, JSON shape, bad input.
 
 use assert_cmd::Command;
+use predicates::prelude::*;
 use predicates::str::contains;
 
 fn grundy() -> Command {
@@ -225,4 +226,15 @@ fn heap_games_agree_with_enumeration_of_their_sequence() {
                 .stdout(format!("{want}\n"));
         }
     }
+}
+
+#[test]
+fn limits_name_the_flags_of_count_not_library_settings() {
+    // Nim values reach 2^25 here, the largest a count transforms.
+    grundy()
+        .args(["count", "nim", "--heaps", "2", "--max", "40000000"])
+        .assert()
+        .code(3)
+        .stderr(contains("lower --max or raise --min"))
+        .stderr(contains("Limits::").not());
 }

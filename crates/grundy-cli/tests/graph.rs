@@ -229,6 +229,15 @@ fn bad_arguments_exit_2_and_the_memory_limit_exits_3() {
         .assert()
         .code(3)
         .stderr(contains("reading the graph needs").and(contains("100 B memory limit")));
+    // The limit reported is the one set, though the text held takes part of it.
+    for memory in ["10", "100"] {
+        grundy()
+            .args(["graph", "solve", "-", "--memory", memory])
+            .write_stdin(CYCLE)
+            .assert()
+            .code(3)
+            .stderr(contains(format!("the {memory} B memory limit")).and(contains("--memory")));
+    }
     grundy()
         .args(["graph", "solve", "-", "--memory", "64M"])
         .env("GRUNDY_MEMORY", "100")
@@ -274,7 +283,8 @@ fn wide_ids_give_the_same_output_and_count_8_byte_words() {
         assert_eq!(narrow.stdout, wide.stdout, "{args:?}");
     }
     // 8 vertices, 8 arcs: reading with 32-bit ids needs 720 bytes beside the text, with 64-bit
-    // ids 920 (id map values, arc lists and the graph in 8-byte words).
+    // ids 920 (id map values, arc lists and the graph in 8-byte words); the message counts the
+    // text in.
     grundy()
         .args(["graph", "solve", "-", "--memory", "900"])
         .write_stdin(text)
@@ -285,7 +295,10 @@ fn wide_ids_give_the_same_output_and_count_8_byte_words() {
         .write_stdin(text)
         .assert()
         .code(3)
-        .stderr(contains("reading the graph needs more than 920 B"));
+        .stderr(contains(format!(
+            "reading the graph needs more than {} B (its text included), above the 900 B",
+            920 + text.len()
+        )));
 }
 
 /// Arc lists read with 64-bit ids (from a file or standard input) print what the 32-bit read

@@ -226,21 +226,79 @@ fn position_bad_input_and_limits() {
         .assert()
         .code(2)
         .stderr(contains("GAME, column 10"));
+    // Kayles' value of 10^9 comes from its proved period, but its options are too many to
+    // list the winning moves from.
     grundy()
-        .args(["position", "kayles", "100000000"])
+        .args(["position", "kayles", "1000000000"])
         .assert()
         .code(3)
-        .stderr(contains("limit"));
+        .stderr(contains("options to list winning moves from"));
     grundy()
         .args(["position", "kayles", "30", "31", "32", "33", "--misere"])
         .assert()
         .code(3)
         .stderr(contains("misère search"));
     grundy()
-        .args(["position", "nim", "18446744073709551616"])
+        .args(["position", "nim", "1e5"])
         .assert()
         .code(2)
-        .stderr(contains("64 bits"));
+        .stderr(contains("heap 1"));
+}
+
+#[test]
+fn position_takes_heaps_of_any_size_where_the_game_allows() {
+    // Nim: G(n) = n for any n; the winning move from 2^70 and 1 leaves 1 and 1.
+    grundy()
+        .args(["position", "nim", "1180591620717411303424", "1"])
+        .assert()
+        .success()
+        .stdout("N\nheap 1: 1180591620717411303424 -> 1\n");
+    let out = grundy()
+        .args(["position", "nim", "1180591620717411303424", "3", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("\"nim_sum\":1180591620717411303427"),
+        "{text}"
+    );
+    // sub:1,3,4 from the definition: period 7 from 0 (checked here on 100 values), so a heap
+    // of 10^23 has the value of its residue, and the winning moves are the s in S leaving value 0.
+    let set = [1usize, 3, 4];
+    let mut g = vec![0usize; 100];
+    for n in 0..100 {
+        let options: Vec<usize> = set.iter().filter(|&&s| s <= n).map(|&s| g[n - s]).collect();
+        g[n] = (0..).find(|v| !options.contains(v)).unwrap();
+    }
+    assert!((7..100).all(|n| g[n] == g[n - 7]));
+    let h: u128 = 10u128.pow(23);
+    let value = |n: u128| g[(n % 7) as usize];
+    let mut expected = if value(h) == 0 { "P\n" } else { "N\n" }.to_string();
+    for s in set {
+        if value(h) != 0 && value(h - s as u128) == 0 {
+            expected += &format!("heap 1: {h} -> {}\n", h - s as u128);
+        }
+    }
+    grundy()
+        .args(["position", "sub:1,3,4", &h.to_string()])
+        .assert()
+        .success()
+        .stdout(expected);
+    // No proved pattern and a heap beyond the values computed: a stated limit naming --max.
+    grundy()
+        .args(["position", "grundys-game", "100000000000", "--max", "1000"])
+        .assert()
+        .code(3)
+        .stderr(contains("no pattern"))
+        .stderr(contains("raise --max"));
+    grundy()
+        .args(["position", "grundys-game", "18446744073709551616"])
+        .assert()
+        .code(3)
+        .stderr(contains("--max"));
 }
 
 #[test]
@@ -252,4 +310,14 @@ fn help_has_examples() {
             .success()
             .stdout(contains("Examples:"));
     }
+}
+
+#[test]
+fn seq_limits_name_the_flag() {
+    grundy()
+        .args(["seq", "kayles", "-n", "3000000000"])
+        .assert()
+        .code(3)
+        .stderr(contains("above the limit of 2000000000 values"))
+        .stderr(contains("-n"));
 }

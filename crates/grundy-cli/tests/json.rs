@@ -232,11 +232,26 @@ fn value_document_has_exact_integers() {
     ]);
     assert_eq!(
         line,
-        "{\"game\":\"kayles\",\"heaps\":[1000000000000000000000000,5],\"values\":[1,4]}\n"
+        "{\"game\":\"octal:0.77\",\"heaps\":[1000000000000000000000000,5],\"values\":[1,4]}\n"
     );
     // The values are those of the text output.
     assert_eq!(
         text(&["value", "kayles", "1000000000000000000000000", "5"]),
         "1\n4\n"
     );
+}
+
+#[test]
+fn the_game_field_is_canonical_in_every_document() {
+    for args in [
+        &["seq", "kayles", "-n", "3"][..],
+        &["analyze", "kayles"],
+        &["value", "kayles", "3"],
+        &["count", "kayles", "--heaps", "2", "--max", "5"],
+    ] {
+        let d = json(args);
+        assert_eq!(d["game"], "octal:0.77", "{args:?}");
+    }
+    let d = json(&["seq", "sub:4,1,3,1", "-n", "3"]);
+    assert_eq!(d["game"], "sub:1,3-4");
 }

@@ -184,7 +184,7 @@ fn meaningless_operations_exit_2() {
         .args(["nimber", "inv", "0"])
         .assert()
         .code(2)
-        .stderr(contains("0 has no inverse"));
+        .stderr(contains("A: 0 has no inverse"));
     grundy()
         .args(["nimber", "order", "0"])
         .assert()

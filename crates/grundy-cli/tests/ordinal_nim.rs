@@ -113,7 +113,12 @@ fn bad_input() {
         "not below w^(w^w)",
     );
     bad("b5", &["ordinal", "nim-mul", "w", "w^"], 2, "argument 2");
-    bad("b6", &["ordinal", "nim-inv", "0"], 2, "no nim inverse");
+    bad(
+        "b6",
+        &["ordinal", "nim-inv", "0"],
+        2,
+        "A: 0 has no nim inverse",
+    );
     bad("b7", &["ordinal", "nim-pow", "w", "-1"], 2, "-1");
     bad(
         "b9",
@@ -125,7 +130,7 @@ fn bad_input() {
         "b8",
         &["ordinal", "excess", "47", "--max-degree", "100"],
         3,
-        "limit reached",
+        "raise --max-degree",
     );
 }
 
@@ -137,5 +142,46 @@ fn help_has_examples() {
             .assert()
             .success()
             .stdout(contains("grundy ordinal"));
+    }
+}
+
+#[test]
+fn the_excess_cache_follows_xdg_cache_home_and_no_cache_skips_it() {
+    let dir = cache_dir("xdg");
+    let file = dir.join("grundy").join("excess.tsv");
+    Command::cargo_bin("grundy")
+        .unwrap()
+        .env("XDG_CACHE_HOME", &dir)
+        .args(["ordinal", "excess", "7", "--no-cache"])
+        .assert()
+        .success()
+        .stdout("1\n");
+    assert!(!file.exists(), "--no-cache wrote {}", file.display());
+    Command::cargo_bin("grundy")
+        .unwrap()
+        .env("XDG_CACHE_HOME", &dir)
+        .args(["ordinal", "excess", "7"])
+        .assert()
+        .success()
+        .stdout("1\n");
+    let cached = std::fs::read_to_string(&file).unwrap();
+    assert!(cached.lines().any(|l| l.starts_with("7\t")), "{cached}");
+    // Without XDG_CACHE_HOME the cache sits under $HOME/.cache.
+    let home = cache_dir("home");
+    Command::cargo_bin("grundy")
+        .unwrap()
+        .env_remove("XDG_CACHE_HOME")
+        .env("HOME", &home)
+        .args(["ordinal", "excess", "7"])
+        .assert()
+        .success();
+    assert!(home.join(".cache/grundy/excess.tsv").exists());
+    for sub in ["nim-mul", "nim-inv", "nim-pow", "excess"] {
+        grundy("xdg-help")
+            .args(["ordinal", sub, "--help"])
+            .assert()
+            .success()
+            .stdout(contains("--no-cache"))
+            .stdout(contains("XDG_CACHE_HOME"));
     }
 }

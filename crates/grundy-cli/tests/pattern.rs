@@ -37,7 +37,7 @@ fn analyze_dawsons_kayles_json_has_exactly_the_spec_fields() {
             "saltus"
         ]
     );
-    assert_eq!(v["game"], "dawsons-kayles");
+    assert_eq!(v["game"], "octal:0.07");
     assert_eq!(v["period"], 34);
     assert_eq!(v["preperiod"], 53);
     assert_eq!(v["saltus"], 0);
@@ -59,6 +59,18 @@ fn analyze_text_names_the_inequality() {
         .assert()
         .success()
         .stdout(contains("period 4, preperiod 0 (proved)"));
+}
+
+#[test]
+fn analyze_text_states_the_proof_once() {
+    let out = grundy().args(["analyze", "kayles"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(text.matches("Guy-Smith").count(), 1, "{text}");
+    assert_eq!(text.matches("71 <= n < 156").count(), 1, "{text}");
+    assert!(
+        text.contains("pattern: periodic: G(n+12) = G(n) for every n >= 71 (proved); one period"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -208,4 +220,60 @@ fn help_has_examples() {
             .stdout(contains("Examples:"))
             .stdout(contains("--max"));
     }
+}
+
+/// G(0..len) of the subtraction game with the finite set `set`, from the definition.
+fn slow_subtraction(set: &[usize], len: usize) -> Vec<usize> {
+    let mut g = vec![0; len];
+    for n in 0..len {
+        let options: Vec<usize> = set.iter().filter(|&&s| s <= n).map(|&s| g[n - s]).collect();
+        g[n] = (0..).find(|v| !options.contains(v)).unwrap();
+    }
+    g
+}
+
+#[test]
+fn finite_subtraction_games_search_far_enough_without_max() {
+    // S = {1..10^6}: G(n) = n mod (10^6 + 1), proved from 2·10^6 + 1 values.
+    grundy()
+        .args(["value", "sub:1-1000000", "12983567378251"])
+        .assert()
+        .success()
+        .stdout("394697\n");
+    let slow = slow_subtraction(&[3, 5, 8], 150_001);
+    let heaps = ["99991", "120000", "150000"];
+    let expected: String = heaps
+        .iter()
+        .map(|h| format!("{}\n", slow[h.parse::<usize>().unwrap()]))
+        .collect();
+    grundy()
+        .args(["value", "sub:3,5,8"])
+        .args(heaps)
+        .assert()
+        .success()
+        .stdout(expected);
+    grundy()
+        .args(["analyze", "sub:1-1000000"])
+        .assert()
+        .success()
+        .stdout(contains("period 1000001, preperiod 0 (proved)"));
+}
+
+#[test]
+fn analyze_of_a_three_heap_code_refuses_at_once_above_its_cap() {
+    let start = std::time::Instant::now();
+    grundy()
+        .args(["analyze", "octal:0.8", "--max", "200000"])
+        .assert()
+        .code(3)
+        .stderr(contains("game leaving three heaps"))
+        .stderr(contains("lower --max"));
+    assert!(
+        start.elapsed().as_secs() < 5,
+        "refused only after {:?}",
+        start.elapsed()
+    );
+    // The default cap is 10^4 values.
+    let v = json(&["analyze", "octal:0.8", "--json"]);
+    assert_eq!(v["computed"], 10_000);
 }

@@ -3,6 +3,7 @@
 
 use assert_cmd::cargo::cargo_bin;
 use assert_cmd::Command;
+use predicates::prelude::*;
 
 /// The long-running commands and the message of their bar.
 fn cases() -> Vec<(Vec<String>, &'static str)> {
@@ -56,5 +57,40 @@ fn progress_bar_on_a_terminal() {
             shown.contains(message),
             "{line}: no '{message}' bar in {shown:?}"
         );
+    }
+}
+
+/// Long work is announced up front with an estimate, and `--progress` writes plain lines for
+/// logs (stderr here is a pipe, where no bar is drawn).
+#[test]
+fn long_work_is_announced_and_progress_lines_go_to_pipes() {
+    let out = Command::cargo_bin("grundy")
+        .unwrap()
+        .args(["seq", "squares", "-n", "1000000000", "--progress"])
+        .timeout(std::time::Duration::from_secs(6))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("grundy: computing 1000000000 values: about "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("grundy: computing: "), "{stderr}");
+    assert!(stderr.contains(" of 1000000000 ("), "{stderr}");
+    // Short work: no estimate; --progress says when it is done.
+    Command::cargo_bin("grundy")
+        .unwrap()
+        .args(["seq", "kayles", "-n", "1000", "--progress"])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("computing: done in"))
+        .stderr(predicates::str::contains("values: about").not());
+    for cmd in ["seq", "analyze", "value", "count"] {
+        Command::cargo_bin("grundy")
+            .unwrap()
+            .args([cmd, "--help"])
+            .assert()
+            .success()
+            .stdout(predicates::str::contains("--progress"));
     }
 }

@@ -318,18 +318,18 @@ async fn bad_requests_get_json_errors_with_the_right_status() {
         )
         .await,
         bad,
-        "heap 2",
+        "heaps[1] has 10001 tokens",
     );
     // Misère play of games other than Nim is a search: small heaps only; Nim has Bouton's rule.
     assert_error(
         &post(
             &app,
             "/api/hint",
-            json!({"game": "kayles", "heaps": [201], "misere": true}),
+            json!({"game": "kayles", "heaps": [1, 201], "misere": true}),
         )
         .await,
         bad,
-        "misère",
+        "heaps[1] has 201 tokens",
     );
     let (s, _) = post(
         &app,
@@ -347,7 +347,7 @@ async fn bad_requests_get_json_errors_with_the_right_status() {
         )
         .await,
         bad,
-        "moves",
+        "heaps[0] (2000 tokens) may have up to",
     );
     let (s, _) = post(
         &app,
@@ -542,20 +542,31 @@ async fn move_checks_the_human_and_the_engine_plays_perfectly() {
     assert_error(
         &post(&app, "/api/move", illegal).await,
         StatusCode::UNPROCESSABLE_ENTITY,
-        "cannot become 4",
+        "heaps[0] (3 tokens) cannot become 4",
     );
     let missing =
         json!({"game": "nim", "heaps": [3, 1], "human": {"heap": 5, "from": 3, "to": []}});
     assert_error(
         &post(&app, "/api/move", missing).await,
         StatusCode::UNPROCESSABLE_ENTITY,
-        "heap 6",
+        "heap 5 does not exist: expected a heap index from 0 to 1",
+    );
+    // /api/moves counts heaps from 0 too.
+    assert_error(
+        &post(
+            &app,
+            "/api/moves",
+            json!({"game": "nim", "heaps": [3, 1], "heap": 2}),
+        )
+        .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "heap 2 does not exist",
     );
     let wrong = json!({"game": "kayles", "heaps": [3], "human": {"heap": 0, "from": 2, "to": [1]}});
     assert_error(
         &post(&app, "/api/move", wrong).await,
         StatusCode::UNPROCESSABLE_ENTITY,
-        "not 2",
+        "heaps[0] has 3 tokens, not 2",
     );
     // The engine moving first from a finished game.
     assert_error(
@@ -630,7 +641,7 @@ async fn moves_lists_the_options_of_one_heap() {
         )
         .await,
         StatusCode::UNPROCESSABLE_ENTITY,
-        "heap 4",
+        "heap 3 does not exist",
     );
 }
 

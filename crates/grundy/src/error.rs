@@ -96,14 +96,64 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// Which limit was reached, in the library's own terms: each kind names the setting (an
+/// argument, a field of a limits structure, a constant) that bounds the work. A front end maps
+/// a kind to its own means of raising it (a command-line flag, a form field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LimitKind {
+    /// A memory budget passed by the caller (the `memory_limit` of graph readers, the memory
+    /// check of graph solvers).
+    Memory,
+    /// More Grundy values are needed than were allowed: the `max` of an analysis.
+    Values,
+    /// More Grundy values were asked than the library computes (`sequence::MAX_LEN`, and
+    /// `sequence::MAX_LEN_THREE_HEAPS` for codes leaving three heaps).
+    Length,
+    /// The largest heap whose value an engine computes directly (no proved pattern answers it).
+    HeapSize,
+    /// The number of options of one heap that a move listing enumerates.
+    Options,
+    /// The range of heap sizes of a count (its `min` and `max`).
+    HeapRange,
+    /// `count::histogram::Limits::max_value`: the Grundy values a count transforms.
+    CountValue,
+    /// The runs a run table holds or a count visits (`Limits::max_runs`, the run engine's
+    /// `max_runs`).
+    Runs,
+    /// `count::histogram::Limits::max_enumeration`: heap sizes evaluated one by one.
+    Enumeration,
+    /// The size of an exact count (counting modulo a number avoids it).
+    ExactCount,
+    /// The number of heaps of an unordered count.
+    Heaps,
+    /// The positions a search stores (its `max_positions`).
+    Positions,
+    /// The degree of a finite field flattened by elimination (`max_flat`).
+    FieldDegree,
+    /// The vertices and arcs a graph's id width holds (wider ids raise it).
+    Ids,
+    /// The size of an input (bytes of a file, a script, standard input).
+    Input,
+    /// The time a script call may take.
+    Deadline,
+    /// A bound of the library itself (a word size, a supported range): no setting raises it.
+    Fixed,
+}
+
 /// A stated resource limit was reached: which one, and how to raise it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct LimitError {
+    /// Which limit: the setting that raises it.
+    pub kind: LimitKind,
     /// What ran out, with the numbers (e.g. "the graph needs 31 GiB, above the 12 GiB limit").
     pub what: String,
-    /// How the user can raise the limit or avoid it (e.g. "pass --memory 32G").
+    /// How to raise the limit or avoid it, in library terms (e.g. "a larger memory budget").
     pub how_to_raise: String,
+    /// The amount needed and the limit, in the limit's unit (bytes for [`LimitKind::Memory`]),
+    /// where they were measured: a caller that set aside part of its budget can restate them.
+    pub amounts: Option<(u64, u64)>,
 }
 
 impl fmt::Display for LimitError {
@@ -146,11 +196,33 @@ impl Error {
         Error::Invalid(message.into())
     }
 
-    /// Shorthand for [`Error::Limit`].
-    pub fn limit(what: impl Into<String>, how_to_raise: impl Into<String>) -> Self {
+    /// Shorthand for [`Error::Limit`] of a `kind` of limit.
+    pub fn limit(
+        kind: LimitKind,
+        what: impl Into<String>,
+        how_to_raise: impl Into<String>,
+    ) -> Self {
         Error::Limit(LimitError {
+            kind,
             what: what.into(),
             how_to_raise: how_to_raise.into(),
+            amounts: None,
+        })
+    }
+
+    /// [`Error::limit`] with the amount `needed` above the `limit` (see [`LimitError::amounts`]).
+    pub fn limit_with_amounts(
+        kind: LimitKind,
+        what: impl Into<String>,
+        how_to_raise: impl Into<String>,
+        needed: u64,
+        limit: u64,
+    ) -> Self {
+        Error::Limit(LimitError {
+            kind,
+            what: what.into(),
+            how_to_raise: how_to_raise.into(),
+            amounts: Some((needed, limit)),
         })
     }
 }

@@ -148,7 +148,7 @@ mod serde_impls;
 pub mod solve;
 
 pub use control::{CancelToken, Control};
-pub use error::{Error, LimitError, ParseError, Result};
+pub use error::{Error, LimitError, LimitKind, ParseError, Result};
 pub use game::graph::Graph;
 pub use game::Game;
 pub use heap::HeapGame;

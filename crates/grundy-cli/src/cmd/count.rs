@@ -5,7 +5,7 @@
 //! arguments, gets the histogram of Grundy values over `[M, N]` and prints the answer.
 
 use crate::error::CliError;
-use crate::output::{control, interruptible, progress};
+use crate::output::{announce, control, interruptible, Reporter};
 use crate::output::{json_int, print_json, stdout};
 use clap::Args;
 use grundy::count::histogram::{histogram_of_analysis, Histogram, Limits};
@@ -56,6 +56,11 @@ pub struct CountArgs {
     /// exact JSON integers of any size.
     #[arg(long)]
     json: bool,
+    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
+    /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
+    /// is announced on stderr either way, e.g. `computing 100000000 values: about 90 s`.
+    #[arg(long)]
+    progress: bool,
 }
 
 /// Values computed at most to find a proved pattern before counting (the analysis stops earlier
@@ -64,24 +69,36 @@ const MAX_VALUES: u64 = 1 << 23;
 
 /// The histogram of GAME's Grundy values over `[min, max]`: the game is analysed (a proved
 /// period makes any range cheap), then the library builds the histogram.
-fn histogram_for(game: &str, min: u128, max: u128) -> Result<Histogram, CliError> {
+/// Returns the game in canonical notation with it.
+fn histogram_for(
+    game: &str,
+    min: u128,
+    max: u128,
+    plain: bool,
+) -> Result<(String, Histogram), CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
     let budget = value::default_max(&spec).max(MAX_VALUES.min(max.saturating_add(1) as u64));
     let mut rule = HeapGame::from_spec(spec)?;
     // A script stops on Ctrl-C between two of its operations.
     rule.watch(&interruptible());
-    let bar = progress(budget, "analysing");
+    announce(
+        &rule,
+        budget,
+        " at most (the search stops once a period is proved)",
+    );
+    let bar = Reporter::new(budget, "analysing", plain);
     let report = |done| bar.set_position(done);
     let analysis = value::analyze(&rule, budget, &control(&report))?;
     bar.finish_and_clear();
-    Ok(histogram_of_analysis(
+    let h = histogram_of_analysis(
         &rule,
         &analysis,
         min,
         max,
         &Limits::default(),
         &interruptible(),
-    )?)
+    )?;
+    Ok((rule.spec().to_string(), h))
 }
 
 #[derive(Serialize)]
@@ -130,7 +147,7 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
             "--min {min} is above --max {max}: expected M <= N"
         )));
     }
-    let h = histogram_for(&args.game, min, max)?;
+    let (game, h) = histogram_for(&args.game, min, max, args.progress)?;
     let spec = CountSpec::new(heaps, nim_sum)
         .with_modulus(modulus)
         .with_unordered(args.unordered)
@@ -138,7 +155,7 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
     let answer = count_from_histogram(&h, &spec)?;
     if args.json {
         return print_json(&CountJson {
-            game: &args.game,
+            game: &game,
             heaps: json_int(&spec.heaps),
             min: json_int(&min),
             max: json_int(&max),

@@ -1,15 +1,15 @@
 //! `grundy graph ...`: game graphs read from files, solved with outcomes, remoteness and
 //! generalized Sprague-Grundy values, or drawn as Graphviz DOT.
 
-use crate::error::CliError;
+use crate::error::{CliError, RAISE_MEMORY};
 use crate::output::{control, progress, stdout};
 use clap::{Args, Subcommand};
-use grundy::game::graph::{human_bytes, is_id_cap, Graph, VertexId, RAISE_MEMORY};
+use grundy::game::graph::{human_bytes, is_id_cap, Graph, VertexId};
 use grundy::notation::graph::{parse_arcs_stream_as, parse_graph_as, GraphFormat, Names};
 use grundy::solve::loopy::{self, LoopyValues};
 use grundy::solve::outcome::{self, Outcomes};
 use grundy::solve::{Outcome, Play};
-use grundy::Error;
+use grundy::{Error, LimitKind};
 use std::io::{Read, Write};
 
 /// Game-graph subcommands.
@@ -144,14 +144,20 @@ fn memory_limit(flag: Option<&str>) -> Result<u64, CliError> {
 }
 
 fn limit_error(what: &str, needed: u64, limit: u64) -> CliError {
-    CliError::Lib(Error::limit(
-        format!(
-            "{what} needs {}, above the {} memory limit",
-            human_bytes(needed),
-            human_bytes(limit)
-        ),
+    let needs = format!("{what} needs {}", human_bytes(needed));
+    CliError::Lib(memory_error(needs, needed, limit))
+}
+
+/// The limit error of a need (`needs`, e.g. "holding the file needs 2.0 GiB") of `needed`
+/// bytes, above the budget `limit`.
+fn memory_error(needs: String, needed: u64, limit: u64) -> Error {
+    Error::limit_with_amounts(
+        LimitKind::Memory,
+        format!("{needs}, above the {} memory limit", human_bytes(limit)),
         RAISE_MEMORY,
-    ))
+        needed,
+        limit,
+    )
 }
 
 fn solve(input: &Input) -> Result<AnySolved, CliError> {
@@ -199,6 +205,20 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
             std::fs::read(&input.file).map_err(unreadable)?
         };
         let budget = limit.saturating_sub(bytes.len() as u64);
+        // The reader is given what the text leaves of the budget; its limit error is restated
+        // with the text counted in, against the whole budget the user set.
+        let in_source = |e: Error| match e {
+            Error::Limit(l) if l.kind == LimitKind::Memory => {
+                let needed = l.amounts.map_or(budget, |(needed, _)| needed);
+                let needed = needed.saturating_add(bytes.len() as u64);
+                let needs = format!(
+                    "reading the graph needs more than {} (its text included)",
+                    human_bytes(needed)
+                );
+                memory_error(needs, needed, limit)
+            }
+            other => in_source(other),
+        };
         // Read with 32-bit ids unless asked otherwise; a text beyond the 32-bit caps is read
         // again (it is held) with 64-bit ids.
         let read = |wide: bool| -> Result<AnySolved, CliError> {

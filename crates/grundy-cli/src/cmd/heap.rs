@@ -1,15 +1,22 @@
 //! `grundy seq` and `grundy position`: Grundy sequences of heap games and sums of heaps.
 
 use crate::error::CliError;
-use crate::output::{control, interruptible, print_json, progress, stdout};
+use crate::output::{
+    announce, control, interruptible, json_int, print_json, progress, stdout, Reporter,
+};
 use crate::plot;
 use clap::Args;
 use grundy::heap::position::{self, PositionAnalysis};
+use grundy::heap::rule::Options;
 use grundy::heap::sequence;
 use grundy::heap::HeapGame;
-use grundy::notation::game::parse_game;
-use grundy::notation::number::parse_u64;
+use grundy::notation::game::{parse_game, GameSpec};
+use grundy::notation::number::{parse_natural, parse_u64};
+use grundy::pattern::value;
 use grundy::solve::Outcome;
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
+use serde_json::value::RawValue;
 use std::io::Write;
 
 /// Arguments of `grundy seq`.
@@ -31,6 +38,11 @@ pub struct SeqArgs {
     /// Print one JSON document `{"game", "values"}` instead of text.
     #[arg(long)]
     json: bool,
+    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
+    /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
+    /// is announced on stderr either way, e.g. `computing 100000000 values: about 90 s`.
+    #[arg(long)]
+    progress: bool,
     /// Also draw G(n) against n into FILE (SVG; the extension must be .svg; at most 100000
     /// values).
     #[arg(long, value_name = "FILE")]
@@ -42,7 +54,8 @@ pub struct SeqArgs {
 #[command(
     after_help = "Examples:\n  grundy position kayles 3 5 6\n  N\n  heap 2: 5 -> 2 2\n  \
                         grundy position nim 1 2 3\n  P\n  \
-                        grundy position nim 1 1 2 --misere --json\n\n\
+                        grundy position nim 1 1 2 --misere --json\n  \
+                        grundy position sub:1,3,4 100000000000000000000000   # by its period\n\n\
                         Output: P (the player to move loses) or N, then every winning move as \
                         `heap I: H -> H1' H2' ...` (I counts from 1; nothing after the arrow \
                         when the heap is removed)."
@@ -50,9 +63,15 @@ pub struct SeqArgs {
 pub struct PositionArgs {
     /// The game (as for `grundy seq`).
     game: String,
-    /// Heap sizes (decimal or 0x-hexadecimal, below 2^64).
+    /// Heap sizes (decimal or 0x-hexadecimal), any size: Nim's values are the heaps; other
+    /// games above 10^7 take their values from a proved pattern (see --max).
     #[arg(required = true, value_name = "HEAP")]
     heaps: Vec<String>,
+    /// For heaps above 10^7 (games other than Nim and divide:D): compute at most N values
+    /// while looking for a proved pattern [default: as for `grundy analyze`]. A heap beyond
+    /// them without a proved pattern is a stated limit (exit status 3).
+    #[arg(long, value_name = "N")]
+    max: Option<String>,
     /// Misère play: the player who cannot move wins (the nim-sum is then null).
     #[arg(long)]
     misere: bool,
@@ -73,9 +92,11 @@ fn rule(game: &str) -> Result<HeapGame, CliError> {
 pub fn seq(args: SeqArgs) -> Result<(), CliError> {
     let n = parse_u64(&args.n).map_err(|e| e.in_source("-n"))?;
     let rule = rule(&args.game)?;
+    let game = rule.spec().to_string();
     let plot = match &args.plot {
         Some(file) if n > plot::MAX_POINTS as u64 => {
             return Err(grundy::Error::limit(
+                grundy::LimitKind::Length,
                 format!(
                     "--plot {file}: a plot holds at most {} values",
                     plot::MAX_POINTS
@@ -87,7 +108,8 @@ pub fn seq(args: SeqArgs) -> Result<(), CliError> {
         Some(file) => Some(plot::target(file)?),
         None => None,
     };
-    let bar = progress(n, "computing");
+    announce(&rule, n, "");
+    let bar = Reporter::new(n, "computing", args.progress);
     let report = |done| bar.set_position(done);
     let values = sequence::compute(&rule, n, &control(&report))?;
     bar.finish_and_clear();
@@ -106,7 +128,7 @@ pub fn seq(args: SeqArgs) -> Result<(), CliError> {
             values: Vec<u32>,
         }
         return print_json(&Doc {
-            game: &args.game,
+            game: &game,
             values: values.to_vec(),
         });
     }
@@ -129,17 +151,34 @@ pub fn position(args: PositionArgs) -> Result<(), CliError> {
         .heaps
         .iter()
         .enumerate()
-        .map(|(i, h)| parse_u64(h).map_err(|e| e.in_source(format!("heap {}", i + 1))))
-        .collect::<Result<Vec<u64>, _>>()?;
-    let analysis = if args.misere {
-        position::misere(&rule, &heaps, &interruptible())?
-    } else {
-        let max = heaps.iter().copied().max().unwrap_or(0);
-        let bar = progress(max.saturating_add(1), "computing");
-        let report = |done| bar.set_position(done);
-        let a = position::normal(&rule, &heaps, &control(&report))?;
-        bar.finish_and_clear();
-        a
+        .map(|(i, h)| parse_natural(h).map_err(|e| e.in_source(format!("heap {}", i + 1))))
+        .collect::<Result<Vec<BigUint>, _>>()?;
+    let small: Option<Vec<u64>> = heaps.iter().map(|h| h.to_u64()).collect();
+    let engine_holds = |hs: &[u64]| {
+        matches!(rule.spec(), GameSpec::Nim | GameSpec::Divide(_))
+            || hs.iter().all(|&h| h <= position::MAX_HEAP)
+    };
+    let analysis = match small {
+        Some(hs) if args.misere => {
+            BigAnalysis::from(position::misere(&rule, &hs, &interruptible())?)
+        }
+        None if args.misere => {
+            return Err(grundy::Error::limit(
+                grundy::LimitKind::Fixed,
+                "misère play is analysed for heaps below 2^64",
+                "use smaller heaps",
+            )
+            .into())
+        }
+        Some(hs) if engine_holds(&hs) => {
+            let max = hs.iter().copied().max().unwrap_or(0);
+            let bar = progress(max.saturating_add(1), "computing");
+            let report = |done| bar.set_position(done);
+            let a = position::normal(&rule, &hs, &control(&report))?;
+            bar.finish_and_clear();
+            BigAnalysis::from(a)
+        }
+        _ => by_pattern(&rule, &heaps, &args.max)?,
     };
     if args.json {
         print_json(&json(&analysis))
@@ -151,6 +190,160 @@ pub fn position(args: PositionArgs) -> Result<(), CliError> {
     }
 }
 
+/// The analysis of a sum of heaps of any size, in normal play: Nim by `G(n) = n`, other games
+/// through the values a pattern gives ([`value::analyze`], proved or within the values
+/// computed, at most `max`). Winning moves are listed from the options of each heap, which must
+/// be at most [`position::MAX_OPTIONS`] (subtraction games: one option per element of S).
+fn by_pattern(
+    rule: &HeapGame,
+    heaps: &[BigUint],
+    max: &Option<String>,
+) -> Result<BigAnalysis, CliError> {
+    let x_of = |g: &[BigUint]| g.iter().fold(BigUint::zero(), |a, b| a ^ b);
+    if let GameSpec::Nim = rule.spec() {
+        let x = x_of(heaps);
+        let moves = heaps
+            .iter()
+            .enumerate()
+            .filter_map(|(i, h)| {
+                let t = h ^ &x;
+                (!x.is_zero() && &t < h).then(|| BigMove {
+                    heap: i,
+                    from: h.clone(),
+                    to: if t.is_zero() { vec![] } else { vec![t] },
+                })
+            })
+            .collect();
+        return Ok(BigAnalysis::normal(x, moves));
+    }
+    let max = match max {
+        Some(m) => parse_u64(m).map_err(|e| e.in_source("--max"))?,
+        None => value::default_max(rule.spec()),
+    };
+    let bar = progress(max, "computing");
+    let report = |done| bar.set_position(done);
+    let pattern = value::analyze(rule, max, &control(&report))?;
+    bar.finish_and_clear();
+    let g = heaps
+        .iter()
+        .map(|h| pattern.value(h))
+        .collect::<Result<Vec<_>, _>>()?;
+    let x = x_of(&g);
+    let mut moves = Vec::new();
+    if !x.is_zero() {
+        for (i, h) in heaps.iter().enumerate() {
+            let target = &g[i] ^ &x;
+            let mut seen = std::collections::HashSet::new();
+            for to in options_of(rule, h)? {
+                let v = to
+                    .iter()
+                    .map(|p| pattern.value(p))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if x_of(&v) == target && seen.insert(to.clone()) {
+                    moves.push(BigMove {
+                        heap: i,
+                        from: h.clone(),
+                        to,
+                    });
+                }
+            }
+        }
+    }
+    Ok(BigAnalysis::normal(x, moves))
+}
+
+/// The options of heap `h` (parts ascending, empty heaps dropped), at most
+/// [`position::MAX_OPTIONS`] of them.
+fn options_of(rule: &HeapGame, h: &BigUint) -> Result<Vec<Vec<BigUint>>, CliError> {
+    let too_many = |count: &dyn std::fmt::Display| {
+        grundy::Error::limit(
+            grundy::LimitKind::Options,
+            format!(
+                "heap {h} has about {count} options to list winning moves from, above the \
+                 limit of {}",
+                position::MAX_OPTIONS
+            ),
+            "use smaller heaps",
+        )
+    };
+    if let GameSpec::Subtraction(set) = rule.spec() {
+        if set.len() > position::MAX_OPTIONS {
+            return Err(too_many(&set.len()).into());
+        }
+        let mut out = Vec::new();
+        for &(a, b) in set.ranges() {
+            for s in a..=b {
+                let s = BigUint::from(s);
+                if &s <= h {
+                    let rest = h - s;
+                    out.push(if rest.is_zero() { vec![] } else { vec![rest] });
+                }
+            }
+        }
+        return Ok(out);
+    }
+    let Some(n) = h.to_u64() else {
+        return Err(too_many(h).into());
+    };
+    let bound = rule.option_count_bound(n);
+    if bound > position::MAX_OPTIONS {
+        return Err(too_many(&bound).into());
+    }
+    let mut opts = Options::new();
+    rule.heap_options(n, &mut opts)?;
+    Ok(opts
+        .iter()
+        .map(|o| {
+            let mut to: Vec<u64> = o.iter().copied().filter(|&p| p > 0).collect();
+            to.sort_unstable();
+            to.into_iter().map(BigUint::from).collect()
+        })
+        .collect())
+}
+
+/// A winning move with heaps of any size: heap `heap` (0-based) of size `from` becomes `to`.
+struct BigMove {
+    heap: usize,
+    from: BigUint,
+    to: Vec<BigUint>,
+}
+
+/// The analysis of a sum of heaps of any size.
+struct BigAnalysis {
+    outcome: Outcome,
+    nim_sum: Option<BigUint>,
+    winning_moves: Vec<BigMove>,
+}
+
+impl BigAnalysis {
+    /// Normal play: P exactly when the nim-sum `x` is 0.
+    fn normal(x: BigUint, winning_moves: Vec<BigMove>) -> Self {
+        BigAnalysis {
+            outcome: if x.is_zero() { Outcome::P } else { Outcome::N },
+            nim_sum: Some(x),
+            winning_moves,
+        }
+    }
+}
+
+impl From<PositionAnalysis> for BigAnalysis {
+    fn from(a: PositionAnalysis) -> Self {
+        BigAnalysis {
+            outcome: a.outcome,
+            nim_sum: a.nim_sum.map(BigUint::from),
+            winning_moves: a
+                .winning_moves
+                .into_iter()
+                .map(|m| BigMove {
+                    heap: m.heap,
+                    from: m.from.into(),
+                    to: m.to.into_iter().map(BigUint::from).collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
 fn outcome_str(o: Outcome) -> &'static str {
     match o {
         Outcome::P => "P",
@@ -159,7 +352,7 @@ fn outcome_str(o: Outcome) -> &'static str {
     }
 }
 
-fn write_text(out: &mut impl Write, a: &PositionAnalysis) -> std::io::Result<()> {
+fn write_text(out: &mut impl Write, a: &BigAnalysis) -> std::io::Result<()> {
     writeln!(out, "{}", outcome_str(a.outcome))?;
     for m in &a.winning_moves {
         write!(out, "heap {}: {} ->", m.heap + 1, m.from)?;
@@ -171,32 +364,33 @@ fn write_text(out: &mut impl Write, a: &PositionAnalysis) -> std::io::Result<()>
     Ok(())
 }
 
-/// The JSON document of `grundy position`, fields in the order of the specification.
+/// The JSON document of `grundy position`, fields in the order of the specification; numbers
+/// are exact JSON integers of any size.
 #[derive(serde::Serialize)]
 struct PositionDoc {
     outcome: &'static str,
-    nim_sum: Option<u64>,
+    nim_sum: Option<Box<RawValue>>,
     winning_moves: Vec<MoveDoc>,
 }
 
 #[derive(serde::Serialize)]
 struct MoveDoc {
     heap: usize,
-    from: u64,
-    to: Vec<u64>,
+    from: Box<RawValue>,
+    to: Vec<Box<RawValue>>,
 }
 
-fn json(a: &PositionAnalysis) -> PositionDoc {
+fn json(a: &BigAnalysis) -> PositionDoc {
     PositionDoc {
         outcome: outcome_str(a.outcome),
-        nim_sum: a.nim_sum,
+        nim_sum: a.nim_sum.as_ref().map(json_int),
         winning_moves: a
             .winning_moves
             .iter()
             .map(|m| MoveDoc {
                 heap: m.heap + 1,
-                from: m.from,
-                to: m.to.clone(),
+                from: json_int(&m.from),
+                to: m.to.iter().map(json_int).collect(),
             })
             .collect(),
     }

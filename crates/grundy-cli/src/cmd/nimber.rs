@@ -256,7 +256,7 @@ pub fn run(command: NimberCommand) -> Result<(), CliError> {
             ("div", vec![a, b], json, q)
         }
         NimberCommand::Inv { a, json } => {
-            let zero = || Error::invalid("0 has no inverse");
+            let zero = || Error::invalid("A: 0 has no inverse");
             let inv = match nimber(&a, "A")? {
                 Nimber::Small(a) => one(a.inv().ok_or_else(zero)?),
                 Nimber::Big(a) => one(a.inv().ok_or_else(zero)?),

@@ -23,7 +23,7 @@ pub fn run(max_input_mib: u64) -> Result<(), CliError> {
         .take(limit.saturating_add(1))
         .read_to_end(&mut input)?;
     if input.len() as u64 > limit {
-        return Err(grundy::Error::limit(
+        return Err(grundy::Error::limit(grundy::LimitKind::Input,
             format!("stdin is larger than {max_input_mib} MiB, the input size limit"),
             "pass --max-input-mib with a larger size, if the memory allows about 1.4 times the input",
         )

@@ -201,6 +201,7 @@ pub fn run(command: OrdinalCommand) -> Result<(), CliError> {
             for (i, x) in xs.iter().enumerate() {
                 if product.terms().len() > MAX_PRODUCT_TERMS {
                     return Err(grundy::Error::limit(
+                        grundy::LimitKind::Fixed,
                         format!(
                             "the product of arguments 1..{i} has more than {MAX_PRODUCT_TERMS} \
                              terms"
@@ -345,6 +346,7 @@ fn read_input(file: &str) -> Result<String, CliError> {
     read.map_err(|e| CliError::usage(format!("{file}: cannot read as UTF-8 text: {e}")))?;
     if text.len() as u64 > MAX_INPUT {
         return Err(grundy::Error::limit(
+            grundy::LimitKind::Input,
             format!("{file} is larger than {} MiB", MAX_INPUT >> 20),
             "split the input",
         )

@@ -189,6 +189,9 @@ pub fn nim_mul(args: NimMulArgs) -> Result<(), CliError> {
 /// `grundy ordinal nim-inv`.
 pub fn nim_inv(args: NimInvArgs) -> Result<(), CliError> {
     let x = parse_arg(&args.value, 1)?;
+    if x.is_zero() {
+        return Err(CliError::usage("A: 0 has no nim inverse"));
+    }
     let inv = with_field(&args.cache, |field| Ok(field.inv_ordinal(&x)?))?;
     print_ordinal(args.json, "nim-inv", ordinals(&[x]), &inv)
 }

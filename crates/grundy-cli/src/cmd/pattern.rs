@@ -2,7 +2,7 @@
 //! heaps.
 
 use crate::error::CliError;
-use crate::output::{control, interruptible, json_int, print_json, progress, stdout};
+use crate::output::{announce, control, interruptible, json_int, print_json, stdout, Reporter};
 use crate::plot;
 use clap::Args;
 use grundy::heap::HeapGame;
@@ -30,13 +30,20 @@ pub struct AnalyzeArgs {
     /// The game (as for `grundy seq`), e.g. `kayles`, `octal:0.137`, `sub:1,3,4`.
     game: String,
     /// Compute at most N values (decimal or 0x-hexadecimal) while looking for a proof
-    /// [default: 1000000; 10000 for codes leaving three heaps; 100000 for squares and scripts].
+    /// [default: 1000000; 10000 for codes leaving three heaps; 100000 for squares and scripts;
+    /// for a finite subtraction set S of largest element t, the (|S|+1)^t + t values that
+    /// surely prove its period, at most 2^26].
     #[arg(long, value_name = "N")]
     max: Option<String>,
     /// Print one JSON document `{"game", "computed", "period", "preperiod", "saltus",
     /// "proved", "pattern"}` instead of text.
     #[arg(long)]
     json: bool,
+    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
+    /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
+    /// is announced on stderr either way, e.g. `computing 100000000 values: about 90 s`.
+    #[arg(long)]
+    progress: bool,
     /// Also draw G(n) against n into FILE (SVG, extension .svg): the preperiod shaded and a
     /// line where each period begins, or where each run begins for divide:D games. The window
     /// is 0 <= n < max(64, preperiod + 4 periods), or the first 10000 values without a period
@@ -69,6 +76,11 @@ pub struct ValueArgs {
     /// Print one JSON document `{"game", "heaps", "values"}` instead of text.
     #[arg(long)]
     json: bool,
+    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
+    /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
+    /// is announced on stderr either way, e.g. `computing 100000000 values: about 90 s`.
+    #[arg(long)]
+    progress: bool,
 }
 
 /// The game, and `--max` (or the game's default).
@@ -88,7 +100,12 @@ fn game(game: &str, max: &Option<String>) -> Result<(HeapGame, u64), CliError> {
 pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
     let (rule, max) = game(&args.game, &args.max)?;
     let plot_path = args.plot.as_deref().map(plot::target).transpose()?;
-    let bar = progress(max, "computing");
+    announce(
+        &rule,
+        max,
+        " at most (the search stops once a period is proved)",
+    );
+    let bar = Reporter::new(max, "computing", args.progress);
     let report = |done| bar.set_position(done);
     let a = value::analyze(&rule, max, &control(&report))?;
     bar.finish_and_clear();
@@ -108,7 +125,7 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
             pattern: &'a str,
         }
         return print_json(&Doc {
-            game: &args.game,
+            game: &a.game,
             computed: a.computed,
             period: period.map(|p| p.period),
             preperiod: period.map(|p| p.preperiod),
@@ -146,7 +163,7 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
             proof.applied.period
         )?;
     }
-    writeln!(out, "pattern: {}", a.pattern)?;
+    writeln!(out, "pattern: {}", a.pattern_beside_proof())?;
     out.flush()?;
     Ok(())
 }
@@ -200,7 +217,12 @@ pub fn value(args: ValueArgs) -> Result<(), CliError> {
         .map(|(i, h)| parse_natural(h).map_err(|e| e.in_source(format!("N (heap {})", i + 1))))
         .collect::<Result<Vec<_>, _>>()?;
     let (rule, max) = game(&args.game, &args.max)?;
-    let bar = progress(max, "computing");
+    announce(
+        &rule,
+        max,
+        " at most (the search stops once a period is proved)",
+    );
+    let bar = Reporter::new(max, "computing", args.progress);
     let report = |done| bar.set_position(done);
     let values = value::values(&rule, &heaps, max, &control(&report))?;
     bar.finish_and_clear();
@@ -213,7 +235,7 @@ pub fn value(args: ValueArgs) -> Result<(), CliError> {
             values: Vec<Box<RawValue>>,
         }
         return print_json(&Doc {
-            game: &args.game,
+            game: &rule.spec().to_string(),
             heaps: heaps.iter().map(json_int).collect(),
             values: values.iter().map(json_int).collect(),
         });

@@ -82,6 +82,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         .collect::<Result<Vec<u64>, _>>()?;
     if let Some((i, h)) = heaps.iter().enumerate().find(|(_, &h)| h > MAX_HEAP) {
         return Err(Error::limit(
+            grundy::LimitKind::HeapSize,
             format!(
                 "heap {} is {h}, above the limit of {MAX_HEAP} for `grundy play`",
                 i + 1

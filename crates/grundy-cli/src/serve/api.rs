@@ -121,6 +121,41 @@ fn impossible(e: grundy::Error) -> ApiError {
     }
 }
 
+/// The 422 answer for a heap index beyond the heaps: the API counts heaps from 0.
+fn no_such_heap(i: usize, heaps: &[u64]) -> ApiError {
+    ApiError::unprocessable(format!(
+        "heap {i} does not exist: expected a heap index from 0 to {} (heaps are counted from 0)",
+        heaps.len().saturating_sub(1)
+    ))
+}
+
+/// The answer for a human move the library refused ([`hint::apply`]), worded with the API's
+/// 0-based heap index: a heap that does not exist, a size that does not match, or an option the
+/// rule does not allow.
+fn illegal(e: grundy::Error, heaps: &[u64], mv: &grundy::heap::position::Move) -> ApiError {
+    let grundy::Error::Invalid(_) = e else {
+        return e.into();
+    };
+    let i = mv.heap;
+    match heaps.get(i) {
+        None => no_such_heap(i, heaps),
+        Some(&h) if h != mv.from => {
+            ApiError::unprocessable(format!("heaps[{i}] has {h} tokens, not {}", mv.from))
+        }
+        Some(&h) => {
+            let to: Vec<String> = mv.to.iter().map(u64::to_string).collect();
+            let to = if to.is_empty() {
+                "nothing".to_string()
+            } else {
+                to.join(" ")
+            };
+            ApiError::unprocessable(format!(
+                "heaps[{i}] ({h} tokens) cannot become {to} under this game's rule"
+            ))
+        }
+    }
+}
+
 /// A JSON body: read whole (413 beyond the body limit), then parsed (400 with serde's line and
 /// column on bad JSON or a bad shape). Any content type is accepted.
 pub struct ApiJson<T>(pub T);
@@ -255,8 +290,7 @@ fn check_heaps(game: &CheckedGame, heaps: &[u64], limits: &Limits) -> Result<(),
     }
     if let Some((i, h)) = heaps.iter().enumerate().find(|(_, &h)| h > heap_size) {
         return Err(ApiError::bad(format!(
-            "heaps: heap {} has {h} tokens, above the limit of {heap_size} for this game",
-            i + 1
+            "heaps[{i}] has {h} tokens, above the limit of {heap_size} for this game",
         )));
     }
     if game.script.is_none() {
@@ -268,9 +302,8 @@ fn check_heaps(game: &CheckedGame, heaps: &[u64], limits: &Limits) -> Result<(),
             .find(|&(_, _, m)| m > limits.moves_per_heap)
         {
             return Err(ApiError::bad(format!(
-                "heaps: heap {} ({h} tokens) may have up to {m} moves in this game, above the \
+                "heaps[{i}] ({h} tokens) may have up to {m} moves in this game, above the \
                  limit of {} moves a heap; use smaller heaps",
-                i + 1,
                 limits.moves_per_heap
             )));
         }
@@ -449,9 +482,8 @@ fn check_position(
             .find(|(_, &h)| h > limits.misere_heap_size)
         {
             return Err(ApiError::bad(format!(
-                "heaps: heap {} has {h} tokens, above the limit of {} for misère play of games \
+                "heaps[{i}] has {h} tokens, above the limit of {} for misère play of games \
                  other than Nim (decided by a search over positions)",
-                i + 1,
                 limits.misere_heap_size
             )));
         }
@@ -530,7 +562,7 @@ pub async fn play_move(
                 }
             };
             let after_human = match &human {
-                Some(mv) => hint::apply(&rule, &heaps, mv).map_err(impossible)?,
+                Some(mv) => hint::apply(&rule, &heaps, mv).map_err(|e| illegal(e, &heaps, mv))?,
                 None => {
                     if game_over(&rule, &heaps, ctl)? {
                         return Err(ApiError::unprocessable(
@@ -589,6 +621,9 @@ pub async fn moves(
         .heavy
         .run(move |ctl| {
             let rule = game.rule(ctl)?;
+            if i >= heaps.len() {
+                return Err(no_such_heap(i, &heaps));
+            }
             let moves = hint::legal_moves(&rule, &heaps, i, ctl).map_err(impossible)?;
             Ok(Json(json!({ "moves": moves })))
         })

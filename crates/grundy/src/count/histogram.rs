@@ -79,6 +79,7 @@ impl Histogram {
                 .filter(|&t| t < 1 << 126)
                 .ok_or_else(|| {
                     Error::limit(
+                        crate::LimitKind::HeapRange,
                         "the histogram holds 2^126 heaps or more",
                         "count over a smaller range of heap sizes",
                     )
@@ -180,8 +181,9 @@ impl RunSource for RunList {
         if let Some(end) = self.end {
             if hi >= end {
                 return Err(Error::limit(
+                    crate::LimitKind::HeapRange,
                     format!("the run table describes heap sizes below {end} only, not {hi}"),
-                    "lower --max, or extend the table",
+                    "count over a smaller range of heap sizes, or extend the table",
                 ));
             }
         }
@@ -220,12 +222,13 @@ impl Counter {
     fn check_value(&self, value: u64) -> Result<usize> {
         if value >= self.max_value {
             return Err(Error::limit(
+                crate::LimitKind::CountValue,
                 format!(
                     "the Grundy value {value} occurs in the range, and counting needs a transform \
                      of the power of two above the largest value; values are limited to below {}",
                     self.max_value
                 ),
-                "count over a smaller range of heap sizes (lower --max), or raise Limits::max_value",
+                "count over a smaller range of heap sizes, or raise Limits::max_value",
             ));
         }
         Ok(value as usize)
@@ -355,6 +358,7 @@ pub fn histogram_of_runs(
         visited += 1;
         if visited > limits.max_runs {
             return Err(Error::limit(
+                crate::LimitKind::Runs,
                 format!("more than {} runs meet the range", limits.max_runs),
                 "count over a smaller range of heap sizes, or raise Limits::max_runs",
             ));
@@ -387,11 +391,12 @@ pub fn histogram_of_values(
     };
     if max >= values.len() as u128 {
         return Err(Error::limit(
+            crate::LimitKind::Values,
             format!(
                 "values are known for heap sizes below {} only, not up to {max}",
                 values.len()
             ),
-            "lower --max, or compute more values",
+            "count over a smaller range of heap sizes, or analyse more values",
         ));
     }
     for &v in &values[min as usize..=max as usize] {
@@ -418,6 +423,7 @@ pub fn histogram_of_fn(
     };
     if max - min >= limits.max_enumeration {
         return Err(Error::limit(
+            crate::LimitKind::Enumeration,
             format!(
                 "the range holds {} heap sizes, and without a proved pattern they are enumerated \
                  one by one, at most {}",
@@ -462,9 +468,13 @@ pub fn histogram_of_analysis(
 ) -> Result<Histogram> {
     use num_traits::ToPrimitive;
     if let Some(divisors) = game.spec().divisors() {
-        let end = max
-            .checked_add(1)
-            .ok_or_else(|| Error::limit("heap sizes up to 2^128 - 1", "use a smaller --max"))?;
+        let end = max.checked_add(1).ok_or_else(|| {
+            Error::limit(
+                crate::LimitKind::HeapRange,
+                "heap sizes up to 2^128 - 1",
+                "count over a smaller range of heap sizes",
+            )
+        })?;
         let table = crate::pattern::divide::runs(
             divisors,
             end,
@@ -488,7 +498,13 @@ pub fn histogram_of_analysis(
         analysis
             .value(&num_bigint::BigUint::from(n))?
             .to_u64()
-            .ok_or_else(|| Error::limit("a Grundy value above 2^64", "use a smaller --max"))
+            .ok_or_else(|| {
+                Error::limit(
+                    crate::LimitKind::Fixed,
+                    "a Grundy value above 2^64",
+                    "count over a smaller range of heap sizes",
+                )
+            })
     };
     if let (true, Some(p)) = (analysis.proved, analysis.period) {
         let head = (0..p.preperiod as u128)

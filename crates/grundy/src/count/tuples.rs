@@ -243,6 +243,7 @@ impl Problem {
         let memory = kept * (words * 8.0 + 32.0);
         if work > MAX_BIG_WORK || memory > MAX_BIG_MEMORY {
             return Err(Error::limit(
+                crate::LimitKind::ExactCount,
                 format!(
                     "the count needs big-integer arithmetic on {distinct} distinct transformed \
                      values of about {width_bits} bits (about {work:.1e} word operations and \
@@ -378,11 +379,11 @@ impl Problem {
             .map(|b| b + self.divisor.bits())
             .unwrap_or(u64::MAX);
         if bits > MAX_EXACT_BITS {
-            return Err(Error::limit(
+            return Err(Error::limit(crate::LimitKind::ExactCount,
                 format!(
                     "the exact count may need about {bits} bits, above the limit of {MAX_EXACT_BITS}"
                 ),
-                "count modulo a number instead (--mod Q)",
+                "count modulo a number instead",
             ));
         }
         Ok(bits)
@@ -471,8 +472,9 @@ pub fn polya_polynomial(k: u64, total: u128) -> Vec<BigInt> {
 fn multiset_problem(h: &Histogram, k: u64, want: Want) -> Result<Problem> {
     if k > MAX_UNORDERED_HEAPS {
         return Err(Error::limit(
+            crate::LimitKind::Heaps,
             format!("unordered counts are computed for up to {MAX_UNORDERED_HEAPS} heaps, not {k}"),
-            "count ordered tuples instead (without --unordered), or use fewer heaps",
+            "count ordered tuples instead, or use fewer heaps",
         ));
     }
     let factorial: BigUint = (1..=k).map(BigUint::from).product();
@@ -624,8 +626,9 @@ pub fn count_from_histogram(h: &Histogram, spec: &CountSpec) -> Result<CountAnsw
     let k_small = || {
         spec.heaps.to_u64().ok_or_else(|| {
             Error::limit(
+                crate::LimitKind::Heaps,
                 format!("unordered counts are computed for up to {MAX_UNORDERED_HEAPS} heaps"),
-                "count ordered tuples instead (without --unordered)",
+                "count ordered tuples instead",
             )
         })
     };

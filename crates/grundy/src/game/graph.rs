@@ -183,8 +183,7 @@ pub fn human_bytes(bytes: u64) -> String {
 }
 
 /// How to raise the memory budget, for limit errors.
-pub const RAISE_MEMORY: &str =
-    "raise it with --memory (e.g. --memory 16G) or the GRUNDY_MEMORY environment variable";
+pub const RAISE_MEMORY: &str = "a larger memory budget";
 
 /// Fails with [`Error::Limit`] unless a graph of this size fits the `u32` representation.
 pub fn check_size(vertices: u64, arcs: u64) -> Result<()> {
@@ -197,7 +196,7 @@ const ID_CAP_HINT: &str = "split the game or solve it as a sum of smaller compon
 /// True if `e` is the [`Error::Limit`] of a graph too large for its id width (from
 /// [`check_size_for`]), as opposed to a memory budget: reading again with wider ids may help.
 pub fn is_id_cap(e: &Error) -> bool {
-    matches!(e, Error::Limit(l) if l.how_to_raise == ID_CAP_HINT)
+    matches!(e, Error::Limit(l) if l.kind == crate::LimitKind::Ids)
 }
 
 /// Fails with [`Error::Limit`] unless a graph of this size fits ids of type `I`.
@@ -205,6 +204,7 @@ pub fn check_size_for<I: VertexId>(vertices: u64, arcs: u64) -> Result<()> {
     let bits = 8 * I::BYTES;
     if vertices > I::MAX_VERTICES {
         return Err(Error::limit(
+            crate::LimitKind::Ids,
             format!(
                 "the graph has {vertices} vertices, above the {} a graph with {bits}-bit ids holds",
                 I::MAX_VERTICES
@@ -214,6 +214,7 @@ pub fn check_size_for<I: VertexId>(vertices: u64, arcs: u64) -> Result<()> {
     }
     if arcs > I::MAX_ARCS {
         return Err(Error::limit(
+            crate::LimitKind::Ids,
             format!(
                 "the graph has {arcs} arcs, above the {} a graph with {bits}-bit ids holds",
                 I::MAX_ARCS
@@ -631,6 +632,7 @@ pub fn explore<G: Game>(
     let mut positions: Vec<G::Position> = Vec::new();
     let too_many = || {
         Error::limit(
+            crate::LimitKind::Positions,
             format!("the game has more than {max_positions} reachable positions"),
             "raise the position limit (or the memory limit that sets it)",
         )
@@ -738,7 +740,11 @@ mod tests {
         let cap = check_size(MAX_VERTICES + 1, 0).unwrap_err();
         assert!(is_id_cap(&cap) && cap.to_string().contains("32-bit ids"));
         assert!(is_id_cap(&check_size(0, MAX_ARCS + 1).unwrap_err()));
-        assert!(!is_id_cap(&Error::limit("memory", RAISE_MEMORY)));
+        assert!(!is_id_cap(&Error::limit(
+            crate::LimitKind::Memory,
+            "memory",
+            RAISE_MEMORY
+        )));
     }
 
     #[test]

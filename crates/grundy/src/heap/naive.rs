@@ -372,12 +372,13 @@ impl PairTable {
         let w = b / 64;
         if h.saturating_mul(w).saturating_mul(8) > MAX_PAIR_TABLE_BYTES {
             return Err(Error::limit(
+                crate::LimitKind::Memory,
                 format!(
                     "the three-heap pair table for {h} values below {b} needs more than \
                      {} GiB",
                     MAX_PAIR_TABLE_BYTES >> 30
                 ),
-                "ask for fewer values (-n)",
+                "ask for fewer values",
             ));
         }
         while self.len < h {

@@ -95,6 +95,7 @@ impl<'r> Values<'r> {
             _ => {
                 if max > MAX_HEAP {
                     return Err(Error::limit(
+                        crate::LimitKind::HeapSize,
                         format!("heap {max} is above the limit of {MAX_HEAP} for this game"),
                         "use smaller heaps",
                     ));
@@ -218,6 +219,7 @@ fn check_option_count(rule: &Rule, h: u64) -> Result<()> {
     let c = rule.option_count_bound(h);
     if c > MAX_OPTIONS {
         return Err(Error::limit(
+            crate::LimitKind::Options,
             format!("heap {h} has about {c} options, above the limit of {MAX_OPTIONS}"),
             "use smaller heaps",
         ));
@@ -373,6 +375,7 @@ impl<'r, 'c> MisereSearch<'r, 'c> {
     fn settle(&mut self, pos: Vec<u64>, win: bool) -> Result<()> {
         if self.memo.len() >= MISERE_MAX_POSITIONS {
             return Err(Error::limit(
+                crate::LimitKind::Positions,
                 format!(
                     "the misère search visited {MISERE_MAX_POSITIONS} positions without an answer"
                 ),

@@ -67,6 +67,7 @@ impl ScriptRule {
             .map_err(|e| Error::invalid(format!("script {name}: cannot read it: {e}")))?;
         if meta.len() > MAX_SCRIPT_BYTES {
             return Err(Error::limit(
+                crate::LimitKind::Input,
                 format!(
                     "script {name} has {} bytes, above {MAX_SCRIPT_BYTES}",
                     meta.len()
@@ -150,6 +151,7 @@ impl ScriptRule {
         let name = &self.path;
         let arg = i64::try_from(n).map_err(|_| {
             Error::limit(
+                crate::LimitKind::Fixed,
                 format!("script {name}: heap {n} does not fit a script integer (below 2^63)"),
                 "use smaller heaps",
             )

@@ -175,6 +175,32 @@ pub(crate) fn extend_rule(rule: &Rule, seq: Sequence, n: u64, ctl: &Control) -> 
     extend_from(rule, seq, n, SequenceEngine::Auto, ctl)
 }
 
+/// Fails with a [`LimitKind::Length`](crate::LimitKind::Length) error when `n` values of `rule`
+/// are more than a sequence holds: [`MAX_LEN`], and [`MAX_LEN_THREE_HEAPS`] for codes leaving
+/// three heaps (whose cost grows as the square of `n`).
+pub fn check_len(rule: &Rule, n: u64) -> Result<()> {
+    if n > MAX_LEN {
+        return Err(Error::limit(
+            crate::LimitKind::Length,
+            format!("{n} values asked, above the limit of {MAX_LEN} values per sequence"),
+            "ask for fewer values",
+        ));
+    }
+    if let Rule::TakeBreak(c) = rule {
+        if c.max_heaps() == 3 && n > MAX_LEN_THREE_HEAPS {
+            return Err(Error::limit(
+                crate::LimitKind::Length,
+                format!(
+                    "{n} values of a game leaving three heaps asked, above the limit of \
+                     {MAX_LEN_THREE_HEAPS} (the cost grows as the square of N)"
+                ),
+                "ask for fewer values",
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn extend_from(
     rule: &Rule,
     seq: Sequence,
@@ -182,23 +208,7 @@ fn extend_from(
     engine: SequenceEngine,
     ctl: &Control,
 ) -> Result<Sequence> {
-    if n > MAX_LEN {
-        return Err(Error::limit(
-            format!("{n} values asked, above the limit of {MAX_LEN} values per sequence"),
-            "ask for fewer values (-n)",
-        ));
-    }
-    if let Rule::TakeBreak(c) = rule {
-        if c.max_heaps() == 3 && n > MAX_LEN_THREE_HEAPS {
-            return Err(Error::limit(
-                format!(
-                    "{n} values of a game leaving three heaps asked, above the limit of \
-                     {MAX_LEN_THREE_HEAPS} (the cost grows as the square of N)"
-                ),
-                "ask for fewer values (-n) or smaller heaps",
-            ));
-        }
-    }
+    check_len(rule, n)?;
     let n = n as usize;
     if seq.len() >= n {
         return Ok(seq);
@@ -235,6 +245,7 @@ fn finish32(
     match run(engine, rule, &mut v32, n, ctl)? {
         Fill::Done => Ok(Sequence::U32(v32)),
         Fill::Overflow => Err(Error::limit(
+            crate::LimitKind::Fixed,
             "a Grundy value does not fit in 32 bits",
             "values of 2^32 and above are not supported",
         )),
@@ -263,8 +274,9 @@ fn run<T: Cell>(
         .is_err()
     {
         return Err(Error::limit(
+            crate::LimitKind::Memory,
             format!("not enough memory for {n} values"),
-            "ask for fewer values (-n)",
+            "ask for fewer values",
         ));
     }
     match engine {

@@ -273,8 +273,9 @@ pub fn extend_with<T: Cell>(
         .is_err()
     {
         return Err(crate::error::Error::limit(
+            crate::LimitKind::Memory,
             format!("not enough memory for {n} values"),
-            "ask for fewer values (-n)",
+            "ask for fewer values",
         ));
     }
     let mut st = State::new(values, &sp, parity);

@@ -80,6 +80,7 @@ fn beyond_factored(level: u32, max: u32) -> Error {
          67280421310721 up to 2^128; beyond, it is 5704689200685129054721, out of reach"
     };
     Error::limit(
+        crate::LimitKind::Fixed,
         format!(
             "the field of 2^(2^{level}) nimbers is beyond the largest supported one, of the \
              nimbers below 2^{}",
@@ -276,6 +277,7 @@ pub fn solve_x2_plus_x<T: NimberField>(a: &T) -> Result<[T; 2]> {
             }
             if k >= T::MAX_LEVEL || k >= 31 {
                 return Err(Error::limit(
+                    crate::LimitKind::Fixed,
                     format!(
                         "the roots of x²+x = a lie in the field of 2^(2^{}) nimbers, beyond this \
                          type",

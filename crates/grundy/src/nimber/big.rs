@@ -427,7 +427,7 @@ impl NimBig {
         // factor for the products by h.
         let cost = bits.saturating_mul(2 * 3u64.saturating_pow(k.saturating_sub(6)));
         if cost > 1 << 28 {
-            return Err(Error::limit(
+            return Err(Error::limit(crate::LimitKind::Fixed,
                 format!(
                     "a power of a nimber of {} bits with a {bits}-bit exponent needs about {cost} \
                      word products, above the limit of 2^28",

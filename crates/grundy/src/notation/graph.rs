@@ -264,13 +264,16 @@ impl<'a, I: VertexId> Reader<'a, I> {
 
     fn check_memory(&self, needed: u64) -> Result<()> {
         if needed > self.limit {
-            return Err(Error::limit(
+            return Err(Error::limit_with_amounts(
+                crate::LimitKind::Memory,
                 format!(
                     "reading the graph needs more than {}, above the {} memory limit",
                     human_bytes(needed),
                     human_bytes(self.limit)
                 ),
                 RAISE_MEMORY,
+                needed,
+                self.limit,
             ));
         }
         Ok(())

@@ -382,6 +382,7 @@ impl Ordinal {
                 .unwrap_or(0);
             if bits > max_bits || x.terms.len() > max_terms {
                 return Err(crate::Error::limit(
+                    crate::LimitKind::Fixed,
                     format!(
                         "the ordinal power has more than {max_bits}-bit coefficients or more \
                          than {max_terms} terms"

@@ -93,6 +93,7 @@ impl<C: Coefficient> ClosureField<C> {
         }
         if p > MAX_EXCESS_PRIME {
             return Err(Error::limit(
+                crate::LimitKind::Fixed,
                 format!("excesses are computed for primes up to {MAX_EXCESS_PRIME}, not {p}"),
                 "the fields needed grow quickly with p; primes near 300 already take a minute",
             ));
@@ -175,6 +176,7 @@ impl<C: Coefficient> ClosureField<C> {
             let bits = 1u32 << (e - 1);
             if bits >= 64 {
                 return Err(Error::limit(
+                    crate::LimitKind::Fixed,
                     format!("κ_{q} = 2^{bits} is beyond the 64-bit nimbers used here"),
                     "",
                 ));

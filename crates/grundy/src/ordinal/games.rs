@@ -90,6 +90,7 @@ impl LevelGame {
         let n = succ.len();
         if n > MAX_VERTICES {
             return Err(Error::limit(
+                crate::LimitKind::Fixed,
                 format!("the graph has {n} vertices, above the {MAX_VERTICES} limit"),
                 "use a smaller graph",
             ));
@@ -159,6 +160,7 @@ impl LevelGame {
             .filter(|&c| c <= MAX_VERTICES)
             .ok_or_else(|| {
                 Error::limit(
+                    crate::LimitKind::Fixed,
                     format!("a {rows}×{cols} matrix is above the {MAX_VERTICES}-cell limit"),
                     "use a smaller matrix",
                 )

@@ -173,7 +173,13 @@ fn add_exponents(a: u64, b: u64, p: u64) -> Result<(u64, bool)> {
         v = v
             .checked_mul(p)
             .and_then(|v| v.checked_add(d))
-            .ok_or_else(|| Error::limit("an exponent of the product exceeds 2^64", ""))?;
+            .ok_or_else(|| {
+                Error::limit(
+                    crate::LimitKind::Fixed,
+                    "an exponent of the product exceeds 2^64",
+                    "",
+                )
+            })?;
     }
     Ok((v, carry == 1))
 }
@@ -261,13 +267,14 @@ impl<C: Coefficient> KappaPoly<C> {
                     ))
                 })?;
                 let j = j.to_usize().filter(|&j| j < MAX_PRIME_INDEX).ok_or_else(|| {
-                    Error::limit(
+                    Error::limit(crate::LimitKind::Fixed,
                         format!("an exponent term w^{j} uses a prime beyond the {MAX_PRIME_INDEX}-th odd prime"),
                         "use exponents below w^100000",
                     )
                 })?;
                 let a = et.coefficient.to_u64().ok_or_else(|| {
                     Error::limit(
+                        crate::LimitKind::Fixed,
                         format!("the exponent coefficient {} exceeds 2^64", et.coefficient),
                         "use smaller exponents",
                     )
@@ -279,6 +286,7 @@ impl<C: Coefficient> KappaPoly<C> {
             }
             let c = C::from_natural(&t.coefficient).ok_or_else(|| {
                 Error::limit(
+                    crate::LimitKind::Fixed,
                     format!(
                         "the coefficient {} is too large for the nimber type",
                         t.coefficient
@@ -481,6 +489,7 @@ impl<C: Coefficient> ClosureField<C> {
         }
         if level > 6 {
             return Err(Error::limit(
+                crate::LimitKind::Fixed,
                 "a coefficient needs nimbers of 128 bits or more in a finite-field computation",
                 "use coefficients below 2^64",
             ));

@@ -436,7 +436,7 @@ impl Tower {
         n.checked_mul(mp)
             .filter(|&m| m <= MAX_TOP_DEGREE)
             .ok_or_else(|| {
-                Error::limit(
+                Error::limit(crate::LimitKind::Fixed,
                     format!(
                         "the finite field needed has degree {n}·{mp} over GF(2), above {MAX_TOP_DEGREE}"
                     ),
@@ -478,11 +478,11 @@ impl Tower {
         let mp = prev.degree();
         let m = n * mp;
         if m > max_flat {
-            return Err(Error::limit(
+            return Err(Error::limit(crate::LimitKind::FieldDegree,
                 format!(
                     "flattening a finite field of degree {n}·{mp} over GF(2), above the limit {max_flat}"
                 ),
-                "raise the field-degree limit (--max-degree); memory grows as its square",
+                "raise max_flat; memory grows as its square",
             ));
         }
         let pw = prev.words();

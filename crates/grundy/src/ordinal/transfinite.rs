@@ -123,6 +123,7 @@ impl<'g, G: TransfiniteGame> TransfiniteSolver<'g, G> {
                 let top = stack.pop().expect("stack is not empty");
                 if self.memo.len() >= self.max_positions {
                     return Err(Error::limit(
+                        crate::LimitKind::Positions,
                         format!(
                             "the game has more than {} positions to evaluate",
                             self.max_positions
@@ -134,6 +135,7 @@ impl<'g, G: TransfiniteGame> TransfiniteSolver<'g, G> {
             } else {
                 if stack.len() > self.max_positions {
                     return Err(Error::limit(
+                        crate::LimitKind::Positions,
                         format!(
                             "more than {} positions await evaluation (or the game's options \
                              run in a cycle, and it is not well-founded)",

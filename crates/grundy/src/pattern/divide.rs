@@ -82,6 +82,7 @@ pub fn runs(divisors: &[u64], end: u128, max_runs: usize) -> Result<RunTable> {
         if table.values().last() != Some(&g) {
             if table.len() >= max_runs {
                 return Err(Error::limit(
+                    crate::LimitKind::Runs,
                     format!(
                         "the run engine needs more than {max_runs} runs to reach heap {end} \
                          (it stopped at heap {x})"

@@ -35,13 +35,43 @@ pub const DEFAULT_MAX: u64 = 1_000_000;
 
 /// The default `max` for a game: [`DEFAULT_MAX`], but 10^4 for take-and-break codes leaving
 /// three heaps and 10^5 for `squares` and scripts, whose values cost about `n` resp. `√n`
-/// options (or a script call) each.
+/// options (or a script call) each; for a finite subtraction set, the values that prove its
+/// period ([`subtraction_values_bound`]), at most [`SUBTRACTION_MAX`].
 pub fn default_max(spec: &GameSpec) -> u64 {
     match spec {
         GameSpec::TakeBreak(c) if c.max_heaps() >= 3 => 10_000,
         GameSpec::Squares | GameSpec::Script(_) => 100_000,
+        GameSpec::Subtraction(s) if s.is_finite() => {
+            subtraction_values_bound(s).min(SUBTRACTION_MAX as u128) as u64
+        }
         _ => DEFAULT_MAX,
     }
+}
+
+/// The most values [`default_max`] lets a finite subtraction game compute: 2^26 (values of
+/// such games cost a few nanoseconds each, so a few seconds and at most 256 MiB).
+pub const SUBTRACTION_MAX: u64 = 1 << 26;
+
+/// How many values surely prove the period of the subtraction game with the finite set `s`:
+/// `(|S|+1)^t + t` (saturating), `t` the largest element.
+///
+/// Why. A heap `n` has at most `|S|` options, so `G(n) <= |S|`: values lie in `{0..|S|}`. For
+/// `n >= t`, `G(n)` is the mex of `G(n-s)`, `s ∈ S`, so it is a function of the window
+/// `W(n) = (G(n-t), ..., G(n-1))`, and `W(n)` determines `W(n+1)`. Among the
+/// `M = (|S|+1)^t + 1` windows `W(t), ..., W(t+M-1)` two are equal (there are only
+/// `(|S|+1)^t` windows), say `W(i) = W(j)` with `t <= i < j <= t + M - 1`; then
+/// `G(n + (j-i)) = G(n)` for every `n >= i - t`, a preperiod `n0 = i - t` and a period
+/// `p = j - i` with `n0 + p = j - t <= M - 1`. The smallest period divides `p` and the smallest
+/// preperiod is at most `n0`, so [`Theorem::Subtraction`], which checks `n0 <= n < n0 + t`
+/// with `G(n+p)` known, proves the period from the first `n0 + p + t <= (|S|+1)^t + t` values.
+pub fn subtraction_values_bound(s: &crate::notation::game::SubtractionSet) -> u128 {
+    let t = s.max();
+    let base = s.len().saturating_add(1);
+    let windows = u32::try_from(t)
+        .ok()
+        .and_then(|t| base.checked_pow(t))
+        .unwrap_or(u128::MAX);
+    windows.saturating_add(t as u128)
 }
 
 /// Heaps the run engine covers when analysing a `divide:D` game: `[0, 2^64)`.
@@ -194,13 +224,16 @@ fn computed_analysis(
     max: u64,
     ctl: &Control,
 ) -> Result<SequenceAnalysis> {
+    // Refused before any work: a three-heap code's cost grows as the square of `max`.
+    sequence::check_len(rule, max)?;
     if max > sequence::MAX_LEN {
         return Err(Error::limit(
+            crate::LimitKind::Length,
             format!(
-                "--max {max} is above the limit of {} values",
+                "{max} values asked, above the limit of {} values",
                 sequence::MAX_LEN
             ),
-            "pass a smaller --max",
+            "ask for fewer values",
         ));
     }
     let mut n = if theorem.is_some() {
@@ -276,13 +309,15 @@ fn unproved(
     outcome: PeriodOutcome,
 ) -> SequenceAnalysis {
     let len = values.len();
-    let why = |need: Option<u128>| match (&theorem, need) {
+    let why = |need: Option<u128>| {
+        match (&theorem, need) {
         (Some(t), Some(need)) => format!(
-            "not proved: {} needs {need} values, {len} computed (raise --max)",
+            "not proved: {} needs {need} values, {len} computed (raise max, the number of values computed)",
             t.statement()
         ),
         (Some(_), None) => "not proved: the theorem's bound overflows".to_string(),
         (None, _) => "not proved: no periodicity theorem applies to this game".to_string(),
+    }
     };
     let mut parts = Vec::new();
     let mut period = None;
@@ -361,6 +396,20 @@ fn unproved(
 }
 
 impl SequenceAnalysis {
+    /// The pattern for a reader who is shown [`SequenceAnalysis::proof`] beside it: a proved period
+    /// without the proof repeated; otherwise [`SequenceAnalysis::pattern`].
+    pub fn pattern_beside_proof(&self) -> String {
+        match (&self.proof, &self.knowledge) {
+            (Some(_), Knowledge::Period { head, per }) => format!(
+                "periodic: G(n+{p}) = G(n) for every n >= {n0} (proved){}",
+                period_values(head, per),
+                p = per.period,
+                n0 = per.preperiod,
+            ),
+            _ => self.pattern.clone(),
+        }
+    }
+
     /// The number of runs, when the values were computed run by run (`divide:D`).
     pub fn run_count(&self) -> Option<usize> {
         match &self.knowledge {
@@ -374,12 +423,13 @@ impl SequenceAnalysis {
     pub fn value(&self, n: &BigUint) -> Result<BigUint> {
         let beyond = |computed: &dyn std::fmt::Display| {
             Error::limit(
+                crate::LimitKind::Values,
                 format!(
                     "no pattern of {} is proved and heap {n} is beyond the {computed} values \
                      computed",
                     self.game
                 ),
-                "raise --max to compute more values",
+                "raise max, the number of values computed",
             )
         };
         match &self.knowledge {
@@ -499,6 +549,50 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every subtraction set within {1..7}: the default search proves a period, the values
+    /// it needed stay within the bound of [`subtraction_values_bound`], and the period agrees
+    /// with the definition far beyond; `sub:1-1000000` is proved by default too.
+    #[test]
+    fn finite_subtraction_games_are_proved_within_the_window_bound() {
+        for mask in 1u32..1 << 7 {
+            let set: Vec<String> = (0..7)
+                .filter(|b| mask >> b & 1 == 1)
+                .map(|b| (b + 1).to_string())
+                .collect();
+            let game = format!("sub:{}", set.join(","));
+            let spec = parse_game(&game).unwrap();
+            let max = default_max(&spec);
+            let bound = subtraction_values_bound(spec.subtraction().unwrap());
+            assert_eq!(max as u128, bound.min(SUBTRACTION_MAX as u128));
+            let a = analysis(&game, max);
+            assert!(a.proved, "{game}: {}", a.pattern);
+            let p = a.period.unwrap();
+            let t = spec.subtraction().unwrap().max() as u128;
+            assert!((p.preperiod + p.period) as u128 + t <= bound, "{game}");
+            let rule = Rule::from_spec(&spec).unwrap();
+            let reference = reference::sequence(&rule, 3000).unwrap();
+            for (n, &v) in reference.iter().enumerate() {
+                assert_eq!(
+                    a.value(&BigUint::from(n)).unwrap(),
+                    BigUint::from(v),
+                    "{game}"
+                );
+            }
+        }
+        let spec = parse_game("sub:1-1000000").unwrap();
+        assert_eq!(default_max(&spec), SUBTRACTION_MAX);
+        let game = HeapGame::from_spec(spec.clone()).unwrap();
+        let v = values(
+            &game,
+            &[BigUint::from(12_983_567_378_251u64)],
+            default_max(&spec),
+            &Control::none(),
+        )
+        .unwrap();
+        // S = {1..k}: G(n) = n mod (k+1), as every smaller residue is one move away.
+        assert_eq!(v, [BigUint::from(12_983_567_378_251u64 % 1_000_001)]);
     }
 
     /// Officers' cousin 0.16: period 149459 from 105351 (Gangolli and Plambeck), proved.

@@ -100,6 +100,7 @@ where
     ) -> Result<()> {
         if self.memo.len() >= self.max_positions {
             return Err(Error::limit(
+                crate::LimitKind::Positions,
                 format!("more than {} positions would be stored", self.max_positions),
                 "raise the position limit (or the memory limit that sets it)",
             ));
