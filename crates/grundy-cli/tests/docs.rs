@@ -15,6 +15,10 @@
 //! Both run from the repository root, so the examples name files as a reader there would
 //! (`docs/examples/cycle.txt`). Commands too slow for a test are in ```` ```sh ```` blocks, which
 //! nothing runs.
+//!
+//! After an intended change of output, `TRYCMD=overwrite cargo test --release -p grundy-cli --test
+//! docs` rewrites the console blocks with what the binary prints (review the diff); shell-session
+//! blocks are edited by hand, from the printed failure.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
