@@ -77,6 +77,7 @@ enum Command {
                       The server answers only on 127.0.0.1 and stops with Ctrl-C. A port already \
                       in use is bad usage (exit status 2)."
     )]
+    #[cfg(feature = "serve")]
     Serve(ServeArgs),
     /// A shell completion script for grundy (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(cmd::completions::CompletionsArgs),
@@ -85,6 +86,7 @@ enum Command {
 }
 
 /// Arguments of `grundy serve`.
+#[cfg(feature = "serve")]
 #[derive(clap::Args, Debug)]
 struct ServeArgs {
     /// The port to listen on (127.0.0.1 only).
@@ -105,6 +107,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Completions(a) => cmd::completions::run(a),
         Command::Manpage(a) => cmd::manpage::run(a),
         Command::Play(a) => cmd::play::run(a),
+        #[cfg(feature = "serve")]
         Command::Serve(a) => grundy_cli::serve::run(a.port).map_err(|e| match e.status {
             2 => CliError::usage(e.message),
             _ => CliError::Lib(grundy::Error::Internal(e.message)),

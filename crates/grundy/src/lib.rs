@@ -35,6 +35,8 @@ pub mod nimber;
 pub mod notation;
 pub mod ordinal;
 pub mod pattern;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod solve;
 
 pub use error::{Error, LimitError, ParseError, Result};

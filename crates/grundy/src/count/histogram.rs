@@ -89,6 +89,7 @@ impl Histogram {
 /// For the subtraction game with moves `1..m`, `G(n) = n mod (m + 1)`: no preperiod, period
 /// `0, 1, ..., m`, saltus 0 (the options of `n` are `n−1, ..., n−m`, whose values by induction
 /// are every residue mod `m+1` except `n mod (m+1)`, and those below it are all present).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Periodic {
     /// `G(0), ..., G(pre − 1)`.
@@ -100,6 +101,7 @@ pub struct Periodic {
 }
 
 /// One run of a run table: `G(n) = value` from `start` up to the next run's start.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Run {
     /// The first heap size of the run.
@@ -110,6 +112,7 @@ pub struct Run {
 
 /// A sequence given by its runs of equal values: `runs` sorted by strictly increasing `start`,
 /// the first starting at 0; the last run extends to `end` (exclusive), or forever if `None`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunTable {
     /// The runs, in increasing order of start.

@@ -37,6 +37,7 @@ use crate::error::{Error, Result};
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 /// The largest `K` for multisets: the Pólya polynomial has degree `K` and `K³` big-integer
@@ -107,12 +108,20 @@ impl Problem {
 
     /// `Σ_y ± f(ĥ(y))` (one target) or `H(f(ĥ))` (all) in a word-sized ring.
     fn solve_in<R: Ring>(&self, ring: &R) -> Vec<R::E> {
-        let mut e: Vec<R::E> = self.hat.par_iter().map(|&v| ring.image_i128(v)).collect();
+        #[cfg(feature = "parallel")]
+        let hat = self.hat.par_iter();
+        #[cfg(not(feature = "parallel"))]
+        let hat = self.hat.iter();
+        let mut e: Vec<R::E> = hat.map(|&v| ring.image_i128(v)).collect();
         match &self.spectrum {
             Spectrum::Power(k) => super::wht::pow_pointwise(&mut e, ring, k),
             Spectrum::Poly(c) => {
                 let c: Vec<R::E> = c.iter().map(|x| ring.image_bigint(x)).collect();
-                e.par_iter_mut().for_each(|x| {
+                #[cfg(feature = "parallel")]
+                let elements = e.par_iter_mut();
+                #[cfg(not(feature = "parallel"))]
+                let elements = e.iter_mut();
+                elements.for_each(|x| {
                     // Horner: P(x) = (...(c_K x + c_{K−1}) x + ...) x + c_0.
                     let mut acc = ring.image_i128(0);
                     for &ca in c.iter().rev() {
@@ -125,20 +134,21 @@ impl Problem {
         match self.want {
             Want::Target(t) => {
                 let zero = ring.image_i128(0);
+                let term = |acc, (y, &v): (usize, &R::E)| {
+                    if minus(t, y) {
+                        ring.sub(acc, v)
+                    } else {
+                        ring.add(acc, v)
+                    }
+                };
+                #[cfg(feature = "parallel")]
                 let sum = e
                     .par_iter()
                     .enumerate()
-                    .fold(
-                        || zero,
-                        |acc, (y, &v)| {
-                            if minus(t, y) {
-                                ring.sub(acc, v)
-                            } else {
-                                ring.add(acc, v)
-                            }
-                        },
-                    )
+                    .fold(|| zero, term)
                     .reduce(|| zero, |a, b| ring.add(a, b));
+                #[cfg(not(feature = "parallel"))]
+                let sum = e.iter().enumerate().fold(zero, term);
                 vec![sum]
             }
             Want::All => {
@@ -162,8 +172,11 @@ impl Problem {
         let mut distinct: Vec<i128> = order.iter().map(|&y| self.hat[y]).collect();
         distinct.dedup();
         self.check_big_work(distinct.len(), width_bits, w.is_none())?;
-        let values: Vec<BigInt> = distinct
-            .par_iter()
+        #[cfg(feature = "parallel")]
+        let distinct_values = distinct.par_iter();
+        #[cfg(not(feature = "parallel"))]
+        let distinct_values = distinct.iter();
+        let values: Vec<BigInt> = distinct_values
             .map(|&v| {
                 let x = reduce(BigInt::from(v));
                 match &self.spectrum {
@@ -545,6 +558,7 @@ pub fn tuple_probability_f64(h: &Histogram, k: &BigUint, target: &BigUint) -> f6
 }
 
 /// What to count: the options of `grundy count`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default)]
 pub struct CountSpec {
     /// The number of heaps `K`.
@@ -560,6 +574,7 @@ pub struct CountSpec {
 }
 
 /// The answer of [`count_from_histogram`].
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CountAnswer {
     /// The count for the requested nim-sum.

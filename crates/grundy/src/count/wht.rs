@@ -22,6 +22,7 @@
 //! multisets): compute modulo `Q·D` and divide exactly.
 
 use num_bigint::{BigInt, BigUint};
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 /// The additive structure the transform needs: a sum and a difference of two elements.
@@ -367,10 +368,12 @@ fn wht_blocked<A: Butterfly>(a: &mut [A::E], ar: &A, parallel: bool) {
     let l = BASE_LOG.max(k.saturating_sub(BASE_LOG)).min(k);
     let u = k - l;
     let row_len = 1usize << l;
+    #[cfg(feature = "parallel")]
     if parallel {
         a.par_chunks_mut(row_len)
             .for_each(|row| wht_blocked(row, ar, false));
-    } else {
+    }
+    if !cfg!(feature = "parallel") || !parallel {
         for row in a.chunks_mut(row_len) {
             wht_blocked(row, ar, false);
         }
@@ -405,9 +408,11 @@ fn wht_blocked<A: Butterfly>(a: &mut [A::E], ar: &A, parallel: bool) {
     };
     let tiles = row_len / tile_width;
     let new_buf = || vec![A::E::default(); rows * tile_width];
+    #[cfg(feature = "parallel")]
     if parallel {
         (0..tiles).into_par_iter().for_each_init(new_buf, tile);
-    } else {
+    }
+    if !cfg!(feature = "parallel") || !parallel {
         let mut buf = new_buf();
         for t in 0..tiles {
             tile(&mut buf, t);
@@ -508,7 +513,8 @@ pub fn wht_bigint(a: &mut [BigInt]) {
             return;
         }
         let (x, y) = a.split_at_mut(n / 2);
-        if n >= 1 << 10 {
+        if cfg!(feature = "parallel") && n >= 1 << 10 {
+            #[cfg(feature = "parallel")]
             rayon::join(|| rec(x), || rec(y));
         } else {
             rec(x);
@@ -531,7 +537,11 @@ pub fn wht_bigint(a: &mut [BigInt]) {
 /// the independent chains. The bits of `k` are read once, not once per element.
 pub fn pow_pointwise<R: Ring>(a: &mut [R::E], ring: &R, k: &BigUint) {
     let bits: Vec<bool> = (0..k.bits()).rev().map(|i| k.bit(i)).collect();
-    a.par_chunks_mut(1024).for_each(|chunk| {
+    #[cfg(feature = "parallel")]
+    let chunks = a.par_chunks_mut(1024);
+    #[cfg(not(feature = "parallel"))]
+    let chunks = a.chunks_mut(1024);
+    chunks.for_each(|chunk| {
         let mut groups = chunk.chunks_exact_mut(LANES);
         for g in &mut groups {
             let x: [R::E; LANES] = std::array::from_fn(|j| g[j]);
@@ -585,9 +595,11 @@ pub fn xor_convolution_mod(a: &[u64], b: &[u64], q: u64) -> Vec<u64> {
             x
         };
         let (mut x, y) = (load(a), load(b));
-        x.par_iter_mut()
-            .zip(y.par_iter())
-            .for_each(|(u, &v)| *u = m.mul(*u, v));
+        #[cfg(feature = "parallel")]
+        let pairs = x.par_iter_mut().zip(y.par_iter());
+        #[cfg(not(feature = "parallel"))]
+        let pairs = x.iter_mut().zip(y.iter());
+        pairs.for_each(|(u, &v)| *u = m.mul(*u, v));
         wht(&mut x, &m);
         let inv_f = m
             .inverse_of(&BigUint::from(f))

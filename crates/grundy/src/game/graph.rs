@@ -19,6 +19,7 @@ use super::{Game, Retrograde};
 use crate::error::{Error, Result};
 use crate::solve::{report, Progress};
 use num_traits::{NumAssignOps, PrimInt};
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
@@ -264,7 +265,11 @@ impl<I: VertexId> Graph<I> {
         if offsets.windows(2).any(|w| w[0] > w[1]) {
             return Err(Error::invalid("CSR offsets must be non-decreasing"));
         }
-        if targets.par_iter().any(|&t| t.index() >= n) {
+        #[cfg(feature = "parallel")]
+        let out_of_range = targets.par_iter().any(|&t| t.index() >= n);
+        #[cfg(not(feature = "parallel"))]
+        let out_of_range = targets.iter().any(|&t| t.index() >= n);
+        if out_of_range {
             return Err(Error::invalid("an arc points to a vertex out of range"));
         }
         let (in_offsets, in_sources) = reverse_csr(&offsets, &targets, parallel);
@@ -359,10 +364,11 @@ impl<I: VertexId> Graph<I> {
     /// Out-degrees of all vertices (computed in parallel), the starting move counters of
     /// retrograde analysis.
     pub fn out_degrees(&self) -> Vec<I> {
-        self.out_offsets
-            .par_windows(2)
-            .map(|w| w[1] - w[0])
-            .collect()
+        #[cfg(feature = "parallel")]
+        let pairs = self.out_offsets.par_windows(2);
+        #[cfg(not(feature = "parallel"))]
+        let pairs = self.out_offsets.windows(2);
+        pairs.map(|w| w[1] - w[0]).collect()
     }
 
     /// Bytes this graph occupies.
@@ -493,7 +499,11 @@ macro_rules! with_graph {
 fn reverse_csr<I: VertexId>(offsets: &[I], targets: &[I], parallel: bool) -> (Vec<I>, Vec<I>) {
     let n = offsets.len() - 1;
     let cursors: Vec<I::Atomic> = (0..n).map(|_| I::Atomic::new(I::zero())).collect();
-    targets.par_chunks(1 << 16).for_each(|chunk| {
+    #[cfg(feature = "parallel")]
+    let chunks = targets.par_chunks(1 << 16);
+    #[cfg(not(feature = "parallel"))]
+    let chunks = targets.chunks(1 << 16);
+    chunks.for_each(|chunk| {
         for &t in chunk {
             cursors[t.index()].fetch_add(I::one());
         }
@@ -507,18 +517,35 @@ fn reverse_csr<I: VertexId>(offsets: &[I], targets: &[I], parallel: bool) -> (Ve
         acc += degree;
         in_offsets.push(acc);
     }
-    if !parallel || rayon::current_num_threads() < 2 {
-        let mut fill: Vec<I> = cursors.into_iter().map(AtomicId::into_inner).collect();
-        let mut sources = vec![I::zero(); targets.len()];
-        for u in 0..n {
-            for &t in &targets[offsets[u].index()..offsets[u + 1].index()] {
-                let slot = &mut fill[t.index()];
-                sources[slot.index()] = I::from_usize(u);
-                *slot += I::one();
-            }
-        }
+    #[cfg(feature = "parallel")]
+    if parallel && rayon::current_num_threads() >= 2 {
+        let sources = fill_in_parallel(offsets, targets, cursors, &in_offsets);
         return (in_offsets, sources);
     }
+    #[cfg(not(feature = "parallel"))]
+    let _ = parallel;
+    let mut fill: Vec<I> = cursors.into_iter().map(AtomicId::into_inner).collect();
+    let mut sources = vec![I::zero(); targets.len()];
+    for u in 0..n {
+        for &t in &targets[offsets[u].index()..offsets[u + 1].index()] {
+            let slot = &mut fill[t.index()];
+            sources[slot.index()] = I::from_usize(u);
+            *slot += I::one();
+        }
+    }
+    (in_offsets, sources)
+}
+
+/// The parallel fill of [`reverse_csr`]: slots claimed with atomic cursors, then each vertex's
+/// predecessors sorted.
+#[cfg(feature = "parallel")]
+fn fill_in_parallel<I: VertexId>(
+    offsets: &[I],
+    targets: &[I],
+    cursors: Vec<I::Atomic>,
+    in_offsets: &[I],
+) -> Vec<I> {
+    let n = offsets.len() - 1;
     let slots: Vec<I::Atomic> = (0..targets.len())
         .map(|_| I::Atomic::new(I::zero()))
         .collect();
@@ -549,7 +576,7 @@ fn reverse_csr<I: VertexId>(offsets: &[I], targets: &[I], parallel: bool) -> (Ve
             piece[a.index()..b.index()].sort_unstable();
         }
     });
-    (in_offsets, sources)
+    sources
 }
 
 impl<I: VertexId> Game for Graph<I> {
@@ -670,6 +697,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[cfg(feature = "parallel")]
         #[test]
         fn parallel_reverse_equals_sequential(
             (n, arcs) in crate::solve::tests_support::random_graph(200, 2000),

@@ -27,7 +27,8 @@ use crate::heap::rule::{Options, Rule};
 use crate::heap::sequence::no_progress;
 
 /// Everything a learner needs to see why a position is won or lost.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Hint {
     /// P (the player to move loses against perfect play) or N (the player to move wins).
     pub outcome: Outcome,
@@ -50,7 +51,8 @@ pub struct Hint {
 
 /// The heaps' values and their xor written in binary, one row a heap, as in a worked example of
 /// Nim: the nim-sum is the parity of each column.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NimColumns {
     /// The number of bit columns (at least 1).
     pub width: usize,

@@ -7,7 +7,7 @@
 //!
 //! | engine | module | cost per value |
 //! |---|---|---|
-//! | definition: every option, mex | [`reference`] | number of options |
+//! | definition: every option, mex | [`mod@reference`] | number of options |
 //! | tight loops, bitset mex, pair table for 3-heap splits | [`naive`] | n/2 pairs for 2-heap splits |
 //! | rare/common value classes | [`sparse`] | about the number of rare values |
 //!
@@ -20,6 +20,7 @@ pub mod naive;
 pub mod position;
 pub mod reference;
 pub mod rule;
+#[cfg(feature = "script")]
 pub mod script;
 pub mod sequence;
 pub mod sparse;

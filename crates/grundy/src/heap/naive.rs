@@ -12,6 +12,7 @@
 //! * divide, squares, nim: direct.
 
 use crate::error::{Error, Result};
+#[cfg(feature = "script")]
 use crate::heap::reference;
 use crate::heap::rule::Rule;
 use crate::heap::sequence::{push, Cell, Progress, Run, PROGRESS_EVERY};
@@ -110,6 +111,7 @@ pub fn extend<T: Cell>(
                 k += 1;
             }
         })),
+        #[cfg(feature = "script")]
         Rule::Script(_) => reference::extend(rule, values, n, progress),
     }
 }

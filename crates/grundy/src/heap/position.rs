@@ -30,7 +30,8 @@ pub const MAX_OPTIONS: u128 = 100_000_000;
 pub const MISERE_MAX_POSITIONS: usize = 200_000;
 
 /// Who wins: `P` (the player to move loses) or `N` (the player to move wins).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Outcome {
     /// The previous player wins: every move loses.
     P,
@@ -40,7 +41,8 @@ pub enum Outcome {
 
 /// One winning move: heap `heap` (0-based index in the input) of size `from` becomes the heaps
 /// `to` (ascending; empty when the heap is removed).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Move {
     /// 0-based index of the heap moved in.
     pub heap: usize,
@@ -51,6 +53,7 @@ pub struct Move {
 }
 
 /// The analysis of a sum of heaps.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Analysis {
     /// P or N.

@@ -6,6 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::game::Game;
+#[cfg(feature = "script")]
 use crate::heap::script::ScriptRule;
 use crate::notation::game::{GameSpec, SubtractionSet, TakeBreak};
 use std::sync::Mutex;
@@ -82,6 +83,7 @@ pub enum Rule {
     /// n → n - k², k >= 1.
     Squares,
     /// A user's Rhai script.
+    #[cfg(feature = "script")]
     Script(Box<ScriptRule>),
 }
 
@@ -96,7 +98,15 @@ impl Rule {
             GameSpec::GrundysGame => Rule::GrundysGame,
             GameSpec::Divide(d) => Rule::Divide(d.clone()),
             GameSpec::Squares => Rule::Squares,
+            #[cfg(feature = "script")]
             GameSpec::Script(p) => Rule::Script(Box::new(ScriptRule::load(p)?)),
+            #[cfg(not(feature = "script"))]
+            GameSpec::Script(_) => {
+                return Err(Error::invalid(
+                    "script games need the `script` feature, and this build of the grundy \
+                     library was compiled without it",
+                ))
+            }
         })
     }
 
@@ -127,6 +137,7 @@ impl Rule {
             Rule::GrundysGame => n / 2,
             Rule::Divide(d) => d.len() as u128,
             Rule::Squares => (n as f64).sqrt() as u128 + 1,
+            #[cfg(feature = "script")]
             Rule::Script(_) => 1 << 20,
         }
     }
@@ -158,6 +169,7 @@ impl HeapRule for Rule {
                     k += 1;
                 }
             }
+            #[cfg(feature = "script")]
             Rule::Script(s) => s.options(n, out)?,
         }
         Ok(())

@@ -115,7 +115,7 @@ impl Sequence {
 pub enum Engine {
     /// The best engine for the rule ([`compute`]'s choice).
     Auto,
-    /// Every option enumerated, then mex ([`reference`]): slow, from the definition.
+    /// Every option enumerated, then mex ([`mod@reference`]): slow, from the definition.
     Reference,
     /// Tight per-rule loops with bitset mex ([`naive`]).
     Naive,

@@ -35,6 +35,7 @@ use crate::error::Result;
 use crate::heap::naive::{bound, Marks, Splits};
 use crate::heap::rule::Rule;
 use crate::heap::sequence::{push, Cell, Progress, Run, PROGRESS_EVERY};
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 /// Whether the sparse engine handles `rule` (moves leave at most two heaps).
@@ -289,10 +290,16 @@ pub fn extend_with<T: Cell>(
             let start = p.start + p.len;
             let (fail, next) = if start < n && !p.overflow {
                 let end = (start + BLOCK).min(n);
-                rayon::join(
-                    || verify(base, &mirror, &p, &sp),
-                    || Some(propose(&sp, &mut st, base, start, end, &mut tables)),
-                )
+                let check = || verify(base, &mirror, &p, &sp);
+                let next = || Some(propose(&sp, &mut st, base, start, end, &mut tables));
+                #[cfg(feature = "parallel")]
+                let both = rayon::join(check, next);
+                #[cfg(not(feature = "parallel"))]
+                let both = {
+                    let mut next = next;
+                    (check(), next())
+                };
+                both
             } else {
                 (verify(base, &mirror, &p, &sp), None)
             };
@@ -604,20 +611,26 @@ impl Tables {
 fn verify<T: Cell>(base: Shared<T>, mirror: &Mirror<T>, p: &Block, sp: &Splits) -> Option<usize> {
     // SAFETY: every heap below p.start + p.len is initialised, and only read while this lives.
     let done = unsafe { std::slice::from_raw_parts(base.0 as *const T, p.start + p.len) };
-    (0..p.len)
+    let init = || (Scratch::default(), Vec::new());
+    let fails = |(scratch, want): &mut (Scratch, Vec<u32>), i: usize| {
+        let from = if i == 0 { 0 } else { p.ends[i - 1] as usize };
+        want.clear();
+        want.extend_from_slice(&p.needs[from..p.ends[i] as usize]);
+        scan_pairs(done, mirror, p.start + i, &sp.two, p.bits, want, scratch);
+        !want.is_empty()
+    };
+    #[cfg(feature = "parallel")]
+    let first = (0..p.len)
         .into_par_iter()
         .with_min_len(64)
-        .map_init(
-            || (Scratch::default(), Vec::new()),
-            |(scratch, want), i| {
-                let from = if i == 0 { 0 } else { p.ends[i - 1] as usize };
-                want.clear();
-                want.extend_from_slice(&p.needs[from..p.ends[i] as usize]);
-                scan_pairs(done, mirror, p.start + i, &sp.two, p.bits, want, scratch);
-                !want.is_empty()
-            },
-        )
-        .position_first(|f| f)
+        .map_init(init, fails)
+        .position_first(|f| f);
+    #[cfg(not(feature = "parallel"))]
+    let first = {
+        let mut buffers = init();
+        (0..p.len).position(|i| fails(&mut buffers, i))
+    };
+    first
 }
 
 /// Marks for one heap: value v is marked when `stamp[v] == generation`, so starting the next

@@ -92,8 +92,13 @@ fn hexadecimal_codes_sample() {
 }
 
 #[test]
-fn grundys_game_and_scripts() {
+fn grundys_game() {
     cross_check(&rule("grundys-game"), 80, 3000);
+}
+
+#[cfg(feature = "script")]
+#[test]
+fn scripts() {
     let dir = std::env::temp_dir().join(format!("grundy-heap-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("floor.rhai");
@@ -106,6 +111,16 @@ fn grundys_game_and_scripts() {
     assert_eq!(script, seq("divide:2,3,4,5,6", 500, Engine::Auto));
     assert_eq!(script, reference("divide:2,3,4,5,6", 500));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(not(feature = "script"))]
+#[test]
+fn scripts_need_the_script_feature() {
+    let e = Rule::parse("script:rules.rhai").unwrap_err();
+    assert!(
+        matches!(&e, crate::error::Error::Invalid(m) if m.contains("`script` feature")),
+        "{e:?}"
+    );
 }
 
 proptest! {

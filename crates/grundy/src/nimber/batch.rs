@@ -12,6 +12,7 @@
 
 use super::kernel::{self, basis};
 use super::Nim64;
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 /// The slice as plain words.
@@ -122,7 +123,8 @@ pub fn mul_scalar_slice(c: Nim64, xs: &[Nim64], out: &mut [Nim64]) {
 /// The number of products a parallel task takes at least.
 const PAR_CHUNK: usize = 1 << 14;
 
-/// `out[i] = a[i] ⊗ b[i]` for all `i`, chunks in parallel on the rayon thread pool.
+/// `out[i] = a[i] ⊗ b[i]` for all `i`, chunks in parallel on the rayon thread pool (one chunk
+/// after another when the library is built without the `parallel` feature).
 ///
 /// # Panics
 /// If the three slices differ in length.
@@ -131,9 +133,15 @@ pub fn par_mul_slice(a: &[Nim64], b: &[Nim64], out: &mut [Nim64]) {
         a.len() == b.len() && a.len() == out.len(),
         "slice lengths differ"
     );
-    out.par_chunks_mut(PAR_CHUNK)
-        .zip(a.par_chunks(PAR_CHUNK).zip(b.par_chunks(PAR_CHUNK)))
-        .for_each(|(o, (x, y))| mul_slice(x, y, o));
+    #[cfg(feature = "parallel")]
+    let chunks = out
+        .par_chunks_mut(PAR_CHUNK)
+        .zip(a.par_chunks(PAR_CHUNK).zip(b.par_chunks(PAR_CHUNK)));
+    #[cfg(not(feature = "parallel"))]
+    let chunks = out
+        .chunks_mut(PAR_CHUNK)
+        .zip(a.chunks(PAR_CHUNK).zip(b.chunks(PAR_CHUNK)));
+    chunks.for_each(|(o, (x, y))| mul_slice(x, y, o));
 }
 
 #[cfg(test)]

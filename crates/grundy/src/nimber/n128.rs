@@ -18,6 +18,8 @@ use super::kernel::frobenius::{sqrt64, square64};
 
 /// A nimber below `2^128`. `+` and `-` are nim-addition (xor), `*` and `/` nim-multiplication and
 /// its inverse.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Debug)]
 #[repr(transparent)]
 pub struct Nim128(pub u128);

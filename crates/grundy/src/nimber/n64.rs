@@ -19,6 +19,8 @@ use super::kernel;
 
 /// A nimber below `2^64`. `+` and `-` are nim-addition (xor), `*` and `/` nim-multiplication and
 /// its inverse.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Debug)]
 #[repr(transparent)]
 pub struct Nim64(pub u64);

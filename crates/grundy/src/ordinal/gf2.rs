@@ -93,7 +93,7 @@ pub fn mul_schoolbook_into(a: &[u64], b: &[u64], out: &mut [u64]) {
 }
 
 /// The product `a·b` (length `a.len() + b.len()` words): Karatsuba above
-/// [`KARATSUBA_WORDS`], schoolbook below.
+/// `KARATSUBA_WORDS`, schoolbook below.
 pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
     let mut out = vec![0u64; a.len() + b.len()];
     if a.is_empty() || b.is_empty() {

@@ -12,7 +12,7 @@
 //! | [`nim_mul`] | the nim product below `ω^(ω^ω)`, the algebraic closure of GF(2): ordinals as polynomials in Lenstra's κ's; product, power, inverse, quotient |
 //! | [`excess`] | the excesses `α_p = κ_p^p` by Lenstra's algorithm, computed on demand, with a cache format |
 //! | [`tower`] | finite pieces `GF(2^M)` of that field written flat, `GF(2)[z]/(P)`, by Gaussian elimination over a tower of radical extensions |
-//! | [`gf2`] | GF(2)[x] arithmetic: carry-less multiply (PCLMULQDQ when present), Karatsuba, Barrett reduction |
+//! | [`gf2`] | GF(2)\[x\] arithmetic: carry-less multiply (PCLMULQDQ when present), Karatsuba, Barrett reduction |
 //!
 //! Ordinals are written in the notation of [`crate::notation::ordinal`].
 

@@ -103,6 +103,7 @@ pub fn runs(divisors: &[u64], end: u128, max_runs: usize) -> Result<RunTable> {
 }
 
 /// A proved self-similar rule: `G(n) = G(⌊n/ratio⌋)` for every `n >= from`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SelfSimilarRule {
     /// The ratio `r >= 2`.

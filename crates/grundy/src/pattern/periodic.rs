@@ -39,6 +39,7 @@
 use std::fmt;
 
 /// An eventual period of a sequence: `G(n + period) = G(n) + saltus` for `n >= preperiod`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Periodicity {
     /// The first `n` from which the relation holds.
@@ -50,6 +51,7 @@ pub struct Periodicity {
 }
 
 /// A theorem that proves periodicity from finitely many checked values.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Theorem {
     /// Subtraction game with a finite set of largest element `t`: check `n0 <= n < n0 + t`.
@@ -117,6 +119,7 @@ impl Theorem {
 }
 
 /// A proof of periodicity: the theorem, and the finite check that was carried out.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PeriodProof {
     /// The theorem applied.
@@ -209,6 +212,7 @@ fn find_relation(values: &[u32], min_saltus: u64) -> Option<Periodicity> {
 }
 
 /// What [`prove_period`] concluded about a finite sequence.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PeriodOutcome {
     /// The sequence is periodic forever: smallest period and preperiod, and the proof.

@@ -165,6 +165,7 @@ impl RunTable {
 }
 
 /// A self-similar rule `G(n) = G(⌊n/ratio⌋)` seen in data for every `from <= n < end`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SelfSimilar {
     /// The ratio `r >= 2`.

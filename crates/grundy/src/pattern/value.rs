@@ -75,6 +75,7 @@ enum Knowledge {
 }
 
 /// The result of [`analyze`]: what `grundy analyze` reports, and the means to answer `value`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug)]
 pub struct Analysis {
     /// The game in canonical notation.
@@ -90,6 +91,7 @@ pub struct Analysis {
     pub proof: Option<PeriodProof>,
     /// Every regularity found, in words and formulae.
     pub pattern: String,
+    #[cfg_attr(feature = "serde", serde(skip))]
     knowledge: Knowledge,
 }
 

@@ -31,6 +31,7 @@
 
 use super::{report, Outcome, Progress};
 use crate::game::graph::{Graph, VertexId};
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 use std::fmt;
 
@@ -302,7 +303,11 @@ fn solve_inner<I: VertexId>(
     let (zero, one) = (I::zero(), I::one());
     let (open_bit, infinite) = (open_bit::<I>(), infinite::<I>());
     let mut word = graph.out_degrees();
-    word.par_iter_mut().for_each(|w| *w = *w | open_bit);
+    #[cfg(feature = "parallel")]
+    let words = word.par_iter_mut();
+    #[cfg(not(feature = "parallel"))]
+    let words = word.iter_mut();
+    words.for_each(|w| *w = *w | open_bit);
     let mut cnt = vec![zero; n];
     let mut hit = Bits::new(n);
     let mut open: Open<I> = Open::Scan(n);

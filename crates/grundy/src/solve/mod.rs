@@ -36,6 +36,7 @@ pub(crate) fn report(progress: Progress, done: u64) {
 }
 
 /// The outcome class of a position: who wins with perfect play.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Outcome {
     /// The previous player (the one who just moved) wins: the player to move loses.
@@ -57,6 +58,7 @@ impl fmt::Display for Outcome {
 }
 
 /// The winning convention.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Play {
     /// Normal play: the player who cannot move loses.

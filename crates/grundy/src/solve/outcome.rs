@@ -29,6 +29,7 @@
 
 use super::{report, Outcome, Play, Progress};
 use crate::game::graph::{prefetch, AtomicId, Graph, VertexId};
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 /// The outcome and remoteness of every vertex of a graph with ids of type `I`.
@@ -212,8 +213,11 @@ fn solve_layers<I: VertexId>(
             }
             queue.extend(next);
         } else {
-            let parts: Vec<Vec<I>> = queue[start..end]
-                .par_chunks(piece)
+            #[cfg(feature = "parallel")]
+            let chunks = queue[start..end].par_chunks(piece);
+            #[cfg(not(feature = "parallel"))]
+            let chunks = queue[start..end].chunks(piece);
+            let parts: Vec<Vec<I>> = chunks
                 .map(|chunk| {
                     let mut next = Vec::new();
                     for &v in chunk {
@@ -230,8 +234,11 @@ fn solve_layers<I: VertexId>(
     }
     report(progress, queue.len() as u64);
     drop(queue);
-    let rank = state
-        .into_par_iter()
+    #[cfg(feature = "parallel")]
+    let states = state.into_par_iter();
+    #[cfg(not(feature = "parallel"))]
+    let states = state.into_iter();
+    let rank = states
         .map(|s| {
             let s = s.into_inner();
             if s & labelled != zero {
@@ -297,7 +304,11 @@ pub fn solve_sequential<I: VertexId>(
     }
     report(progress, queue.len() as u64);
     drop(queue);
-    state.par_iter_mut().for_each(|s| {
+    #[cfg(feature = "parallel")]
+    let states = state.par_iter_mut();
+    #[cfg(not(feature = "parallel"))]
+    let states = state.iter_mut();
+    states.for_each(|s| {
         *s = if *s & labelled != zero {
             *s & !labelled
         } else {
@@ -426,6 +437,23 @@ mod tests {
     use crate::solve::tests_support::random_graph;
     use proptest::prelude::*;
 
+    /// `f` on a pool of `threads` threads (on the calling thread without the `parallel`
+    /// feature).
+    fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+        #[cfg(feature = "parallel")]
+        let r = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(f);
+        #[cfg(not(feature = "parallel"))]
+        let r = {
+            let _ = threads;
+            f()
+        };
+        r
+    }
+
     fn all(o: &Outcomes) -> Vec<(Outcome, Option<u32>)> {
         (0..o.len() as u32)
             .map(|v| (o.outcome(v), o.remoteness(v)))
@@ -526,8 +554,7 @@ mod tests {
         fn layers_in_parallel_match_the_queue((n, arcs) in random_graph(300, 3000), misere: bool) {
             let play = if misere { Play::Misere } else { Play::Normal };
             let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
-            let parallel = pool.install(|| solve_layers(&g, play, None, 2));
+            let parallel = with_threads(4, || solve_layers(&g, play, None, 2));
             prop_assert_eq!(parallel, solve_sequential(&g, play, None));
         }
 
@@ -547,8 +574,7 @@ mod tests {
             let wide: Vec<(u64, u64)> = arcs.iter().map(|&(u, v)| (u.into(), v.into())).collect();
             let h = Graph::<u64>::from_arcs(n, &wide).unwrap();
             let (narrow, o) = (solve(&g, play, None), solve(&h, play, None));
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
-            prop_assert_eq!(&pool.install(|| solve_layers(&h, play, None, 2)), &o);
+            prop_assert_eq!(&with_threads(3, || solve_layers(&h, play, None, 2)), &o);
             for v in 0..n {
                 let (v32, v64) = (v as u32, v as u64);
                 prop_assert_eq!(narrow.outcome(v32), o.outcome(v64));
