@@ -7,6 +7,7 @@
 
 use axum::body::Body;
 use axum::http::Request;
+use grundy::control::Control;
 use grundy::heap::hint::hint;
 use grundy::heap::Rule;
 use http_body_util::{BodyExt, Full};
@@ -55,7 +56,7 @@ fn main() {
             .map(|_| {
                 let t = Instant::now();
                 let rule = Rule::parse(game).unwrap();
-                std::hint::black_box(hint(&rule, &heaps, false).unwrap());
+                std::hint::black_box(hint(&rule, &heaps, false, &Control::none()).unwrap());
                 t.elapsed()
             })
             .collect();

@@ -24,12 +24,17 @@ impl CliError {
     /// Prints the message to stderr and returns the exit status of the specification.
     pub fn report(&self) -> i32 {
         match self {
+            // Stopped by Ctrl-C: the shells' status for an interrupt.
+            CliError::Lib(Error::Cancelled) if crate::output::interrupted() => {
+                eprintln!("grundy: interrupted");
+                crate::output::INTERRUPTED
+            }
             CliError::Lib(e) => {
                 eprintln!("grundy: {e}");
                 match e {
                     Error::Parse(_) | Error::Invalid(_) => 2,
                     Error::Limit(_) => 3,
-                    Error::Internal(_) => 1,
+                    Error::Internal(_) | Error::Cancelled => 1,
                 }
             }
             CliError::Usage(m) => {

@@ -1,7 +1,67 @@
-//! Writing answers: buffered stdout, JSON documents, progress bars that appear only on a terminal.
+//! Writing answers: buffered stdout, JSON documents, progress bars that appear only on a
+//! terminal, and the [`Control`] of long computations (progress bar and Ctrl-C).
 
 use crate::error::CliError;
+use grundy::control::{CancelToken, Control, ProgressFn};
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// The exit status of a command stopped by Ctrl-C (128 + SIGINT, the shells' convention).
+pub const INTERRUPTED: i32 = 130;
+
+/// How long after Ctrl-C a command may take to stop by itself (the engines check their token
+/// every few milliseconds) before the process ends anyway.
+const INTERRUPT_GRACE: Duration = Duration::from_millis(1500);
+
+static INTERRUPT: OnceLock<CancelToken> = OnceLock::new();
+
+/// The token that Ctrl-C cancels. The SIGINT handler is installed on first use, so only
+/// commands that compute take Ctrl-C over (`play` and `serve` keep the default handling). On
+/// Ctrl-C the token is cancelled, the computation returns `Error::Cancelled` and the command
+/// ends with "interrupted" and status [`INTERRUPTED`]; should it still run after
+/// [`INTERRUPT_GRACE`] (or on a second Ctrl-C), the process ends at once with the same message
+/// and status.
+fn interrupt_token() -> &'static CancelToken {
+    INTERRUPT.get_or_init(|| {
+        let token = CancelToken::new();
+        let seen = token.clone();
+        // A handler that cannot be installed leaves Ctrl-C to the default action (the process
+        // ends at once), which stops it too.
+        let _ = ctrlc::set_handler(move || {
+            if seen.is_cancelled() {
+                interrupted_exit();
+            }
+            seen.cancel();
+            std::thread::spawn(|| {
+                std::thread::sleep(INTERRUPT_GRACE);
+                interrupted_exit();
+            });
+        });
+        token
+    })
+}
+
+fn interrupted_exit() -> ! {
+    eprintln!("grundy: interrupted");
+    std::process::exit(INTERRUPTED);
+}
+
+/// Whether Ctrl-C has been pressed during a computation.
+pub fn interrupted() -> bool {
+    INTERRUPT.get().is_some_and(CancelToken::is_cancelled)
+}
+
+/// A [`Control`] stopped by Ctrl-C, without progress reports.
+pub fn interruptible() -> Control<'static> {
+    Control::none().with_token(interrupt_token().clone())
+}
+
+/// A [`Control`] that reports to `report` (a progress bar's `set_position`) and is stopped by
+/// Ctrl-C.
+pub fn control<'a>(report: ProgressFn<'a>) -> Control<'a> {
+    interruptible().with_progress(report)
+}
 
 /// A buffered, locked stdout. Flush it (or drop it) before exiting.
 pub fn stdout() -> BufWriter<io::StdoutLock<'static>> {

@@ -7,6 +7,7 @@
 //! from what the transcript shows (the hint's move, or a random legal move of the heaps shown).
 
 use assert_cmd::Command;
+use grundy::control::Control;
 use grundy::heap::hint::{self, Hint};
 use grundy::heap::position::{Move, Outcome};
 use grundy::heap::Rule;
@@ -131,7 +132,9 @@ fn following_the_hints_wins_kayles_and_dawsons_kayles() {
         let rule = Rule::parse(args[0]).unwrap();
         let heaps: Vec<u64> = args[1..].iter().map(|h| h.parse().unwrap()).collect();
         assert_eq!(
-            hint::hint(&rule, &heaps, false).unwrap().outcome,
+            hint::hint(&rule, &heaps, false, &Control::none())
+                .unwrap()
+                .outcome,
             Outcome::N
         );
         let text = follow_hints(args);
@@ -152,7 +155,12 @@ fn following_the_hints_wins_misere_nim_and_kayles() {
             .iter()
             .map(|h| h.parse().unwrap())
             .collect();
-        assert_eq!(hint::hint(&rule, &heaps, true).unwrap().outcome, Outcome::N);
+        assert_eq!(
+            hint::hint(&rule, &heaps, true, &Control::none())
+                .unwrap()
+                .outcome,
+            Outcome::N
+        );
         let text = follow_hints(args);
         // Under misère play the winner is the one left without a move.
         assert!(
@@ -178,11 +186,11 @@ fn engine_wins_from_p(args: &[&str], misere: bool, seed: u64) -> String {
         }
         let heaps = last_heaps(&text);
         // The human is always to move in a P position: the engine restores it every time.
-        let h: Hint = hint::hint(&rule, &heaps, misere).unwrap();
+        let h: Hint = hint::hint(&rule, &heaps, misere, &Control::none()).unwrap();
         assert_eq!(h.outcome, Outcome::P, "{heaps:?}\n{text}");
         let mut moves: Vec<Move> = Vec::new();
         for i in 0..heaps.len() {
-            moves.extend(hint::legal_moves(&rule, &heaps, i).unwrap());
+            moves.extend(hint::legal_moves(&rule, &heaps, i, &Control::none()).unwrap());
         }
         let m = &moves[rng.gen_range(0..moves.len())];
         let to: Vec<String> = m.to.iter().map(u64::to_string).collect();

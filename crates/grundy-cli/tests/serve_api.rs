@@ -836,9 +836,9 @@ async fn the_server_stays_responsive_while_a_long_computation_runs_and_stops_it(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn progress_callbacks_cancel_built_in_engines_at_the_deadline() {
-    // A deadline that has passed by the first progress report: the engine is stopped by
-    // unwinding out of the callback, and the server goes on answering.
+async fn built_in_engines_stop_at_the_deadline() {
+    // A deadline that has passed by the engine's first check: it returns at once, cancelled,
+    // and the server goes on answering.
     let limits = Limits {
         deadline: Duration::from_millis(1),
         ..Limits::default()
@@ -853,6 +853,49 @@ async fn progress_callbacks_cancel_built_in_engines_at_the_deadline() {
     }
     let (s, _) = call(&app, "GET", "/api/games", None).await;
     assert_eq!(s, StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_hints_stop_at_the_deadline_and_free_their_worker() {
+    // One worker, a short deadline, and a short wait for a worker: a job that ran on past its
+    // deadline would keep the next request waiting beyond the busy wait (503 "busy").
+    let deadline = Duration::from_millis(200);
+    let limits = Limits {
+        workers: 1,
+        busy_wait: Duration::from_millis(400),
+        deadline,
+        heap_size: 100_000,
+        three_heap_values: 100_000,
+        moves_per_heap: u128::MAX,
+        ..Limits::default()
+    };
+    let app = router_with(limits);
+    let long_hints = [
+        // The misère search of a sum of five big Kayles heaps: seconds of positions.
+        json!({"game": "kayles", "heaps": [200, 199, 198, 197, 196], "misere": true}),
+        // A game leaving three heaps, near the limits: minutes of values.
+        json!({"game": "octal:0.8", "heaps": [60_000]}),
+    ];
+    for body in long_hints {
+        let start = Instant::now();
+        let answer = post(&app, "/api/hint", body.clone()).await;
+        let took = start.elapsed();
+        assert_error(&answer, StatusCode::SERVICE_UNAVAILABLE, "deadline");
+        assert!(took >= deadline, "{body}: answered after {took:?}");
+        assert!(
+            took < deadline + Duration::from_secs(2),
+            "{body}: answered after {took:?}"
+        );
+        // The same (only) worker takes the next request at once.
+        let start = Instant::now();
+        let (s, doc) = post(&app, "/api/hint", json!({"game": "nim", "heaps": [3, 5]})).await;
+        assert_eq!(s, StatusCode::OK, "after {body}: {doc}");
+        assert!(
+            start.elapsed() < Duration::from_millis(400),
+            "after {body}: the next hint took {:?}",
+            start.elapsed()
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -8,6 +8,7 @@
 mod common;
 
 use common::{header, row};
+use grundy::control::Control;
 use grundy::game::examples::Subtraction;
 use grundy::game::graph::{explore, Graph};
 use grundy::game::sum::Sum;
@@ -88,7 +89,7 @@ fn main() {
     let arcs = random_arcs(n, d, 1);
     let e = arcs.len() as u64;
     let g = Graph::from_arcs(n, &arcs).unwrap();
-    let o = outcome::solve(&g, Play::Normal, None);
+    let o = outcome::solve(&g, Play::Normal, &Control::none()).unwrap();
     let decided = (0..n as u32)
         .filter(|&v| o.outcome(v) != Outcome::D)
         .count();
@@ -125,33 +126,43 @@ fn main() {
     let naive = measure(3, || {
         outcome::reference::textbook_queue(n, &arcs, Play::Normal)
     });
-    let fast = one.install(|| measure(5, || outcome::solve_sequential(&g, Play::Normal, None)));
+    let fast = one.install(|| {
+        measure(5, || {
+            outcome::solve_sequential(&g, Play::Normal, &Control::none()).unwrap()
+        })
+    });
     rows(
         &format!("W/L/D + remoteness, 10^6 V / {e} arcs, 1 thread (arcs/s)"),
         e,
         fast,
         Some(naive),
     );
-    let par = two.install(|| measure(5, || outcome::solve_parallel(&g, Play::Normal, None)));
+    let par = two.install(|| {
+        measure(5, || {
+            outcome::solve_parallel(&g, Play::Normal, &Control::none()).unwrap()
+        })
+    });
     row(
         &format!("W/L/D + remoteness, 10^6 V / {e} arcs, 2 threads by layers (arcs/s), wall"),
         e,
         par.0,
         Some(naive.0),
     );
-    let m = outcome::solve(&g, Play::Misere, None);
+    let m = outcome::solve(&g, Play::Misere, &Control::none()).unwrap();
     let decided = (0..n as u32)
         .filter(|&v| m.outcome(v) != Outcome::D)
         .count();
-    let fast = measure(5, || outcome::solve(&g, Play::Misere, None));
+    let fast = measure(5, || {
+        outcome::solve(&g, Play::Misere, &Control::none()).unwrap()
+    });
     rows(
         &format!("W/L/D misère ({decided} vertices decided), 10^6 V / {e} arcs (arcs/s)"),
         e,
         fast,
         None,
     );
-    let gsg = measure(3, || loopy::solve(&g, None));
-    let values = loopy::solve(&g, None);
+    let gsg = measure(3, || loopy::solve(&g, &Control::none()).unwrap());
+    let values = loopy::solve(&g, &Control::none()).unwrap();
     let top = (0..n as u32)
         .filter_map(|v| values.finite(v))
         .max()
@@ -168,9 +179,12 @@ fn main() {
     let small_arcs = random_arcs(n / 10, d, 2);
     let small = Graph::from_arcs(n / 10, &small_arcs).unwrap();
     let se = small_arcs.len() as u64;
-    let fast = measure(3, || loopy::solve(&small, None));
+    let fast = measure(3, || loopy::solve(&small, &Control::none()).unwrap());
     let naive = measure(1, || loopy::reference::sweeps(&small));
-    assert_eq!(loopy::solve(&small, None), loopy::reference::sweeps(&small));
+    assert_eq!(
+        loopy::solve(&small, &Control::none()).unwrap(),
+        loopy::reference::sweeps(&small)
+    );
     rows(
         &format!("generalized SG, 10^5 V / {se} arcs (arcs/s)"),
         se,
@@ -198,30 +212,36 @@ fn main() {
         memo,
         Some(naive),
     );
-    let explored = median_time(1, || explore(&game, &[start], 1 << 26, None).unwrap());
+    let explored = median_time(1, || {
+        explore(&game, &[start], 1 << 26, &Control::none()).unwrap()
+    });
     row(
         "explore to an explicit graph (positions/s)",
         positions,
         explored,
         None,
     );
-    let x = explore(&game, &[start], 1 << 26, None).unwrap();
+    let x = explore(&game, &[start], 1 << 26, &Control::none()).unwrap();
     let xe = x.graph.arc_count() as u64;
-    let topo = median_time(3, || acyclic::grundy_of_graph(&x.graph, None).unwrap());
+    let topo = median_time(3, || {
+        acyclic::grundy_of_graph(&x.graph, &Control::none()).unwrap()
+    });
     row(
         &format!("Grundy on the explored graph, {xe} arcs (arcs/s)"),
         xe,
         topo,
         None,
     );
-    let wld = measure(3, || outcome::solve(&x.graph, Play::Normal, None));
+    let wld = measure(3, || {
+        outcome::solve(&x.graph, Play::Normal, &Control::none()).unwrap()
+    });
     rows(
         &format!("W/L/D on the explored graph, {xe} arcs (arcs/s)"),
         xe,
         wld,
         None,
     );
-    let gsg = measure(1, || loopy::solve(&x.graph, None));
+    let gsg = measure(1, || loopy::solve(&x.graph, &Control::none()).unwrap());
     rows(
         &format!("generalized SG on the explored graph, {xe} arcs (arcs/s)"),
         xe,

@@ -8,12 +8,13 @@
 mod common;
 
 use common::{header, median_time, row};
-use grundy::heap::sequence::{compute_with, no_progress, Engine};
+use grundy::control::Control;
+use grundy::heap::sequence::{compute_with, Engine};
 use grundy::heap::{reference, sparse, Rule};
 
 fn time(rule: &Rule, n: u64, engine: Engine, runs: usize) -> std::time::Duration {
     median_time(runs, || {
-        compute_with(rule, n, engine, &no_progress)
+        compute_with(rule, n, engine, &Control::none())
             .expect("computes")
             .len()
     })
@@ -90,8 +91,14 @@ fn main() {
     let without = one_core(|| {
         median_time(1, || {
             let mut v: Vec<u16> = Vec::new();
-            sparse::extend_with(&rule, &mut v, n as usize, &no_progress, sparse::Parity::Off)
-                .expect("computes");
+            sparse::extend_with(
+                &rule,
+                &mut v,
+                n as usize,
+                &Control::none(),
+                sparse::Parity::Off,
+            )
+            .expect("computes");
             v.len()
         })
     });

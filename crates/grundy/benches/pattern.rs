@@ -8,7 +8,8 @@
 mod common;
 
 use common::{header, median_time, row};
-use grundy::heap::sequence::{compute, compute_with, no_progress, Engine};
+use grundy::control::Control;
+use grundy::heap::sequence::{compute, compute_with, Engine};
 use grundy::heap::Rule;
 use grundy::notation::game::parse_game;
 use grundy::pattern::periodic::{self, reference};
@@ -23,13 +24,19 @@ fn main() {
     let rule = Rule::from_spec(&spec).unwrap();
     let n = BigUint::from(10u64.pow(18));
     let fast = median_time(101, || {
-        value::values(&spec, &rule, std::slice::from_ref(&n), 1000, &no_progress)
-            .expect("value")
-            .len()
+        value::values(
+            &spec,
+            &rule,
+            std::slice::from_ref(&n),
+            1000,
+            &Control::none(),
+        )
+        .expect("value")
+        .len()
     });
     let naive_n = 1_000_000;
     let naive = median_time(3, || {
-        compute_with(&rule, naive_n, Engine::Naive, &no_progress)
+        compute_with(&rule, naive_n, Engine::Naive, &Control::none())
             .expect("computes")
             .len()
     });
@@ -59,7 +66,7 @@ fn main() {
     let spec = parse_game("octal:0.16").unwrap();
     let rule = Rule::from_spec(&spec).unwrap();
     let prove = median_time(3, || {
-        let a = value::analyze(&spec, &rule, 1_000_000, &no_progress).expect("analyze");
+        let a = value::analyze(&spec, &rule, 1_000_000, &Control::none()).expect("analyze");
         assert!(a.proved && a.period.map(|p| p.period) == Some(149_459));
         a.computed
     });
@@ -71,7 +78,7 @@ fn main() {
     );
 
     // Period search on the computed values alone, and against brute force on a prefix.
-    let values = compute(&rule, 524_288, &no_progress).unwrap().to_vec();
+    let values = compute(&rule, 524_288, &Control::none()).unwrap().to_vec();
     let theorem = value::theorem(&spec).unwrap();
     let search = median_time(5, || periodic::prove_period(&values, &theorem));
     row(

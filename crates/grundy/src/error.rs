@@ -2,7 +2,9 @@
 //!
 //! Three kinds of failure reach a user, and the command line maps each to its exit status:
 //! bad input ([`Error::Parse`], [`Error::Invalid`]: status 2), a stated resource limit
-//! ([`Error::Limit`]: status 3), and everything else ([`Error::Internal`]: status 1).
+//! ([`Error::Limit`]: status 3), and everything else ([`Error::Internal`]: status 1). A
+//! computation stopped on request ([`Error::Cancelled`]) is not a failure of the input either:
+//! status 1, or 130 when the request was the user's Ctrl-C.
 
 use std::fmt;
 
@@ -128,6 +130,10 @@ pub enum Error {
     /// A failure that is not the input's fault.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The computation was stopped by its [`Control`](crate::control::Control): the cancel
+    /// token was set or the deadline passed. Nothing of the computation is returned.
+    #[error("cancelled")]
+    Cancelled,
 }
 
 impl Error {

@@ -20,6 +20,7 @@
 //! | [`ordinal`] | ordinals below epsilon-0 (Cantor normal form, arithmetic, nim-sum) and transfinite games: cascading nim, nim with increases, games with "any number" moves |
 //! | [`notation`] | parsing of the notations of the command line (numbers, games, ordinals, graph files) |
 //! | [`pattern`] | what a sequence does: periods with proofs, arithmetic periods, run tables, self-similar rules, values of huge heaps |
+//! | [`control`] | the handle every long computation takes: progress reports, cancellation, deadlines |
 //! | [`error`] | the error values shared by all parsers and engines |
 //!
 //! The library never prints; errors are values carrying the line, column or argument at fault,
@@ -27,6 +28,7 @@
 
 #![warn(missing_docs)]
 
+pub mod control;
 pub mod count;
 pub mod error;
 pub mod game;

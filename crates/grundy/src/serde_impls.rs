@@ -69,6 +69,7 @@ impl<T> Visitor<'_> for NotationVisitor<T> {
 
 #[cfg(test)]
 mod tests {
+    use crate::control::Control;
     use crate::count::histogram::{Periodic, Run, RunTable};
     use crate::count::tuples::{CountAnswer, CountSpec};
     use crate::heap::hint::hint;
@@ -134,8 +135,24 @@ mod tests {
             nim_sum: Some(6),
             winning_moves: vec![m.clone()],
         });
-        round_trip(&hint(&Rule::parse("octal:0.07").unwrap(), &[3, 5], false).unwrap());
-        round_trip(&hint(&Rule::parse("nim").unwrap(), &[1, 2, 3], true).unwrap());
+        round_trip(
+            &hint(
+                &Rule::parse("octal:0.07").unwrap(),
+                &[3, 5],
+                false,
+                &Control::none(),
+            )
+            .unwrap(),
+        );
+        round_trip(
+            &hint(
+                &Rule::parse("nim").unwrap(),
+                &[1, 2, 3],
+                true,
+                &Control::none(),
+            )
+            .unwrap(),
+        );
         let p = Periodicity {
             preperiod: 3,
             period: 34,

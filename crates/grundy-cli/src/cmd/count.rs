@@ -5,7 +5,7 @@
 //! arguments, gets the histogram of Grundy values over `[M, N]` and prints the answer.
 
 use crate::error::CliError;
-use crate::output::progress;
+use crate::output::{control, interruptible, progress};
 use crate::output::{json_int, print_json, stdout};
 use clap::Args;
 use grundy::count::histogram::{histogram_of_analysis, Histogram, Limits};
@@ -66,10 +66,13 @@ const MAX_VALUES: u64 = 1 << 23;
 /// period makes any range cheap), then the library builds the histogram.
 fn histogram_for(game: &str, min: u128, max: u128) -> Result<Histogram, CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
-    let rule = Rule::from_spec(&spec)?;
+    let mut rule = Rule::from_spec(&spec)?;
+    // A script stops on Ctrl-C between two of its operations.
+    rule.watch(&interruptible());
     let budget = value::default_max(&spec).max(MAX_VALUES.min(max.saturating_add(1) as u64));
     let bar = progress(budget, "analysing");
-    let analysis = value::analyze(&spec, &rule, budget, &|done| bar.set_position(done))?;
+    let report = |done| bar.set_position(done);
+    let analysis = value::analyze(&spec, &rule, budget, &control(&report))?;
     bar.finish_and_clear();
     Ok(histogram_of_analysis(
         &spec,
@@ -77,6 +80,7 @@ fn histogram_for(game: &str, min: u128, max: u128) -> Result<Histogram, CliError
         min,
         max,
         &Limits::default(),
+        &interruptible(),
     )?)
 }
 

@@ -2,7 +2,7 @@
 //! generalized Sprague-Grundy values, or drawn as Graphviz DOT.
 
 use crate::error::CliError;
-use crate::output::{progress, stdout};
+use crate::output::{control, progress, stdout};
 use clap::{Args, Subcommand};
 use grundy::game::graph::{human_bytes, is_id_cap, Graph, VertexId, RAISE_MEMORY};
 use grundy::notation::graph::{parse_arcs_stream_as, parse_graph_as, GraphFormat, Names};
@@ -229,7 +229,7 @@ fn solve_checked<I: VertexId>(
 ) -> Result<Solved<I>, CliError> {
     let (n, e) = (graph.vertex_count() as u64, graph.arc_count() as u64);
     check_solve_memory::<I>(n, e, play, limit)?;
-    Ok(solve_graph(graph, names, play))
+    solve_graph(graph, names, play)
 }
 
 /// A parse error located in `file` (other errors unchanged).
@@ -276,27 +276,31 @@ fn check_solve_memory<I: VertexId>(n: u64, e: u64, play: Play, limit: u64) -> Re
 }
 
 /// Outcomes, remoteness and (normal play) `γ` values of every vertex, with progress bars.
-fn solve_graph<I: VertexId>(graph: Graph<I>, names: Names, play: Play) -> Solved<I> {
+fn solve_graph<I: VertexId>(
+    graph: Graph<I>,
+    names: Names,
+    play: Play,
+) -> Result<Solved<I>, CliError> {
     let n = graph.vertex_count() as u64;
     let bar = progress(n, "outcomes");
     let report = |done: u64| bar.set_position(done);
-    let outcomes = outcome::solve(&graph, play, Some(&report));
+    let outcomes = outcome::solve(&graph, play, &control(&report))?;
     bar.finish_and_clear();
     let values = if play == Play::Normal {
         let bar = progress(n, "values");
         let report = |done: u64| bar.set_position(done);
-        let v = loopy::solve(&graph, Some(&report));
+        let v = loopy::solve(&graph, &control(&report))?;
         bar.finish_and_clear();
         Some(v)
     } else {
         None
     };
-    Solved {
+    Ok(Solved {
         graph,
         names,
         outcomes,
         values,
-    }
+    })
 }
 
 fn source_name(file: &str) -> String {

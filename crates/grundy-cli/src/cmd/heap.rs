@@ -1,7 +1,7 @@
 //! `grundy seq` and `grundy position`: Grundy sequences of heap games and sums of heaps.
 
 use crate::error::CliError;
-use crate::output::{print_json, progress, stdout};
+use crate::output::{control, interruptible, print_json, progress, stdout};
 use crate::plot;
 use clap::Args;
 use grundy::heap::position::{self, Analysis, Outcome};
@@ -62,7 +62,10 @@ pub struct PositionArgs {
 
 fn rule(game: &str) -> Result<Rule, CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
-    Ok(Rule::from_spec(&spec)?)
+    let mut rule = Rule::from_spec(&spec)?;
+    // A script stops on Ctrl-C between two of its operations.
+    rule.watch(&interruptible());
+    Ok(rule)
 }
 
 /// Runs `grundy seq`.
@@ -84,7 +87,8 @@ pub fn seq(args: SeqArgs) -> Result<(), CliError> {
         None => None,
     };
     let bar = progress(n, "computing");
-    let values = sequence::compute(&rule, n, &|done| bar.set_position(done))?;
+    let report = |done| bar.set_position(done);
+    let values = sequence::compute(&rule, n, &control(&report))?;
     bar.finish_and_clear();
     if let Some(path) = plot {
         let figure = plot::Figure {
@@ -127,11 +131,12 @@ pub fn position(args: PositionArgs) -> Result<(), CliError> {
         .map(|(i, h)| parse_u64(h).map_err(|e| e.in_source(format!("heap {}", i + 1))))
         .collect::<Result<Vec<u64>, _>>()?;
     let analysis = if args.misere {
-        position::misere(&rule, &heaps)?
+        position::misere(&rule, &heaps, &interruptible())?
     } else {
         let max = heaps.iter().copied().max().unwrap_or(0);
         let bar = progress(max.saturating_add(1), "computing");
-        let a = position::normal(&rule, &heaps, &|done| bar.set_position(done))?;
+        let report = |done| bar.set_position(done);
+        let a = position::normal(&rule, &heaps, &control(&report))?;
         bar.finish_and_clear();
         a
     };

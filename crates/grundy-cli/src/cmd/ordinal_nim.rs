@@ -216,7 +216,7 @@ pub fn excess(args: ExcessArgs) -> Result<(), CliError> {
     let m = with_field(&args.cache, |field| {
         let known: Vec<u64> = field.known_excesses().map(|e| e.p).collect();
         let start = Instant::now();
-        let e = field.excess(p)?;
+        let e = field.excess_with(p, &crate::output::interruptible())?;
         if verbose {
             for x in field.known_excesses() {
                 let how = match x.time {

@@ -2,7 +2,7 @@
 //! heaps.
 
 use crate::error::CliError;
-use crate::output::{json_int, print_json, progress, stdout};
+use crate::output::{control, interruptible, json_int, print_json, progress, stdout};
 use crate::plot;
 use clap::Args;
 use grundy::heap::Rule;
@@ -78,7 +78,9 @@ fn game(game: &str, max: &Option<String>) -> Result<(GameSpec, Rule, u64), CliEr
         Some(m) => parse_u64(m).map_err(|e| e.in_source("--max"))?,
         None => value::default_max(&spec),
     };
-    let rule = Rule::from_spec(&spec)?;
+    let mut rule = Rule::from_spec(&spec)?;
+    // A script stops on Ctrl-C between two of its operations.
+    rule.watch(&interruptible());
     Ok((spec, rule, max))
 }
 
@@ -87,7 +89,8 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
     let (spec, rule, max) = game(&args.game, &args.max)?;
     let plot_path = args.plot.as_deref().map(plot::target).transpose()?;
     let bar = progress(max, "computing");
-    let a = value::analyze(&spec, &rule, max, &|done| bar.set_position(done))?;
+    let report = |done| bar.set_position(done);
+    let a = value::analyze(&spec, &rule, max, &control(&report))?;
     bar.finish_and_clear();
     if let Some(path) = plot_path {
         plot::write(&path, &analysis_figure(&a))?;
@@ -198,7 +201,8 @@ pub fn value(args: ValueArgs) -> Result<(), CliError> {
         .collect::<Result<Vec<_>, _>>()?;
     let (spec, rule, max) = game(&args.game, &args.max)?;
     let bar = progress(max, "computing");
-    let values = value::values(&spec, &rule, &heaps, max, &|done| bar.set_position(done))?;
+    let report = |done| bar.set_position(done);
+    let values = value::values(&spec, &rule, &heaps, max, &control(&report))?;
     bar.finish_and_clear();
     if args.json {
         // Heaps and values may exceed every fixed-width type: exact JSON integers of any size.

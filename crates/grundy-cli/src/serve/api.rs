@@ -5,13 +5,14 @@
 //! not exist), 503 busy or past the deadline, 404 and 405 for unknown paths and methods, 500 as
 //! the last resort. Every error body is `{"error": "..."}`.
 
-use super::limits::{Deadline, Limits};
+use super::limits::Limits;
 use super::AppState;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use grundy::control::Control;
 use grundy::heap::hint::{self, Hint};
 use grundy::heap::position::Move;
 use grundy::heap::script::ScriptRule;
@@ -101,10 +102,12 @@ impl IntoResponse for ApiError {
 }
 
 impl From<grundy::Error> for ApiError {
-    /// Bad input and stated limits are the request's fault (400); anything else is ours (500).
+    /// Bad input and stated limits are the request's fault (400); a computation stopped on
+    /// request is unavailable (503); anything else is ours (500).
     fn from(e: grundy::Error) -> Self {
         match e {
             grundy::Error::Internal(_) => ApiError::internal(e.to_string()),
+            grundy::Error::Cancelled => ApiError::busy("the computation was stopped"),
             _ => ApiError::bad(e.to_string()),
         }
     }
@@ -173,14 +176,14 @@ impl CheckedGame {
         }
     }
 
-    /// The rule; a script is compiled with the operation budget and `deadline`.
-    fn rule(&self, deadline: Deadline) -> Result<Rule, ApiError> {
+    /// The rule; a script is compiled with the operation budget, watching the job's `ctl`.
+    fn rule(&self, ctl: &Control) -> Result<Rule, ApiError> {
         match &self.script {
             Some(src) => Ok(Rule::Script(Box::new(ScriptRule::compile_limited(
                 src,
                 "script",
                 self.script_operations,
-                Some(deadline.0),
+                ctl,
             )?))),
             None => Ok(Rule::from_spec(&self.spec)?),
         }
@@ -371,11 +374,10 @@ pub async fn seq(
     let max = analyze_max(&game.spec, limits);
     state
         .heavy
-        .run(move |deadline| {
-            let rule = game.rule(deadline)?;
-            let progress = deadline.progress();
-            let values = sequence::compute(&rule, n, &progress)?.to_vec();
-            let a = value::analyze(&game.spec, &rule, max, &progress)?;
+        .run(move |ctl| {
+            let rule = game.rule(ctl)?;
+            let values = sequence::compute(&rule, n, ctl)?.to_vec();
+            let a = value::analyze(&game.spec, &rule, max, ctl)?;
             let markers = match (a.period, a.run_count()) {
                 (_, Some(_)) => {
                     // Run starts lie below n, so they fit a u64.
@@ -409,9 +411,9 @@ pub async fn analyze(
     let max = analyze_max(&game.spec, &state.limits);
     state
         .heavy
-        .run(move |deadline| {
-            let rule = game.rule(deadline)?;
-            let a = value::analyze(&game.spec, &rule, max, &deadline.progress())?;
+        .run(move |ctl| {
+            let rule = game.rule(ctl)?;
+            let a = value::analyze(&game.spec, &rule, max, ctl)?;
             let mut doc = analysis_json(&a);
             doc["game"] = json!(game.name());
             Ok(Json(doc))
@@ -472,19 +474,19 @@ pub async fn hint(
     let misere = req.misere;
     state
         .heavy
-        .run(move |deadline| {
-            let rule = game.rule(deadline)?;
-            Ok(Json(hint::hint(&rule, &heaps, misere)?))
+        .run(move |ctl| {
+            let rule = game.rule(ctl)?;
+            Ok(Json(hint::hint(&rule, &heaps, misere, ctl)?))
         })
         .await
 }
 
 /// Whether no heap can move: the player to move has lost (normal play) or won (misère).
-fn game_over(rule: &Rule, heaps: &[u64]) -> grundy::Result<bool> {
+fn game_over(rule: &Rule, heaps: &[u64], ctl: &Control) -> grundy::Result<bool> {
     for i in 0..heaps.len() {
         let can_move = match rule {
             Rule::Nim => heaps[i] > 0,
-            _ => !hint::legal_moves(rule, heaps, i)?.is_empty(),
+            _ => !hint::legal_moves(rule, heaps, i, ctl)?.is_empty(),
         };
         if can_move {
             return Ok(false);
@@ -519,8 +521,8 @@ pub async fn play_move(
     let human = req.human;
     state
         .heavy
-        .run(move |deadline| {
-            let rule = game.rule(deadline)?;
+        .run(move |ctl| {
+            let rule = game.rule(ctl)?;
             // Normal play: whoever cannot move loses; misère: whoever cannot move wins.
             let winner = |last_mover: &'static str, other: &'static str| {
                 if misere {
@@ -532,7 +534,7 @@ pub async fn play_move(
             let after_human = match &human {
                 Some(mv) => hint::apply(&rule, &heaps, mv).map_err(impossible)?,
                 None => {
-                    if game_over(&rule, &heaps)? {
+                    if game_over(&rule, &heaps, ctl)? {
                         return Err(ApiError::unprocessable(
                             "the game is over: no heap can move",
                         ));
@@ -547,20 +549,20 @@ pub async fn play_move(
                 heaps,
                 winner: w,
             };
-            if human.is_some() && game_over(&rule, &after_human)? {
+            if human.is_some() && game_over(&rule, &after_human, ctl)? {
                 return Ok(Json(answer(
                     None,
                     after_human.clone(),
                     Some(winner("human", "engine")),
                 )));
             }
-            let Some(mv) = hint::engine_move(&rule, &after_human, misere)? else {
+            let Some(mv) = hint::engine_move(&rule, &after_human, misere, ctl)? else {
                 return Err(ApiError::internal(
                     "the engine found no move in a live game",
                 ));
             };
             let after = hint::apply(&rule, &after_human, &mv)?;
-            let w = game_over(&rule, &after)?.then(|| winner("engine", "human"));
+            let w = game_over(&rule, &after, ctl)?.then(|| winner("engine", "human"));
             Ok(Json(answer(Some(mv), after, w)))
         })
         .await
@@ -587,9 +589,9 @@ pub async fn moves(
     let (heaps, i) = (req.heaps, req.heap);
     state
         .heavy
-        .run(move |deadline| {
-            let rule = game.rule(deadline)?;
-            let moves = hint::legal_moves(&rule, &heaps, i).map_err(impossible)?;
+        .run(move |ctl| {
+            let rule = game.rule(ctl)?;
+            let moves = hint::legal_moves(&rule, &heaps, i, ctl).map_err(impossible)?;
             Ok(Json(json!({ "moves": moves })))
         })
         .await
@@ -648,7 +650,7 @@ pub async fn graph(
     };
     state
         .heavy
-        .run(move |_deadline| {
+        .run(move |ctl| {
             // The body limit bounds the text, so 64 bytes a byte of text bounds the memory.
             let memory = 64 * req.text.len() as u64 + 4096;
             let parsed = parse_graph(req.text.as_bytes(), format, memory).map_err(|e| match e {
@@ -669,8 +671,11 @@ pub async fn graph(
                     limits.graph_vertices, limits.graph_arcs
                 )));
             }
-            let outcomes = outcome::solve(g, play, None);
-            let values = (play == Play::Normal).then(|| loopy::solve(g, None));
+            let outcomes = outcome::solve(g, play, ctl)?;
+            let values = match play {
+                Play::Normal => Some(loopy::solve(g, ctl)?),
+                Play::Misere => None,
+            };
             let draw_layer = (0..nv as u32)
                 .filter_map(|v| outcomes.remoteness(v))
                 .max()

@@ -6,18 +6,18 @@
 //! a request that cannot get a permit within [`Limits::busy_wait`] is answered 503), each with a
 //! deadline of [`Limits::deadline`].
 //!
-//! **Cancellation.** The library's progress callbacks are `Fn(u64)` and cannot ask the engine
-//! to stop, so the callback given by [`Deadline::progress`] *unwinds*: once the deadline has
-//! passed it panics with the private payload [`Cancelled`], which [`Heavy::run`] catches with
-//! `catch_unwind` and turns into a 503. Nothing of the computation survives it (every job builds
-//! its own rule and buffers), so no state is left half-updated. Scripts are stopped by their own
-//! deadline ([`grundy::heap::script::ScriptRule::compile_limited`]). Work that calls no progress
-//! callback (a hint, a graph) is bounded by the size limits; should it still outlive the
-//! deadline, the request is answered 503 at the deadline and the job's permit is released only
-//! when its thread ends, so the number of running jobs never exceeds the limit.
+//! **Cancellation.** Every job gets a [`Control`] holding a cancel token and the job's deadline;
+//! the engines check it every few thousand steps (sequence engines, analyses, the misère search
+//! of hints and moves, graph solvers, scripts between operations) and return
+//! `Err(Error::Cancelled)` once the deadline has passed, which [`Heavy::run`] answers with a
+//! 503. Nothing panics or unwinds to stop a job, and nothing of it survives (every job builds its
+//! own rule and buffers). The token is also cancelled when the request goes away (its future is
+//! dropped) or is answered, so a job nobody waits for stops at its next check. The job's permit
+//! is released only when its thread ends, so the number of running jobs never exceeds the
+//! limit; a job that panics (a bug) is answered 500 and frees its worker like any other.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Once};
+use grundy::control::{CancelToken, Control};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
@@ -84,42 +84,14 @@ impl Default for Limits {
     }
 }
 
-/// The panic payload of a cancelled job (private: no other panic carries it).
-pub struct Cancelled;
+/// Cancels a token when dropped: held by [`Heavy::run`] while it waits for its job, so a job
+/// whose request is answered or dropped is told to stop.
+struct CancelOnDrop(CancelToken);
 
-/// The deadline of one job.
-#[derive(Clone, Copy, Debug)]
-pub struct Deadline(pub Instant);
-
-impl Deadline {
-    /// Whether the deadline has passed.
-    pub fn passed(&self) -> bool {
-        Instant::now() >= self.0
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
     }
-
-    /// A progress callback for the library that cancels the job once the deadline has passed
-    /// (by unwinding with [`Cancelled`], see the module documentation).
-    pub fn progress(self) -> impl Fn(u64) + Sync {
-        move |_done| {
-            if self.passed() {
-                std::panic::panic_any(Cancelled);
-            }
-        }
-    }
-}
-
-/// Installs, once, a panic hook that stays silent for [`Cancelled`] (an expected way for a job
-/// to end) and reports every other panic as before.
-fn quiet_cancellations() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !info.payload().is::<Cancelled>() {
-                previous(info);
-            }
-        }));
-    });
 }
 
 /// The pool of heavy jobs: a semaphore of [`Limits::workers`] permits.
@@ -133,7 +105,6 @@ pub struct Heavy {
 impl Heavy {
     /// A pool for `limits`.
     pub fn new(limits: &Limits) -> Heavy {
-        quiet_cancellations();
         Heavy {
             permits: Arc::new(Semaphore::new(limits.workers)),
             busy_wait: limits.busy_wait,
@@ -141,13 +112,13 @@ impl Heavy {
         }
     }
 
-    /// Runs `job` on the blocking pool with a deadline: 503 when no worker is free within the
-    /// busy wait or when the deadline passes (by cancellation or by the clock), 500 when the job
-    /// panics, otherwise the job's own answer.
+    /// Runs `job` on the blocking pool under a [`Control`] with the pool's deadline: 503 when
+    /// no worker is free within the busy wait or when the job is stopped at its deadline, 500
+    /// when the job panics, otherwise the job's own answer.
     pub async fn run<T, F>(&self, job: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
-        F: FnOnce(Deadline) -> Result<T, ApiError> + Send + 'static,
+        F: FnOnce(&Control<'static>) -> Result<T, ApiError> + Send + 'static,
     {
         let permit = tokio::time::timeout(self.busy_wait, self.permits.clone().acquire_owned())
             .await
@@ -157,28 +128,28 @@ impl Heavy {
                 )
             })?
             .map_err(|_| ApiError::internal("the worker pool is closed"))?;
-        let deadline = Deadline(Instant::now() + self.deadline);
+        let token = CancelToken::new();
+        let _stop = CancelOnDrop(token.clone());
+        let ctl = Control::none()
+            .with_token(token)
+            .with_deadline(Instant::now() + self.deadline);
         let seconds = self.deadline.as_secs_f64();
         let timeout = || ApiError::timeout(seconds);
         let handle = tokio::task::spawn_blocking(move || {
             let _permit = permit; // released when the job's thread is done
-            catch_unwind(AssertUnwindSafe(|| job(deadline))).map_err(|payload| {
-                if payload.is::<Cancelled>() {
-                    ApiError::timeout(seconds)
-                } else {
-                    ApiError::internal("the computation failed unexpectedly")
-                }
-            })
+            let answer = job(&ctl);
+            (answer, ctl.should_stop())
         });
-        // A little grace beyond the deadline for a job to notice it and return.
-        let outcome = tokio::time::timeout(self.deadline + Duration::from_millis(500), handle)
-            .await
-            .map_err(|_| timeout())?
-            .map_err(|_| ApiError::internal("the computation's thread failed"))?;
-        match outcome? {
-            // A job that gave up with an error because its deadline passed (a script stopped by
-            // its own deadline) timed out.
-            Err(_) if deadline.passed() => Err(timeout()),
+        // A little grace beyond the deadline for a job to reach its next check and return.
+        let (answer, stopped) =
+            tokio::time::timeout(self.deadline + Duration::from_millis(500), handle)
+                .await
+                .map_err(|_| timeout())?
+                .map_err(|_| ApiError::internal("the computation failed unexpectedly"))?;
+        match answer {
+            // Any failure of a job stopped at its deadline (`Error::Cancelled`, or an error
+            // a script raised when it was stopped) is the deadline's.
+            Err(_) if stopped => Err(timeout()),
             other => other,
         }
     }

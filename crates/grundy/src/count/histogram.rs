@@ -13,6 +13,7 @@
 //! Every histogram is dense over the values `0..V`, and the counting transform needs the power
 //! of two above the largest value, so values are limited by [`Limits::max_value`].
 
+use crate::control::Control;
 use crate::error::{Error, Result};
 
 /// Resource limits for building histograms; the defaults suit a machine with a few GiB.
@@ -375,12 +376,17 @@ pub fn histogram_of_values(
     counter.finish()
 }
 
+/// How many heap sizes [`histogram_of_fn`] enumerates between two checks of its [`Control`].
+const CHECK_EVERY: u128 = 1 << 14;
+
 /// The histogram over `[min, max]` of `g`, by evaluating it at every heap size: at most
-/// `limits.max_enumeration` of them.
+/// `limits.max_enumeration` of them. `ctl` receives the number of heap sizes done every few
+/// thousand, and may stop the enumeration (`Err(Error::Cancelled)`).
 pub fn histogram_of_fn(
     min: u128,
     max: u128,
     limits: &Limits,
+    ctl: &Control,
     mut g: impl FnMut(u128) -> Result<u64>,
 ) -> Result<Histogram> {
     let Some(mut counter) = Counter::for_range(min, max, limits)? else {
@@ -398,6 +404,9 @@ pub fn histogram_of_fn(
         ));
     }
     for n in min..=max {
+        if (n - min).is_multiple_of(CHECK_EVERY) {
+            ctl.check((n - min) as u64)?;
+        }
         counter.add(g(n)?, 1)?;
     }
     counter.finish()
@@ -416,12 +425,15 @@ pub fn histogram_of_fn(
 /// Games whose moves divide the heap (`divide:D`) are described by their run table instead
 /// ([`crate::pattern::divide::runs`], logarithmically many runs up to any bound), so their
 /// histograms over ranges up to 2^128 cost the number of runs, not the number of heaps.
+///
+/// `ctl` is checked while heap sizes are enumerated ([`histogram_of_fn`]).
 pub fn histogram_of_analysis(
     spec: &crate::notation::game::GameSpec,
     analysis: &crate::pattern::value::Analysis,
     min: u128,
     max: u128,
     limits: &Limits,
+    ctl: &Control,
 ) -> Result<Histogram> {
     use num_traits::ToPrimitive;
     if let Some(divisors) = spec.divisors() {
@@ -467,7 +479,7 @@ pub fn histogram_of_analysis(
         };
         return histogram_of_periodic(&g, min, max, limits);
     }
-    histogram_of_fn(min, max, limits, value_of)
+    histogram_of_fn(min, max, limits, ctl, value_of)
 }
 
 #[cfg(test)]
@@ -506,7 +518,7 @@ mod tests {
             let max = min + len;
             let lim = Limits::default();
             let fast = histogram_of_periodic(&g, min, max, &lim).unwrap();
-            let slow = histogram_of_fn(min, max, &lim, |n| Ok(periodic_value(&g, n))).unwrap();
+            let slow = histogram_of_fn(min, max, &lim, &Control::none(), |n| Ok(periodic_value(&g, n))).unwrap();
             prop_assert_eq!(fast, slow);
         }
 
@@ -578,7 +590,8 @@ mod tests {
         };
         let h = histogram_of_periodic(&g, 0, 2, &lim).unwrap();
         assert_eq!(h.counts(), &[1, 1, 1]);
-        let e = histogram_of_fn(0, 1 << 40, &lim, |n| Ok(n as u64 % 3)).unwrap_err();
+        let e =
+            histogram_of_fn(0, 1 << 40, &lim, &Control::none(), |n| Ok(n as u64 % 3)).unwrap_err();
         assert!(matches!(e, Error::Limit(_)));
         let e = histogram_of_values(&[0, 1, 2], 0, 3, &lim).unwrap_err();
         assert!(matches!(e, Error::Limit(_)));

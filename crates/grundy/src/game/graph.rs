@@ -16,8 +16,8 @@
 
 use super::hash::FxHashMap;
 use super::{Game, Retrograde};
+use crate::control::Control;
 use crate::error::{Error, Result};
-use crate::solve::{report, Progress};
 use num_traits::{NumAssignOps, PrimInt};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
@@ -624,7 +624,7 @@ pub fn explore<G: Game>(
     game: &G,
     starts: &[G::Position],
     max_positions: usize,
-    progress: Progress,
+    ctl: &Control,
 ) -> Result<Explored<G::Position>> {
     let max_positions = max_positions.min(MAX_VERTICES as usize);
     let mut ids: FxHashMap<G::Position, u32> = FxHashMap::default();
@@ -670,7 +670,7 @@ pub fn explore<G: Game>(
         offsets.push(targets.len() as u32);
         next += 1;
         if next & 0xFFFF == 0 {
-            report(progress, next as u64);
+            ctl.check(next as u64)?;
         }
     }
     drop(ids);
@@ -766,13 +766,13 @@ mod tests {
 
     #[test]
     fn explore_numbers_positions_breadth_first_and_enforces_the_limit() {
-        let e = explore(&Countdown, &[5], 100, None).unwrap();
+        let e = explore(&Countdown, &[5], 100, &Control::none()).unwrap();
         assert_eq!(e.positions, vec![5, 4, 3, 2, 1, 0]);
         assert_eq!(e.graph.arc_count(), 9);
         assert_eq!(e.graph.options(0), &[1, 2]);
         assert_eq!(e.id_of(&0), Some(5));
         assert!(matches!(
-            explore(&Countdown, &[5], 5, None),
+            explore(&Countdown, &[5], 5, &Control::none()),
             Err(Error::Limit(_))
         ));
     }

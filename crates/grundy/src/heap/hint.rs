@@ -21,10 +21,10 @@
 //! [`engine_move`]: a winning move when there is one, otherwise the smallest move it can find,
 //! to keep the game long and leave room for a mistake.
 
+use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::heap::position::{self, Move, Outcome};
 use crate::heap::rule::{Options, Rule};
-use crate::heap::sequence::no_progress;
 
 /// Everything a learner needs to see why a position is won or lost.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,11 +80,12 @@ impl NimColumns {
 
 /// The hint for the sum of `heaps` of `rule`: outcome, values, winning moves, a suggested move
 /// and an explanation (see the module documentation for the reasoning it spells out).
-pub fn hint(rule: &Rule, heaps: &[u64], misere: bool) -> Result<Hint> {
+/// `ctl` reaches the sequence and the searches behind the hint.
+pub fn hint(rule: &Rule, heaps: &[u64], misere: bool, ctl: &Control) -> Result<Hint> {
     if misere {
-        misere_hint(rule, heaps)
+        misere_hint(rule, heaps, ctl)
     } else {
-        normal_hint(rule, heaps)
+        normal_hint(rule, heaps, ctl)
     }
 }
 
@@ -149,10 +150,10 @@ fn column_lines(
     lines
 }
 
-fn normal_hint(rule: &Rule, heaps: &[u64]) -> Result<Hint> {
-    let mut table = position::Values::new(rule, heaps, &no_progress)?;
+fn normal_hint(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Hint> {
+    let mut table = position::Values::new(rule, heaps, ctl)?;
     let values: Vec<u64> = heaps.iter().map(|&h| table.get(h)).collect();
-    let analysis = position::normal(rule, heaps, &no_progress)?;
+    let analysis = position::normal(rule, heaps, ctl)?;
     let x = values.iter().fold(0, |a, b| a ^ b);
     let cols = NimColumns::new(&values, x);
     let nim = matches!(rule, Rule::Nim);
@@ -217,7 +218,7 @@ fn normal_hint(rule: &Rule, heaps: &[u64]) -> Result<Hint> {
                         m.from - t
                     ));
                 } else {
-                    let parts = position::heap_values(rule, &m.to, &no_progress)?;
+                    let parts = position::heap_values(rule, &m.to, ctl)?;
                     let shown: Vec<String> =
                         m.to.iter()
                             .zip(&parts)
@@ -253,8 +254,8 @@ fn normal_hint(rule: &Rule, heaps: &[u64]) -> Result<Hint> {
     })
 }
 
-fn misere_hint(rule: &Rule, heaps: &[u64]) -> Result<Hint> {
-    let analysis = position::misere(rule, heaps)?;
+fn misere_hint(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Hint> {
+    let analysis = position::misere(rule, heaps, ctl)?;
     let suggested = analysis.winning_moves.first().cloned();
     let mut ex = Vec::new();
     let (values, nim_sum, columns) = if let Rule::Nim = rule {
@@ -335,9 +336,9 @@ fn misere_hint(rule: &Rule, heaps: &[u64]) -> Result<Hint> {
 /// Every distinct legal move of heap `i` (0-based): the options of heap `heaps[i]`, parts
 /// ascending, each listed once, in the rule's order. Fails with [`Error::Invalid`] when `i` is
 /// out of range, and with [`Error::Limit`] when the heap has too many options to list.
-pub fn legal_moves(rule: &Rule, heaps: &[u64], i: usize) -> Result<Vec<Move>> {
+pub fn legal_moves(rule: &Rule, heaps: &[u64], i: usize, ctl: &Control) -> Result<Vec<Move>> {
     heap_at(heaps, i)?;
-    position::winning_options(rule, heaps, i, &mut Options::new(), |_| Ok(true))
+    position::winning_options(rule, heaps, i, &mut Options::new(), ctl, |_| Ok(true))
 }
 
 /// The size of heap `i`, or [`Error::Invalid`] naming the heaps that exist.
@@ -371,7 +372,9 @@ pub fn apply(rule: &Rule, heaps: &[u64], mv: &Move) -> Result<Vec<u64>> {
     let legal = match rule {
         // Nim: any smaller heap; no need to list the options.
         Rule::Nim => to.len() <= 1 && to.first().is_none_or(|&t| t < h),
-        _ => legal_moves(rule, heaps, i)?.iter().any(|m| m.to == to),
+        _ => legal_moves(rule, heaps, i, &Control::none())?
+            .iter()
+            .any(|m| m.to == to),
     };
     if !legal {
         return Err(Error::invalid(format!(
@@ -391,8 +394,13 @@ pub fn apply(rule: &Rule, heaps: &[u64], mv: &Move) -> Result<Vec<u64>> {
 /// The engine's move in the sum of `heaps`: a winning move when there is one (the hint's
 /// suggestion); otherwise the move that removes the fewest tokens from the largest heap that
 /// can move, to keep the game long; `None` when no heap can move (the game is over).
-pub fn engine_move(rule: &Rule, heaps: &[u64], misere: bool) -> Result<Option<Move>> {
-    let h = hint(rule, heaps, misere)?;
+pub fn engine_move(
+    rule: &Rule,
+    heaps: &[u64],
+    misere: bool,
+    ctl: &Control,
+) -> Result<Option<Move>> {
+    let h = hint(rule, heaps, misere, ctl)?;
     if h.suggested.is_some() {
         return Ok(h.suggested);
     }
@@ -410,7 +418,7 @@ pub fn engine_move(rule: &Rule, heaps: &[u64], misere: bool) -> Result<Option<Mo
             }
             continue;
         }
-        let moves = legal_moves(rule, heaps, i)?;
+        let moves = legal_moves(rule, heaps, i, ctl)?;
         if let Some(best) = moves
             .into_iter()
             .max_by_key(|m| (m.to.iter().sum::<u64>(), std::cmp::Reverse(m.to.len())))
@@ -433,7 +441,7 @@ mod tests {
     /// changes the 7 to 1.
     #[test]
     fn nim_worked_example() {
-        let h = hint(&rule("nim"), &[27, 16, 8, 2, 7], false).unwrap();
+        let h = hint(&rule("nim"), &[27, 16, 8, 2, 7], false, &Control::none()).unwrap();
         assert_eq!(h.outcome, Outcome::N);
         assert_eq!(h.nim_sum, Some(6));
         let m = h.suggested.clone().unwrap();
@@ -456,20 +464,20 @@ mod tests {
         let r = rule("kayles");
         for a in 0..12u64 {
             for b in 0..12u64 {
-                let h = hint(&r, &[a, b], false).unwrap();
+                let h = hint(&r, &[a, b], false, &Control::none()).unwrap();
                 let (Some(m), Some(x), Some(v)) = (&h.suggested, h.nim_sum, &h.values) else {
                     continue;
                 };
                 assert!(v[m.heap] ^ x < v[m.heap], "kayles {a} {b}: {m:?}");
             }
         }
-        let h = hint(&r, &[4, 6], false).unwrap();
+        let h = hint(&r, &[4, 6], false, &Control::none()).unwrap();
         assert_eq!(h.suggested.unwrap().heap, 1);
     }
 
     #[test]
     fn p_position_has_no_suggestion() {
-        let h = hint(&rule("nim"), &[1, 2, 3], false).unwrap();
+        let h = hint(&rule("nim"), &[1, 2, 3], false, &Control::none()).unwrap();
         assert_eq!(h.outcome, Outcome::P);
         assert_eq!(h.suggested, None);
         assert_eq!(h.columns.unwrap().top_bit, None);
@@ -490,20 +498,22 @@ mod tests {
             for a in 0..9u64 {
                 for b in 0..9u64 {
                     let heaps = [a, b, 5];
-                    let h = hint(&r, &heaps, false).unwrap();
+                    let h = hint(&r, &heaps, false, &Control::none()).unwrap();
                     match &h.suggested {
                         Some(m) => {
                             let after = apply(&r, &heaps, m).unwrap();
-                            let again = hint(&r, &after, false).unwrap();
+                            let again = hint(&r, &after, false, &Control::none()).unwrap();
                             assert_eq!(again.outcome, Outcome::P, "{g} {heaps:?} {m:?}");
                         }
                         None => assert_eq!(h.outcome, Outcome::P),
                     }
-                    if let Some(m) = engine_move(&r, &heaps, false).unwrap() {
+                    if let Some(m) = engine_move(&r, &heaps, false, &Control::none()).unwrap() {
                         apply(&r, &heaps, &m).unwrap();
                     } else {
                         for i in 0..heaps.len() {
-                            assert!(legal_moves(&r, &heaps, i).unwrap().is_empty());
+                            assert!(legal_moves(&r, &heaps, i, &Control::none())
+                                .unwrap()
+                                .is_empty());
                         }
                     }
                 }
@@ -518,10 +528,10 @@ mod tests {
             for a in 0..6u64 {
                 for b in 0..6u64 {
                     let heaps = [a, b, 1];
-                    let h = hint(&r, &heaps, true).unwrap();
+                    let h = hint(&r, &heaps, true, &Control::none()).unwrap();
                     if let Some(m) = &h.suggested {
                         let after = apply(&r, &heaps, m).unwrap();
-                        let again = hint(&r, &after, true).unwrap();
+                        let again = hint(&r, &after, true, &Control::none()).unwrap();
                         assert_eq!(again.outcome, Outcome::P, "{g} {heaps:?} {m:?}");
                     }
                 }
@@ -614,7 +624,7 @@ mod tests {
 
     #[test]
     fn legal_moves_of_kayles() {
-        let m = legal_moves(&rule("kayles"), &[4], 0).unwrap();
+        let m = legal_moves(&rule("kayles"), &[4], 0, &Control::none()).unwrap();
         let mut tos: Vec<Vec<u64>> = m.into_iter().map(|m| m.to).collect();
         tos.sort();
         assert_eq!(tos, vec![vec![1, 1], vec![1, 2], vec![2], vec![3]]);

@@ -11,11 +11,12 @@
 //!   non-zero count gives the mex, so `sub:1-1000000` costs O(1) per value, not 10^6;
 //! * divide, squares, nim: direct.
 
+use crate::control::Control;
 use crate::error::{Error, Result};
 #[cfg(feature = "script")]
 use crate::heap::reference;
 use crate::heap::rule::Rule;
-use crate::heap::sequence::{push, Cell, Progress, Run, PROGRESS_EVERY};
+use crate::heap::sequence::{push, Cell, Run, PROGRESS_EVERY};
 use crate::notation::game::{SubtractionSet, TakeBreak};
 
 /// A bitset of values, cleared per heap, giving the mex.
@@ -79,12 +80,7 @@ pub(crate) fn bound(max: u32) -> usize {
 }
 
 /// Extends `values` to G(0..n) with the naive engine for `rule`.
-pub fn extend<T: Cell>(
-    rule: &Rule,
-    values: &mut Vec<T>,
-    n: usize,
-    progress: Progress,
-) -> Result<Run> {
+pub fn extend<T: Cell>(rule: &Rule, values: &mut Vec<T>, n: usize, ctl: &Control) -> Result<Run> {
     match rule {
         Rule::Nim => {
             while values.len() < n {
@@ -92,27 +88,30 @@ pub fn extend<T: Cell>(
                 if let Some(r) = push(values, h) {
                     return Ok(r);
                 }
+                if (h as usize).is_multiple_of(PROGRESS_EVERY) {
+                    ctl.check(h as u64)?;
+                }
             }
             Ok(Run::Done)
         }
-        Rule::Subtraction(s) => Ok(subtraction(s, values, n, progress)),
-        Rule::TakeBreak(c) => take_break(&Splits::of_code(c), values, n, progress),
-        Rule::GrundysGame => take_break(&Splits::grundy(), values, n, progress),
-        Rule::Divide(ds) => Ok(simple(values, n, progress, |h, marks, vals: &[T]| {
+        Rule::Subtraction(s) => subtraction(s, values, n, ctl),
+        Rule::TakeBreak(c) => take_break(&Splits::of_code(c), values, n, ctl),
+        Rule::GrundysGame => take_break(&Splits::grundy(), values, n, ctl),
+        Rule::Divide(ds) => simple(values, n, ctl, |h, marks, vals: &[T]| {
             if h > 0 {
                 ds.iter()
                     .for_each(|&d| marks.set(vals[h / d as usize].get()));
             }
-        })),
-        Rule::Squares => Ok(simple(values, n, progress, |h, marks, vals: &[T]| {
+        }),
+        Rule::Squares => simple(values, n, ctl, |h, marks, vals: &[T]| {
             let mut k = 1;
             while k * k <= h {
                 marks.set(vals[h - k * k].get());
                 k += 1;
             }
-        })),
+        }),
         #[cfg(feature = "script")]
-        Rule::Script(_) => reference::extend(rule, values, n, progress),
+        Rule::Script(_) => reference::extend(rule, values, n, ctl),
     }
 }
 
@@ -120,9 +119,9 @@ pub fn extend<T: Cell>(
 fn simple<T: Cell>(
     values: &mut Vec<T>,
     n: usize,
-    progress: Progress,
+    ctl: &Control,
     mark: impl Fn(usize, &mut Marks, &[T]),
-) -> Run {
+) -> Result<Run> {
     let mut marks = Marks::default();
     let mut max = values.iter().map(|v| v.get()).max().unwrap_or(0);
     while values.len() < n {
@@ -132,13 +131,13 @@ fn simple<T: Cell>(
         let g = marks.mex();
         max = max.max(g);
         if let Some(r) = push(values, g) {
-            return r;
+            return Ok(r);
         }
         if h.is_multiple_of(PROGRESS_EVERY) {
-            progress(h as u64);
+            ctl.check(h as u64)?;
         }
     }
-    Run::Done
+    Ok(Run::Done)
 }
 
 /// Counts of the values in a sliding window, with the mex of the values present: a bitset of
@@ -194,8 +193,8 @@ fn subtraction<T: Cell>(
     s: &SubtractionSet,
     values: &mut Vec<T>,
     n: usize,
-    progress: Progress,
-) -> Run {
+    ctl: &Control,
+) -> Result<Run> {
     let mut w = WindowCounts::default();
     // Rebuild the windows for heap h = len (positions h-hi ..= h-lo).
     let h0 = values.len();
@@ -220,13 +219,13 @@ fn subtraction<T: Cell>(
             }
         }
         if let Some(r) = push(values, w.mex()) {
-            return r;
+            return Ok(r);
         }
         if h.is_multiple_of(PROGRESS_EVERY) {
-            progress(h as u64);
+            ctl.check(h as u64)?;
         }
     }
-    Run::Done
+    Ok(Run::Done)
 }
 
 /// The moves of a splitting game, by the number of tokens removed.
@@ -304,15 +303,16 @@ impl Splits {
 pub const MAX_PAIR_TABLE_BYTES: usize = 4 << 30;
 
 /// Take-and-break (and Grundy's game) by scanning all splits, with a pair table for three heaps.
-fn take_break<T: Cell>(
-    sp: &Splits,
-    values: &mut Vec<T>,
-    n: usize,
-    progress: Progress,
-) -> Result<Run> {
+fn take_break<T: Cell>(sp: &Splits, values: &mut Vec<T>, n: usize, ctl: &Control) -> Result<Run> {
     let mut marks = Marks::default();
     let mut max = values.iter().map(|v| v.get()).max().unwrap_or(0);
     let mut pairs = PairTable::default();
+    // A value of a game leaving three heaps costs a scan of every earlier value: check often.
+    let every = if sp.three.is_empty() {
+        PROGRESS_EVERY
+    } else {
+        64
+    };
     while values.len() < n {
         let h = values.len();
         let b = bound(max);
@@ -336,8 +336,8 @@ fn take_break<T: Cell>(
         if let Some(r) = push(values, g) {
             return Ok(r);
         }
-        if h.is_multiple_of(PROGRESS_EVERY) {
-            progress(h as u64);
+        if h.is_multiple_of(every) {
+            ctl.check(h as u64)?;
         }
     }
     Ok(Run::Done)

@@ -13,10 +13,11 @@
 //! a position is N when it has no move or some option is P. The search stops with
 //! [`Error::Limit`] beyond [`MISERE_MAX_POSITIONS`] positions.
 
+use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::heap::rule::{HeapRule, HeapSum, Options, Rule};
-use crate::heap::sequence::{compute, Progress, Sequence};
+use crate::heap::sequence::{compute, Sequence};
 use std::collections::{HashMap, HashSet};
 
 /// Heaps above this size are refused (except in Nim, where G(n) = n, and divide games, whose
@@ -25,6 +26,9 @@ pub const MAX_HEAP: u64 = 10_000_000;
 
 /// The most options of one heap that the winning-move listing enumerates.
 pub const MAX_OPTIONS: u128 = 100_000_000;
+
+/// How many options [`winning_options`] examines between two checks of its [`Control`].
+const CHECK_EVERY: usize = 4096;
 
 /// The most positions the misère search visits.
 pub const MISERE_MAX_POSITIONS: usize = 200_000;
@@ -75,7 +79,7 @@ pub struct Values<'r> {
 impl<'r> Values<'r> {
     /// Prepares G(n) for every n up to the largest of `heaps`; heaps above [`MAX_HEAP`] are
     /// refused with [`Error::Limit`] for games that need their sequence.
-    pub fn new(rule: &'r Rule, heaps: &[u64], progress: Progress) -> Result<Values<'r>> {
+    pub fn new(rule: &'r Rule, heaps: &[u64], ctl: &Control) -> Result<Values<'r>> {
         let max = heaps.iter().copied().max().unwrap_or(0);
         let seq = match rule {
             Rule::Nim | Rule::Divide(_) => None,
@@ -86,7 +90,7 @@ impl<'r> Values<'r> {
                         "use smaller heaps",
                     ));
                 }
-                Some(compute(rule, max + 1, progress)?)
+                Some(compute(rule, max + 1, ctl)?)
             }
         };
         Ok(Values {
@@ -111,8 +115,8 @@ impl<'r> Values<'r> {
 /// The Grundy value G(h) of each heap of `heaps` (computed once up to the largest heap; Nim and
 /// divide games need no sequence). Heaps above [`MAX_HEAP`] are refused with [`Error::Limit`]
 /// for games that need their sequence.
-pub fn heap_values(rule: &Rule, heaps: &[u64], progress: Progress) -> Result<Vec<u64>> {
-    let mut vals = Values::new(rule, heaps, progress)?;
+pub fn heap_values(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Vec<u64>> {
+    let mut vals = Values::new(rule, heaps, ctl)?;
     Ok(heaps.iter().map(|&h| vals.get(h)).collect())
 }
 
@@ -135,8 +139,8 @@ pub fn divide_value(ds: &[u64], n: u64, memo: &mut HashMap<u64, u64>) -> u64 {
 }
 
 /// Outcome, nim-sum and every winning move of the sum of `heaps` under normal play.
-pub fn normal(rule: &Rule, heaps: &[u64], progress: Progress) -> Result<Analysis> {
-    let mut vals = Values::new(rule, heaps, progress)?;
+pub fn normal(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Analysis> {
+    let mut vals = Values::new(rule, heaps, ctl)?;
     let g: Vec<u64> = heaps.iter().map(|&h| vals.get(h)).collect();
     let x = g.iter().fold(0, |a, b| a ^ b);
     let mut moves = Vec::new();
@@ -154,7 +158,7 @@ pub fn normal(rule: &Rule, heaps: &[u64], progress: Progress) -> Result<Analysis
                 }
                 continue;
             }
-            moves.extend(winning_options(rule, heaps, i, &mut opts, |o| {
+            moves.extend(winning_options(rule, heaps, i, &mut opts, ctl, |o| {
                 Ok(o.iter().fold(0, |a, &p| a ^ vals.get(p)) == target)
             })?);
         }
@@ -172,6 +176,7 @@ pub(crate) fn winning_options(
     heaps: &[u64],
     i: usize,
     opts: &mut Options,
+    ctl: &Control,
     mut wins: impl FnMut(&[u64]) -> Result<bool>,
 ) -> Result<Vec<Move>> {
     let h = heaps[i];
@@ -180,7 +185,10 @@ pub(crate) fn winning_options(
     rule.options(h, opts)?;
     let mut seen: HashSet<Vec<u64>> = HashSet::new();
     let mut moves = Vec::new();
-    for o in opts.iter() {
+    for (k, o) in opts.iter().enumerate() {
+        if k.is_multiple_of(CHECK_EVERY) {
+            ctl.stop_check()?;
+        }
         if wins(o)? {
             let mut to = o.to_vec();
             to.sort_unstable();
@@ -207,19 +215,20 @@ fn check_option_count(rule: &Rule, h: u64) -> Result<()> {
     Ok(())
 }
 
-/// Outcome and every winning move of the sum of `heaps` under misère play.
-pub fn misere(rule: &Rule, heaps: &[u64]) -> Result<Analysis> {
+/// Outcome and every winning move of the sum of `heaps` under misère play. The search checks
+/// `ctl` at every position it opens.
+pub fn misere(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Analysis> {
     if let Rule::Nim = rule {
         return Ok(misere_nim(heaps));
     }
-    let mut search = MisereSearch::new(rule);
+    let mut search = MisereSearch::new(rule, ctl);
     let start = HeapSum::<Rule>::position(heaps);
     let win = search.is_n(&start)?;
     let mut moves = Vec::new();
     if win {
         let mut opts = Options::new();
         for i in 0..heaps.len() {
-            moves.extend(winning_options(rule, heaps, i, &mut opts, |o| {
+            moves.extend(winning_options(rule, heaps, i, &mut opts, ctl, |o| {
                 let mut rest: Vec<u64> =
                     heaps[..i].iter().chain(&heaps[i + 1..]).copied().collect();
                 rest.extend_from_slice(o);
@@ -283,16 +292,18 @@ pub fn misere_nim(heaps: &[u64]) -> Analysis {
 }
 
 /// The memoised misère search: N iff terminal or some option is P.
-struct MisereSearch<'r> {
+struct MisereSearch<'r, 'c> {
     game: HeapSum<'r, Rule>,
     memo: HashMap<Vec<u64>, bool>,
+    ctl: &'c Control<'c>,
 }
 
-impl<'r> MisereSearch<'r> {
-    fn new(rule: &'r Rule) -> Self {
+impl<'r, 'c> MisereSearch<'r, 'c> {
+    fn new(rule: &'r Rule, ctl: &'c Control<'c>) -> Self {
         MisereSearch {
             game: HeapSum::new(rule),
             memo: HashMap::new(),
+            ctl,
         }
     }
 
@@ -334,6 +345,7 @@ impl<'r> MisereSearch<'r> {
 
     /// Pushes the frame of position `q` with its options.
     fn open(&mut self, stack: &mut Vec<Frame>, q: Vec<u64>) -> Result<()> {
+        self.ctl.tick()?;
         for &h in &q {
             check_option_count(self.game.rule(), h)?;
         }

@@ -4,9 +4,10 @@
 //! Slow (a 3-heap split game costs n² per value) and kept simple on purpose: every faster
 //! engine is tested against it.
 
+use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::heap::rule::{HeapRule, Options};
-use crate::heap::sequence::{push, Cell, Progress, Run, PROGRESS_EVERY};
+use crate::heap::sequence::{push, Cell, Run};
 
 /// The minimum excludant: the least natural number not in `set`.
 pub fn mex(set: &mut [u32]) -> u32 {
@@ -22,12 +23,15 @@ pub fn mex(set: &mut [u32]) -> u32 {
     m
 }
 
+/// How often (in values) [`extend`] checks its [`Control`].
+const CHECK_EVERY: usize = 256;
+
 /// Extends `values` (G(0..len)) to G(0..n) of any rule.
 pub fn extend<T: Cell>(
     rule: &impl HeapRule,
     values: &mut Vec<T>,
     n: usize,
-    progress: Progress,
+    ctl: &Control,
 ) -> Result<Run> {
     let mut opts = Options::new();
     let mut set: Vec<u32> = Vec::new();
@@ -51,8 +55,9 @@ pub fn extend<T: Cell>(
         if let Some(r) = push(values, mex(&mut set)) {
             return Ok(r);
         }
-        if h.is_multiple_of(PROGRESS_EVERY) {
-            progress(h as u64);
+        // Options come from any rule, a script among them: check often.
+        if h.is_multiple_of(CHECK_EVERY) {
+            ctl.check(h as u64)?;
         }
     }
     Ok(Run::Done)
@@ -61,6 +66,6 @@ pub fn extend<T: Cell>(
 /// G(0..n) of `rule` as `u32`s, by the definition.
 pub fn sequence(rule: &impl HeapRule, n: usize) -> Result<Vec<u32>> {
     let mut v: Vec<u32> = Vec::new();
-    extend(rule, &mut v, n, &|_| {})?;
+    extend(rule, &mut v, n, &Control::none())?;
     Ok(v)
 }

@@ -116,6 +116,18 @@ impl Rule {
         Rule::from_spec(&spec)
     }
 
+    /// Makes the rule's script, if it has one, watch the cancel token and deadline of `ctl`
+    /// ([`ScriptRule::watch`]): a call of the script then stops within a few thousand operations
+    /// of a cancellation. Other rules run no code of their own and need nothing.
+    pub fn watch(&mut self, ctl: &crate::control::Control) {
+        #[cfg(feature = "script")]
+        if let Rule::Script(s) = self {
+            s.watch(ctl);
+        }
+        #[cfg(not(feature = "script"))]
+        let _ = ctl;
+    }
+
     /// An upper bound on the number of options of a heap of `n` (saturating), for the limits of
     /// the engines that enumerate options.
     pub fn option_count_bound(&self, n: u64) -> u128 {

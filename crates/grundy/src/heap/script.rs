@@ -19,17 +19,18 @@
 //! file or network access (Rhai has none), so a bad script gives an error, never a hang.
 //!
 //! A host that runs scripts for others (the web playground) compiles them with
-//! [`ScriptRule::compile_limited`]: a smaller operation budget and a wall-clock deadline. Rhai
-//! calls its progress hook before every operation; the hook reads the clock every
-//! [`DEADLINE_CHECK_EVERY`] operations and stops the script once the deadline has passed, so a
-//! call that would outlive the deadline ends within a few thousand operations of it, with
-//! [`Error::Limit`].
+//! [`ScriptRule::compile_limited`]: a smaller operation budget, and the cancel token and
+//! deadline of a [`Control`]; [`ScriptRule::watch`] attaches those to a script already compiled
+//! (the command line's Ctrl-C). Rhai calls its progress hook before every operation; the hook
+//! looks at the token and the clock every [`DEADLINE_CHECK_EVERY`] operations and stops the
+//! script once the token is cancelled or the deadline has passed, so such a call ends within a
+//! few thousand operations, with [`Error::Cancelled`].
 
+use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::heap::rule::Options;
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Scope, AST};
 use std::path::Path;
-use std::time::Instant;
 
 /// Operations a single call of `options` may take.
 pub const MAX_OPERATIONS: u64 = 10_000_000;
@@ -41,7 +42,8 @@ pub const MAX_STRING: usize = 1 << 16;
 pub const MAX_ARRAY: usize = 1 << 20;
 /// Bytes of a script file.
 pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
-/// How many operations pass between two readings of the clock when a deadline is set.
+/// How many operations pass between two looks at the cancel token and the clock, when the
+/// script is watched.
 pub const DEADLINE_CHECK_EVERY: u64 = 4096;
 
 /// A compiled script rule.
@@ -79,25 +81,40 @@ impl ScriptRule {
 
     /// Compiles script source text; `name` is used in messages.
     pub fn compile(source: &str, name: &str) -> Result<ScriptRule> {
-        ScriptRule::compile_limited(source, name, MAX_OPERATIONS, None)
+        ScriptRule::compile_with(source, name, MAX_OPERATIONS)
     }
 
     /// Compiles script source text with at most `max_operations` operations per call of
-    /// `options` and, if `deadline` is given, no call running past it: a call still running then
-    /// stops with [`Error::Limit`] (see the module documentation).
+    /// `options`, every call watching the cancel token and the deadline of `ctl`: a call still
+    /// running when the token is cancelled or the deadline passes stops with
+    /// [`Error::Cancelled`] (see the module documentation).
     pub fn compile_limited(
         source: &str,
         name: &str,
         max_operations: u64,
-        deadline: Option<Instant>,
+        ctl: &Control,
     ) -> Result<ScriptRule> {
+        let mut rule = ScriptRule::compile_with(source, name, max_operations)?;
+        rule.watch(ctl);
+        Ok(rule)
+    }
+
+    /// Makes every later call of `options` watch the cancel token and the deadline of `ctl`
+    /// (replacing what it watched before): it stops with [`Error::Cancelled`] within
+    /// [`DEADLINE_CHECK_EVERY`] operations of the token being cancelled or the deadline passing.
+    pub fn watch(&mut self, ctl: &Control) {
+        let token = ctl.token().clone();
+        let deadline = ctl.deadline();
+        self.engine.on_progress(move |ops| {
+            (ops.is_multiple_of(DEADLINE_CHECK_EVERY)
+                && (token.is_cancelled()
+                    || deadline.is_some_and(|d| std::time::Instant::now() >= d)))
+            .then_some(Dynamic::UNIT)
+        });
+    }
+
+    fn compile_with(source: &str, name: &str, max_operations: u64) -> Result<ScriptRule> {
         let mut engine = Engine::new();
-        if let Some(deadline) = deadline {
-            engine.on_progress(move |ops| {
-                (ops.is_multiple_of(DEADLINE_CHECK_EVERY) && Instant::now() >= deadline)
-                    .then_some(Dynamic::UNIT)
-            });
-        }
         engine
             .set_max_operations(max_operations)
             .set_max_call_levels(MAX_CALL_DEPTH)
@@ -141,10 +158,7 @@ impl ScriptRule {
             .engine
             .call_fn(&mut Scope::new(), &self.ast, "options", (arg,))
             .map_err(|e| match *e {
-                EvalAltResult::ErrorTerminated(..) => Error::limit(
-                    format!("script {name}: options({n}) was stopped at the deadline"),
-                    "ask for fewer or smaller heaps, or make the script faster",
-                ),
+                EvalAltResult::ErrorTerminated(..) => Error::Cancelled,
                 e => Error::invalid(format!("script {name}: options({n}): {e}")),
             })?;
         let bad = |what: String| {
@@ -180,6 +194,8 @@ impl ScriptRule {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::control::CancelToken;
+    use std::time::{Duration, Instant};
 
     fn run(src: &str, n: u64) -> Result<Vec<Vec<u64>>> {
         let s = ScriptRule::compile(src, "test")?;
@@ -218,23 +234,38 @@ mod tests {
         let slow = "fn options(n) { let s = 0; for i in 0..1000000 { s += i; } [[n - 1]] }";
         let options = |s: &ScriptRule| s.options(3, &mut Options::new());
         // No deadline, a budget the loop fits in: the answer.
-        let roomy = ScriptRule::compile_limited(slow, "slow", 100_000_000, None).unwrap();
+        let none = Control::none();
+        let roomy = ScriptRule::compile_limited(slow, "slow", 100_000_000, &none).unwrap();
         options(&roomy).unwrap();
         // A budget the loop exceeds: a bad script, not a limit of the host.
-        let small = ScriptRule::compile_limited(slow, "slow", 1000, None).unwrap();
+        let small = ScriptRule::compile_limited(slow, "slow", 1000, &none).unwrap();
         assert!(matches!(options(&small), Err(Error::Invalid(_))));
-        // A deadline already passed: stopped within the first check, as a limit.
-        let late =
-            ScriptRule::compile_limited(slow, "slow", 100_000_000, Some(Instant::now())).unwrap();
+        // A deadline already passed: stopped within the first check.
+        let past = Control::none().with_deadline(Instant::now());
+        let late = ScriptRule::compile_limited(slow, "slow", 100_000_000, &past).unwrap();
         let start = Instant::now();
-        match options(&late) {
-            Err(Error::Limit(l)) => assert!(l.what.contains("deadline"), "{l}"),
-            other => panic!("expected the deadline to stop the script, got {other:?}"),
-        }
+        assert_eq!(options(&late), Err(Error::Cancelled));
         assert!(start.elapsed() < std::time::Duration::from_secs(1));
         // A deadline far away changes nothing.
-        let far = Instant::now() + std::time::Duration::from_secs(3600);
-        let fine = ScriptRule::compile_limited(slow, "slow", 100_000_000, Some(far)).unwrap();
+        let far = Control::none().with_deadline(Instant::now() + Duration::from_secs(3600));
+        let fine = ScriptRule::compile_limited(slow, "slow", 100_000_000, &far).unwrap();
         options(&fine).unwrap();
+    }
+
+    #[test]
+    fn a_watched_script_stops_when_its_token_is_cancelled() {
+        let endless = "fn options(n) { loop {} }";
+        // No operation budget: only the token stops it.
+        let mut s = ScriptRule::compile_limited(endless, "endless", 0, &Control::none()).unwrap();
+        let token = CancelToken::new();
+        s.watch(&Control::none().with_token(token.clone()));
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            token.cancel();
+        });
+        let start = Instant::now();
+        assert_eq!(s.options(3, &mut Options::new()), Err(Error::Cancelled));
+        assert!(start.elapsed() < Duration::from_secs(5));
+        stopper.join().unwrap();
     }
 }

@@ -6,6 +6,7 @@
 //! widened and the engine resumes. So a sequence costs about one byte per value when its values
 //! stay below 256.
 
+use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::heap::rule::Rule;
 use crate::heap::{naive, reference, sparse};
@@ -16,12 +17,6 @@ pub const MAX_LEN: u64 = 2_000_000_000;
 /// The longest sequence of a game whose moves may leave three heaps (hexadecimal digits 8-F):
 /// those cost about n²·B/128 word operations (B the value bound), hours beyond this.
 pub const MAX_LEN_THREE_HEAPS: u64 = 100_000;
-
-/// A progress callback: called now and then with the number of values done so far.
-pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
-
-/// A progress callback that ignores its argument.
-pub fn no_progress(_done: u64) {}
 
 /// A cell type for values: `u8`, `u16` or `u32`.
 pub trait Cell:
@@ -126,20 +121,23 @@ pub enum Engine {
 /// G(0), ..., G(n-1) of `rule`, by the engine best suited to it: the sparse-space engine for
 /// take-and-break games that leave at most two heaps (and Grundy's game) beyond a few thousand
 /// values, the naive engine otherwise. `Error::Limit` above [`MAX_LEN`] values.
-pub fn compute(rule: &Rule, n: u64, progress: Progress) -> Result<Sequence> {
-    compute_with(rule, n, Engine::Auto, progress)
+///
+/// `ctl` receives the number of values done every [`PROGRESS_EVERY`] values (more often for
+/// games leaving three heaps) and may stop the computation with `Err(Error::Cancelled)`.
+pub fn compute(rule: &Rule, n: u64, ctl: &Control) -> Result<Sequence> {
+    compute_with(rule, n, Engine::Auto, ctl)
 }
 
 /// G(0), ..., G(n-1) of `rule` by a chosen engine (the sparse engine falls back to the naive one
 /// for rules it does not handle).
-pub fn compute_with(rule: &Rule, n: u64, engine: Engine, progress: Progress) -> Result<Sequence> {
-    extend_from(rule, Sequence::U8(Vec::new()), n, engine, progress)
+pub fn compute_with(rule: &Rule, n: u64, engine: Engine, ctl: &Control) -> Result<Sequence> {
+    extend_from(rule, Sequence::U8(Vec::new()), n, engine, ctl)
 }
 
 /// Extends a sequence of `rule` (as returned by [`compute`]) to G(0..n), reusing the values it
 /// holds; returned unchanged if it already has `n` values or more.
-pub fn extend(rule: &Rule, seq: Sequence, n: u64, progress: Progress) -> Result<Sequence> {
-    extend_from(rule, seq, n, Engine::Auto, progress)
+pub fn extend(rule: &Rule, seq: Sequence, n: u64, ctl: &Control) -> Result<Sequence> {
+    extend_from(rule, seq, n, Engine::Auto, ctl)
 }
 
 fn extend_from(
@@ -147,7 +145,7 @@ fn extend_from(
     seq: Sequence,
     n: u64,
     engine: Engine,
-    progress: Progress,
+    ctl: &Control,
 ) -> Result<Sequence> {
     if n > MAX_LEN {
         return Err(Error::limit(
@@ -178,18 +176,18 @@ fn extend_from(
     };
     let mut v16: Vec<u16> = match seq {
         Sequence::U8(mut v8) => {
-            if run(engine, rule, &mut v8, n, progress)? == Run::Done {
+            if run(engine, rule, &mut v8, n, ctl)? == Run::Done {
                 return Ok(Sequence::U8(v8));
             }
             widen(v8)
         }
         Sequence::U16(v) => v,
-        Sequence::U32(v) => return finish32(engine, rule, v, n, progress),
+        Sequence::U32(v) => return finish32(engine, rule, v, n, ctl),
     };
-    if run(engine, rule, &mut v16, n, progress)? == Run::Done {
+    if run(engine, rule, &mut v16, n, ctl)? == Run::Done {
         return Ok(Sequence::U16(v16));
     }
-    finish32(engine, rule, widen(v16), n, progress)
+    finish32(engine, rule, widen(v16), n, ctl)
 }
 
 fn finish32(
@@ -197,9 +195,9 @@ fn finish32(
     rule: &Rule,
     mut v32: Vec<u32>,
     n: usize,
-    progress: Progress,
+    ctl: &Control,
 ) -> Result<Sequence> {
-    match run(engine, rule, &mut v32, n, progress)? {
+    match run(engine, rule, &mut v32, n, ctl)? {
         Run::Done => Ok(Sequence::U32(v32)),
         Run::Overflow => Err(Error::limit(
             "a Grundy value does not fit in 32 bits",
@@ -223,7 +221,7 @@ fn run<T: Cell>(
     rule: &Rule,
     values: &mut Vec<T>,
     n: usize,
-    progress: Progress,
+    ctl: &Control,
 ) -> Result<Run> {
     if values
         .try_reserve_exact(n.saturating_sub(values.len()))
@@ -235,9 +233,9 @@ fn run<T: Cell>(
         ));
     }
     match engine {
-        Engine::Reference => reference::extend(rule, values, n, progress),
-        Engine::Sparse => sparse::extend(rule, values, n, progress),
-        _ => naive::extend(rule, values, n, progress),
+        Engine::Reference => reference::extend(rule, values, n, ctl),
+        Engine::Sparse => sparse::extend(rule, values, n, ctl),
+        _ => naive::extend(rule, values, n, ctl),
     }
 }
 
@@ -251,5 +249,6 @@ pub(crate) fn push<T: Cell>(values: &mut Vec<T>, v: u32) -> Option<Run> {
     None
 }
 
-/// How often (in values) engines call the progress callback.
-pub(crate) const PROGRESS_EVERY: usize = 1 << 14;
+/// How often (in values) the engines check their [`Control`] (report progress, and stop if
+/// asked to).
+pub const PROGRESS_EVERY: usize = 1 << 14;

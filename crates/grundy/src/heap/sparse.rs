@@ -31,10 +31,11 @@
 //! verification marks pairs while many rare values are wanted and compares each pair's xor
 //! with the last few, lane-parallel (see `scan_pairs`).
 
+use crate::control::Control;
 use crate::error::Result;
 use crate::heap::naive::{bound, Marks, Splits};
 use crate::heap::rule::Rule;
-use crate::heap::sequence::{push, Cell, Progress, Run, PROGRESS_EVERY};
+use crate::heap::sequence::{push, Cell, Run, PROGRESS_EVERY};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
@@ -242,13 +243,8 @@ const BLOCK: usize = 1 << 13;
 /// each c of that block in parallel (every heap of the block is independent given the values)
 /// *while* the next block is proposed. The first heap whose verification fails is recomputed
 /// exactly and everything after it is dropped, so the result is exactly the sequential one.
-pub fn extend<T: Cell>(
-    rule: &Rule,
-    values: &mut Vec<T>,
-    n: usize,
-    progress: Progress,
-) -> Result<Run> {
-    extend_with(rule, values, n, progress, Parity::Auto)
+pub fn extend<T: Cell>(rule: &Rule, values: &mut Vec<T>, n: usize, ctl: &Control) -> Result<Run> {
+    extend_with(rule, values, n, ctl, Parity::Auto)
 }
 
 /// [`extend`] with the use of the heap's parity in the classes chosen by `parity` (the result
@@ -259,13 +255,13 @@ pub fn extend_with<T: Cell>(
     rule: &Rule,
     values: &mut Vec<T>,
     n: usize,
-    progress: Progress,
+    ctl: &Control,
     parity: Parity,
 ) -> Result<Run> {
     let sp = match rule {
         Rule::TakeBreak(c) if c.max_heaps() <= 2 => Splits::of_code(c),
         Rule::GrundysGame => Splits::grundy(),
-        _ => return crate::heap::naive::extend(rule, values, n, progress),
+        _ => return crate::heap::naive::extend(rule, values, n, ctl),
     };
     if values
         .try_reserve_exact(n.saturating_sub(values.len()))
@@ -314,7 +310,7 @@ pub fn extend_with<T: Cell>(
             } else {
                 pending = next.filter(|b| b.len > 0 || b.overflow);
             }
-            progress(values.len() as u64);
+            ctl.check(values.len() as u64)?;
             continue;
         }
         let h0 = values.len();
@@ -331,7 +327,7 @@ pub fn extend_with<T: Cell>(
             mirror.set(h0, T::from_u32(g));
             st.record(values, h0, g);
             if h0.is_multiple_of(PROGRESS_EVERY) {
-                progress(h0 as u64);
+                ctl.check(h0 as u64)?;
             }
             continue;
         }
@@ -354,7 +350,7 @@ pub fn extend_with<T: Cell>(
             mirror.set(h0, T::from_u32(g));
             st.record(values, h0, g);
             if h0.is_multiple_of(PROGRESS_EVERY) {
-                progress(h0 as u64);
+                ctl.check(h0 as u64)?;
             }
             continue;
         }

@@ -3,8 +3,9 @@
 use super::naive;
 use super::reference;
 use super::rule::Rule;
-use super::sequence::{compute, compute_with, no_progress, Engine, Sequence};
+use super::sequence::{compute, compute_with, Engine, Sequence};
 use super::sparse;
+use crate::control::Control;
 use crate::notation::game::{GameSpec, TakeBreak};
 use proptest::prelude::*;
 
@@ -13,7 +14,7 @@ fn rule(game: &str) -> Rule {
 }
 
 fn seq(game: &str, n: u64, engine: Engine) -> Vec<u32> {
-    compute_with(&rule(game), n, engine, &no_progress)
+    compute_with(&rule(game), n, engine, &Control::none())
         .unwrap()
         .to_vec()
 }
@@ -27,17 +28,19 @@ fn reference(game: &str, n: usize) -> Vec<u32> {
 fn cross_check(r: &Rule, n: usize, long: u64) {
     let want = reference::sequence(r, n).unwrap();
     for e in [Engine::Naive, Engine::Sparse, Engine::Auto] {
-        let got = compute_with(r, n as u64, e, &no_progress).unwrap().to_vec();
+        let got = compute_with(r, n as u64, e, &Control::none())
+            .unwrap()
+            .to_vec();
         assert_eq!(got, want, "{r:?} engine {e:?}");
     }
     if long > n as u64 {
-        let a = compute_with(r, long, Engine::Naive, &no_progress).unwrap();
-        let b = compute_with(r, long, Engine::Sparse, &no_progress).unwrap();
+        let a = compute_with(r, long, Engine::Naive, &Control::none()).unwrap();
+        let b = compute_with(r, long, Engine::Sparse, &Control::none()).unwrap();
         assert_eq!(a.to_vec(), b.to_vec(), "{r:?} naive vs sparse");
         // The classes with the heap's parity as an extra bit, forced on and off.
         for parity in [sparse::Parity::On, sparse::Parity::Off] {
             let mut v: Vec<u32> = Vec::new();
-            sparse::extend_with(r, &mut v, long as usize, &no_progress, parity).unwrap();
+            sparse::extend_with(r, &mut v, long as usize, &Control::none(), parity).unwrap();
             assert_eq!(a.to_vec(), v, "{r:?} naive vs sparse, parity {parity:?}");
         }
     }
@@ -84,7 +87,7 @@ fn hexadecimal_codes_sample() {
     // Long enough for the pair table to be rebuilt as values outgrow their bound.
     let r = rule("octal:0.FFF");
     assert_eq!(
-        compute_with(&r, 70, Engine::Naive, &no_progress)
+        compute_with(&r, 70, Engine::Naive, &Control::none())
             .unwrap()
             .to_vec(),
         reference::sequence(&r, 70).unwrap()
@@ -155,27 +158,27 @@ proptest! {
 #[test]
 fn values_wider_than_a_byte() {
     // G(n) = n mod 1001 for sub:1-1000: values up to 1000 force u16 cells.
-    let s = compute(&rule("sub:1-1000"), 3000, &no_progress).unwrap();
+    let s = compute(&rule("sub:1-1000"), 3000, &Control::none()).unwrap();
     assert!(matches!(s, Sequence::U16(_)));
     assert!((0..3000).all(|n| s.get(n) == (n % 1001) as u32));
     assert_eq!(
         seq("sub:1-1000", 1200, Engine::Naive),
         reference("sub:1-1000", 1200)
     );
-    let s = compute(&rule("nim"), 70_000, &no_progress).unwrap();
+    let s = compute(&rule("nim"), 70_000, &Control::none()).unwrap();
     assert!(matches!(s, Sequence::U32(_)));
     assert_eq!(s.get(69_999), 69_999);
     // A huge range is stored as one range, not a million elements.
-    let s = compute(&rule("sub:1-1000000"), 2000, &no_progress).unwrap();
+    let s = compute(&rule("sub:1-1000000"), 2000, &Control::none()).unwrap();
     assert!((0..2000).all(|n| s.get(n) == n as u32));
 }
 
 #[test]
 fn limits_are_errors() {
-    let e = compute(&rule("nim"), super::sequence::MAX_LEN + 1, &no_progress).unwrap_err();
+    let e = compute(&rule("nim"), super::sequence::MAX_LEN + 1, &Control::none()).unwrap_err();
     assert!(matches!(e, crate::Error::Limit(_)));
     let n = super::sequence::MAX_LEN_THREE_HEAPS + 1;
-    let e = compute(&rule("octal:0.8"), n, &no_progress).unwrap_err();
+    let e = compute(&rule("octal:0.8"), n, &Control::none()).unwrap_err();
     assert!(matches!(e, crate::Error::Limit(_)));
 }
 
@@ -270,7 +273,7 @@ fn naive_xor_permute_is_used_for_wide_values() {
     // Values beyond 64 exercise the word-level translation of the pair table.
     let r = rule("octal:0.8F");
     let mut v: Vec<u32> = Vec::new();
-    naive::extend(&r, &mut v, 120, &no_progress).unwrap();
+    naive::extend(&r, &mut v, 120, &Control::none()).unwrap();
     assert_eq!(v, reference::sequence(&r, 120).unwrap());
 }
 
@@ -303,10 +306,10 @@ fn extending_a_sequence_equals_computing_it() {
         ("grundys-game", 6000),
     ] {
         let r = rule(game);
-        let full = compute(&r, len, &no_progress).unwrap();
-        let mut s = compute(&r, 100, &no_progress).unwrap();
+        let full = compute(&r, len, &Control::none()).unwrap();
+        let mut s = compute(&r, 100, &Control::none()).unwrap();
         for n in [len / 5, len / 2, len] {
-            s = super::sequence::extend(&r, s, n, &no_progress).unwrap();
+            s = super::sequence::extend(&r, s, n, &Control::none()).unwrap();
         }
         assert_eq!(s.to_vec(), full.to_vec(), "{game}");
     }

@@ -30,6 +30,7 @@
 use super::gf2::BinaryField;
 use super::nim_mul::{odd_prime_index, ClosureField, Coefficient, KappaPoly};
 use super::Ordinal;
+use crate::control::Control;
 use crate::{Error, Result};
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive};
@@ -79,6 +80,14 @@ impl<C: Coefficient> ClosureField<C> {
     /// not known yet. [`Error::Invalid`] if `p` is not an odd prime; [`Error::Limit`] if a field
     /// beyond [`ClosureField::max_degree`] would be needed.
     pub fn excess(&mut self, p: u64) -> Result<Excess> {
+        self.excess_with(p, &Control::none())
+    }
+
+    /// As [`excess`](Self::excess), checking `ctl` before each candidate is tested (one
+    /// exponentiation in a field of up to [`ClosureField::max_degree`] bits: seconds for primes
+    /// near 300); `ctl` receives the number of candidates tested. `Err(Error::Cancelled)` when
+    /// stopped; nothing is recorded for `p` then.
+    pub fn excess_with(&mut self, p: u64, ctl: &Control) -> Result<Excess> {
         if let Some(e) = self.excess.get(&p) {
             return Ok(e.clone());
         }
@@ -93,7 +102,7 @@ impl<C: Coefficient> ClosureField<C> {
         }
         let start = Instant::now();
         self.nested.push(Duration::ZERO);
-        let r = self.search_excess(p);
+        let r = self.search_excess(p, ctl);
         let inner = self.nested.pop().unwrap_or_default();
         let total = start.elapsed();
         if let Some(outer) = self.nested.last_mut() {
@@ -107,7 +116,7 @@ impl<C: Coefficient> ClosureField<C> {
 
     /// The search of the module documentation: the first candidate `κ_f + m` that is not a
     /// `p`-th power.
-    fn search_excess(&mut self, p: u64) -> Result<Excess> {
+    fn search_excess(&mut self, p: u64, ctl: &Control) -> Result<Excess> {
         let f = order_of_two(p);
         let kf = self.kappa(f)?;
         let c0 = kf
@@ -117,6 +126,7 @@ impl<C: Coefficient> ClosureField<C> {
             .unwrap_or_default();
         let modulus_p = BigUint::from(p);
         for m in 0u64..1 << 16 {
+            ctl.check(m)?;
             // κ_f + m as an ordinal sum: m is added to the finite part.
             let mut x = KappaPoly::zero();
             for (mono, c) in kf.terms() {

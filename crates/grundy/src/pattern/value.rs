@@ -20,9 +20,10 @@
 use super::divide::{self, SelfSimilarRule, DEFAULT_MAX_RUNS};
 use super::periodic::{self, PeriodOutcome, PeriodProof, Periodicity, Theorem};
 use super::runs::{self, RunTable};
+use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::heap::rule::Rule;
-use crate::heap::sequence::{self, Progress};
+use crate::heap::sequence;
 use crate::notation::game::GameSpec;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
@@ -109,17 +110,18 @@ pub fn theorem(spec: &GameSpec) -> Option<Theorem> {
 
 /// Analyses the game `spec` (whose rule is `rule`), computing at most `max` values.
 ///
-/// `progress` is called with the number of values done in the current round.
-pub fn analyze(spec: &GameSpec, rule: &Rule, max: u64, progress: Progress) -> Result<Analysis> {
+/// `ctl` receives the number of values done in the current round, and may stop the analysis
+/// (`Err(Error::Cancelled)`).
+pub fn analyze(spec: &GameSpec, rule: &Rule, max: u64, ctl: &Control) -> Result<Analysis> {
     let game = spec.to_string();
     match spec {
         GameSpec::Nim => Ok(nim(game)),
         GameSpec::Divide(d) => match divide::runs(d, DIVIDE_END, DEFAULT_MAX_RUNS) {
             Ok(table) => Ok(divide_analysis(game, d, table)),
-            Err(Error::Limit(_)) => computed_analysis(game, rule, None, max, progress),
+            Err(Error::Limit(_)) => computed_analysis(game, rule, None, max, ctl),
             Err(e) => Err(e),
         },
-        _ => computed_analysis(game, rule, theorem(spec), max, progress),
+        _ => computed_analysis(game, rule, theorem(spec), max, ctl),
     }
 }
 
@@ -182,7 +184,7 @@ fn computed_analysis(
     rule: &Rule,
     theorem: Option<Theorem>,
     max: u64,
-    progress: Progress,
+    ctl: &Control,
 ) -> Result<Analysis> {
     if max > sequence::MAX_LEN {
         return Err(Error::limit(
@@ -200,7 +202,7 @@ fn computed_analysis(
     };
     let mut seq = sequence::Sequence::U8(Vec::new());
     loop {
-        seq = sequence::extend(rule, seq, n, progress)?;
+        seq = sequence::extend(rule, seq, n, ctl)?;
         let values = seq.to_vec();
         let outcome = match &theorem {
             Some(t) => periodic::prove_period(&values, t),
@@ -209,6 +211,7 @@ fn computed_analysis(
         if let PeriodOutcome::Proved(per, proof) = outcome {
             return Ok(proved_period(game, values, per, proof));
         }
+        ctl.stop_check()?;
         if n >= max {
             return Ok(unproved(game, values, theorem, outcome));
         }
@@ -408,7 +411,7 @@ pub fn values(
     rule: &Rule,
     heaps: &[BigUint],
     max: u64,
-    progress: Progress,
+    ctl: &Control,
 ) -> Result<Vec<BigUint>> {
     let largest = heaps.iter().max().cloned().unwrap_or_else(BigUint::zero);
     let direct = largest.to_u64().filter(|&l| l < max);
@@ -426,10 +429,10 @@ pub fn values(
             }
         }
         (_, Some(l)) => {
-            let v = sequence::compute(rule, l + 1, progress)?.to_vec();
+            let v = sequence::compute(rule, l + 1, ctl)?.to_vec();
             unproved(spec.to_string(), v, None, PeriodOutcome::None)
         }
-        _ => analyze(spec, rule, max, progress)?,
+        _ => analyze(spec, rule, max, ctl)?,
     };
     heaps.iter().map(|n| analysis.value(n)).collect()
 }
@@ -437,14 +440,14 @@ pub fn values(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::control::Control;
     use crate::heap::reference;
-    use crate::heap::sequence::no_progress;
     use crate::notation::game::parse_game;
 
     fn analysis(game: &str, max: u64) -> Analysis {
         let spec = parse_game(game).unwrap();
         let rule = Rule::from_spec(&spec).unwrap();
-        analyze(&spec, &rule, max, &no_progress).unwrap()
+        analyze(&spec, &rule, max, &Control::none()).unwrap()
     }
 
     fn period_of(game: &str) -> (usize, usize, bool) {
@@ -517,7 +520,7 @@ mod tests {
             let rule = Rule::from_spec(&spec).unwrap();
             let naive = divide::reference::values(spec.divisors().unwrap(), 20_000);
             let heaps: Vec<BigUint> = (0..20_000u32).map(BigUint::from).collect();
-            let got = values(&spec, &rule, &heaps, 10, &no_progress).unwrap();
+            let got = values(&spec, &rule, &heaps, 10, &Control::none()).unwrap();
             for (n, g) in got.iter().enumerate() {
                 assert_eq!(*g, BigUint::from(naive[n]), "{game} at {n}");
             }
@@ -527,14 +530,14 @@ mod tests {
             let rule = Rule::from_spec(&spec).unwrap();
             let naive = reference::sequence(&rule, 300).unwrap();
             let heaps: Vec<BigUint> = (0..300u32).map(BigUint::from).collect();
-            let got = values(&spec, &rule, &heaps, 1000, &no_progress).unwrap();
+            let got = values(&spec, &rule, &heaps, 1000, &Control::none()).unwrap();
             let want: Vec<BigUint> = naive.iter().map(|&v| BigUint::from(v)).collect();
             assert_eq!(got, want, "{game}");
         }
         let spec = parse_game("grundys-game").unwrap();
         let rule = Rule::from_spec(&spec).unwrap();
         let huge = [BigUint::from(10u64).pow(30)];
-        let e = values(&spec, &rule, &huge, 500, &no_progress).unwrap_err();
+        let e = values(&spec, &rule, &huge, 500, &Control::none()).unwrap_err();
         assert!(matches!(e, Error::Limit(_)), "{e}");
     }
 

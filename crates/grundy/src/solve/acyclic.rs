@@ -6,7 +6,8 @@
 //! 10^7 positions is solved). A cycle makes `g` undefined: both report [`Error::Invalid`]
 //! naming a position on the cycle; the generalized function of [`super::loopy`] handles cycles.
 
-use super::{mex, report, Progress};
+use super::mex;
+use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::game::graph::{Graph, VertexId};
 use crate::game::hash::FxHashMap;
@@ -67,11 +68,13 @@ where
     /// [`Error::Limit`] when more than the stated number of positions would be stored; after a
     /// failure the values already computed stay valid.
     pub fn value(&mut self, p: &G::Position) -> Result<u64> {
-        self.value_with_progress(p, None)
+        self.value_with_control(p, &Control::none())
     }
 
-    /// As [`value`](Self::value), reporting the number of positions stored now and then.
-    pub fn value_with_progress(&mut self, p: &G::Position, progress: Progress) -> Result<u64> {
+    /// As [`value`](Self::value), reporting the number of positions stored now and then to
+    /// `ctl`, which may stop the search (`Err(Error::Cancelled)`; the values already stored stay
+    /// valid).
+    pub fn value_with_control(&mut self, p: &G::Position, ctl: &Control) -> Result<u64> {
         if let Some(v) = self.known(p) {
             return Ok(v);
         }
@@ -79,7 +82,7 @@ where
         let mut arena: Vec<G::Position> = Vec::new();
         let mut values: Vec<u64> = Vec::new();
         let mut seen = Vec::new();
-        let result = self.search(p, &mut frames, &mut arena, &mut values, &mut seen, progress);
+        let result = self.search(p, &mut frames, &mut arena, &mut values, &mut seen, ctl);
         if result.is_err() {
             for f in &frames {
                 self.memo.remove(&f.position);
@@ -121,7 +124,7 @@ where
         arena: &mut Vec<G::Position>,
         values: &mut Vec<u64>,
         seen: &mut Vec<bool>,
-        progress: Progress,
+        ctl: &Control,
     ) -> Result<u64> {
         self.open(p.clone(), frames, arena, values)?;
         loop {
@@ -158,8 +161,8 @@ where
             arena.truncate(f.start);
             values.truncate(f.start);
             self.memo.insert(f.position, g);
-            if self.memo.len() & 0xFFFFF == 0 {
-                report(progress, self.memo.len() as u64);
+            if self.memo.len() & 0x3FFF == 0 {
+                ctl.check(self.memo.len() as u64)?;
             }
             if frames.is_empty() {
                 return Ok(g);
@@ -186,7 +189,7 @@ where
 /// Generic over the id width `I`: values are stored in words of `I`, which they fit since a
 /// Grundy value is at most the vertex's out-degree (the mex of that many values), itself at most
 /// [`VertexId::MAX_ARCS`].
-pub fn grundy_of_graph<I: VertexId>(graph: &Graph<I>, progress: Progress) -> Result<Vec<I>> {
+pub fn grundy_of_graph<I: VertexId>(graph: &Graph<I>, ctl: &Control) -> Result<Vec<I>> {
     let n = graph.vertex_count();
     let (zero, one) = (I::zero(), I::one());
     let mut counter = graph.out_degrees();
@@ -198,11 +201,12 @@ pub fn grundy_of_graph<I: VertexId>(graph: &Graph<I>, progress: Progress) -> Res
     let mut scratch: Vec<u64> = Vec::new();
     let mut seen = Vec::new();
     let mut head = 0;
+    ctl.check(0)?;
     while head < queue.len() {
         let v = queue[head];
         head += 1;
-        if head & 0xFFFFF == 0 {
-            report(progress, head as u64);
+        if head & 0xFFFF == 0 {
+            ctl.check(head as u64)?;
         }
         scratch.clear();
         scratch.extend(
@@ -319,7 +323,7 @@ mod tests {
         let offsets: Vec<u32> = (0..=n as u32 + 1).map(|v| v.saturating_sub(1)).collect();
         let targets: Vec<u32> = (0..n as u32).collect();
         let g = Graph::<u32>::from_csr(offsets, targets).unwrap();
-        let vals = grundy_of_graph(&g, None).unwrap();
+        let vals = grundy_of_graph(&g, &Control::none()).unwrap();
         assert_eq!(vals[n as usize], (n % 2) as u32);
     }
 
@@ -337,7 +341,9 @@ mod tests {
     fn cycles_are_reported_with_a_position_on_them() {
         // 0 → 1 → 2 → 3 → 1, and 0 → 4.
         let g = Graph::<u32>::from_arcs(5, &[(0, 1), (1, 2), (2, 3), (3, 1), (0, 4)]).unwrap();
-        let e = grundy_of_graph(&g, None).unwrap_err().to_string();
+        let e = grundy_of_graph(&g, &Control::none())
+            .unwrap_err()
+            .to_string();
         assert!(
             ["vertex 1;", "vertex 2;", "vertex 3;"]
                 .iter()
@@ -374,7 +380,7 @@ mod tests {
                 .map(|(u, v)| (u.max(v), u.min(v)))
                 .collect();
             let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
-            let by_graph = grundy_of_graph(&g, None).unwrap();
+            let by_graph = grundy_of_graph(&g, &Control::none()).unwrap();
             let mut s = AcyclicSolver::new(&g, 1000);
             for v in 0..n as u32 {
                 let r = reference::grundy_recursive(&g, &v);
@@ -384,7 +390,7 @@ mod tests {
             // The same graph with 64-bit ids, built from 64-bit arcs, gives the same values.
             let wide: Vec<(u64, u64)> = arcs.iter().map(|&(u, v)| (u.into(), v.into())).collect();
             let h = Graph::<u64>::from_arcs(n, &wide).unwrap();
-            let by_wide = grundy_of_graph(&h, None).unwrap();
+            let by_wide = grundy_of_graph(&h, &Control::none()).unwrap();
             let narrow: Vec<u64> = by_graph.iter().map(|&x| x.into()).collect();
             prop_assert_eq!(narrow, by_wide);
         }
@@ -393,7 +399,7 @@ mod tests {
         fn cycles_are_refused_at_both_widths((n, arcs) in random_graph(30, 60)) {
             let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
             let h = g.to_width::<u64>().unwrap();
-            let (a, b) = (grundy_of_graph(&g, None), grundy_of_graph(&h, None));
+            let (a, b) = (grundy_of_graph(&g, &Control::none()), grundy_of_graph(&h, &Control::none()));
             prop_assert_eq!(a.is_ok(), b.is_ok());
             if let (Ok(a), Ok(b)) = (a, b) {
                 prop_assert_eq!(a.into_iter().map(u64::from).collect::<Vec<_>>(), b);

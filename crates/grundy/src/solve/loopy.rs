@@ -29,7 +29,9 @@
 //! the vertices still unlabelled, and the number of stages is at most the greatest finite value
 //! plus 2, so the worst case is `O(V·E)` and random graphs take a few stages.
 
-use super::{report, Outcome, Progress};
+use super::Outcome;
+use crate::control::Control;
+use crate::error::Result;
 use crate::game::graph::{Graph, VertexId};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
@@ -166,18 +168,22 @@ pub fn bytes_needed_for<I: VertexId>(vertices: u64) -> u64 {
     2 * I::BYTES * vertices + vertices.div_ceil(64) * 8 + I::BYTES * vertices / 8 + 64
 }
 
-/// Computes `γ` for every vertex (see the module documentation). `progress` is called with
-/// the number of vertices labelled so far.
-pub fn solve<I: VertexId>(graph: &Graph<I>, progress: Progress) -> LoopyValues<I> {
-    solve_inner(graph, progress, None)
+/// Computes `γ` for every vertex (see the module documentation). `ctl` receives the number of
+/// vertices labelled so far and is checked at every stage; it may stop the solver
+/// (`Err(Error::Cancelled)`).
+pub fn solve<I: VertexId>(graph: &Graph<I>, ctl: &Control) -> Result<LoopyValues<I>> {
+    solve_inner(graph, ctl, None)
 }
 
 /// As [`solve`], also returning the counter `c` of condition (B): the labelling order of each
 /// vertex of finite value (`I::MAX` for infinite ones).
-pub fn solve_with_counters<I: VertexId>(graph: &Graph<I>) -> (LoopyValues<I>, Vec<I>) {
+pub fn solve_with_counters<I: VertexId>(
+    graph: &Graph<I>,
+    ctl: &Control,
+) -> Result<(LoopyValues<I>, Vec<I>)> {
     let mut counters = vec![I::MAX; graph.vertex_count()];
-    let values = solve_inner(graph, None, Some(&mut counters));
-    (values, counters)
+    let values = solve_inner(graph, ctl, Some(&mut counters))?;
+    Ok((values, counters))
 }
 
 /// A set of vertices as one bit each.
@@ -296,9 +302,9 @@ impl<I: VertexId> Open<I> {
 /// `8E/V` stages, `O(E)` work in all.
 fn solve_inner<I: VertexId>(
     graph: &Graph<I>,
-    progress: Progress,
+    ctl: &Control,
     mut counters: Option<&mut [I]>,
-) -> LoopyValues<I> {
+) -> Result<LoopyValues<I>> {
     let n = graph.vertex_count();
     let (zero, one) = (I::zero(), I::one());
     let (open_bit, infinite) = (open_bit::<I>(), infinite::<I>());
@@ -316,6 +322,8 @@ fn solve_inner<I: VertexId>(
     let mut next_counter = zero;
     let mut stage = zero;
     while open_count > 0 {
+        // A stage costs at least a pass over the open vertices and the bitmap: check each one.
+        ctl.stop_check()?;
         hit.clear();
         let mut ready = Ready::new();
         for i in 0..open.len() {
@@ -342,8 +350,8 @@ fn solve_inner<I: VertexId>(
             // At most one label a vertex: the counter stays below the number of vertices.
             next_counter += one;
             labelled += 1;
-            if labelled & 0xFFFFF == 0 {
-                report(progress, labelled);
+            if labelled & 0xFFFF == 0 {
+                ctl.check(labelled)?;
             }
             for &w in graph.predecessors(u) {
                 let ww = &mut word[w.index()];
@@ -388,8 +396,8 @@ fn solve_inner<I: VertexId>(
         }
         stage += one;
     }
-    report(progress, labelled);
-    LoopyValues { label: word }
+    ctl.check(labelled)?;
+    Ok(LoopyValues { label: word })
 }
 
 /// Slow methods from the definition, for checking [`solve`].
@@ -532,7 +540,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn values(g: &Graph) -> Vec<String> {
-        let v = solve(g, None);
+        let v = solve(g, &Control::none()).unwrap();
         (0..g.vertex_count() as u32)
             .map(|u| v.value(g, u).to_string())
             .collect()
@@ -549,7 +557,7 @@ mod tests {
         // alternative to losing moves).
         let g = Graph::<u32>::from_arcs(3, &[(0, 0), (1, 1), (1, 2)]).unwrap();
         assert_eq!(values(&g), ["inf{}", "inf{0}", "0"]);
-        let v = solve(&g, None);
+        let v = solve(&g, &Control::none()).unwrap();
         assert_eq!(v.outcome(&g, 1), Outcome::N);
         assert_eq!(v.outcome(&g, 0), Outcome::D);
         // A two-cycle whose vertices both exit to a terminal vertex: neither can be 1 (the move
@@ -571,7 +579,7 @@ mod tests {
             }
         }
         let g = Graph::<u32>::from_arcs(40, &arcs).unwrap();
-        let v = solve(&g, None);
+        let v = solve(&g, &Control::none()).unwrap();
         for h in 0..40 {
             assert_eq!(v.finite(h), Some(h));
         }
@@ -582,7 +590,7 @@ mod tests {
         #[test]
         fn labelling_satisfies_the_definition((n, arcs) in random_graph(12, 30)) {
             let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
-            let (v, c) = solve_with_counters(&g);
+            let (v, c) = solve_with_counters(&g, &Control::none()).unwrap();
             prop_assert_eq!(reference::check_definition(&g, &v, &c), Ok(()));
             prop_assert_eq!(v, reference::sweeps(&g));
         }
@@ -611,10 +619,10 @@ mod tests {
                 }
             }
             let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
-            let (v, c) = solve_with_counters(&g);
+            let (v, c) = solve_with_counters(&g, &Control::none()).unwrap();
             prop_assert_eq!(reference::check_definition(&g, &v, &c), Ok(()));
             prop_assert_eq!(&v, &reference::sweeps(&g));
-            let fast = crate::solve::outcome::solve(&g, crate::solve::Play::Normal, None);
+            let fast = crate::solve::outcome::solve(&g, crate::solve::Play::Normal, &Control::none()).unwrap();
             for u in 0..n as u32 {
                 prop_assert_eq!(v.outcome(&g, u), fast.outcome(u));
             }
@@ -623,7 +631,7 @@ mod tests {
         #[test]
         fn labelling_matches_outcomes_of_sums_with_nim((n, arcs) in random_graph(9, 22)) {
             let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
-            let v = solve(&g, None);
+            let v = solve(&g, &Control::none()).unwrap();
             let fast: Vec<Gamma> = (0..n as u32).map(|u| v.value(&g, u)).collect();
             prop_assert_eq!(fast, reference::by_nim_sums(&g));
         }
@@ -634,9 +642,9 @@ mod tests {
             let wide: Vec<(u64, u64)> = arcs.iter().map(|&(u, v)| (u.into(), v.into())).collect();
             let h = Graph::<u64>::from_arcs(n, &wide).unwrap();
             prop_assert_eq!(Some(h.clone()), g.to_width::<u64>());
-            let (narrow, (values, counters)) = (solve(&g, None), solve_with_counters(&h));
-            prop_assert_eq!(&values, &solve(&h, None));
-            let (_, narrow_counters) = solve_with_counters(&g);
+            let (narrow, (values, counters)) = (solve(&g, &Control::none()).unwrap(), solve_with_counters(&h, &Control::none()).unwrap());
+            prop_assert_eq!(&values, &solve(&h, &Control::none()).unwrap());
+            let (_, narrow_counters) = solve_with_counters(&g, &Control::none()).unwrap();
             for v in 0..n {
                 let (v32, v64) = (v as u32, v as u64);
                 prop_assert_eq!(narrow.value(&g, v32), values.value(&h, v64));

@@ -64,6 +64,7 @@ pub fn misere_nim_winning_moves(heaps: &[u64]) -> Vec<(usize, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::control::Control;
     use crate::game::examples::NimHeap;
     use crate::game::graph::explore;
     use crate::game::sum::SumOf;
@@ -75,8 +76,8 @@ mod tests {
         // All positions of up to 3 heaps of at most 5 counters, solved as explicit graphs.
         for k in 0..=3usize {
             let start = vec![5u64; k];
-            let e = explore(&SumOf(NimHeap), &[start], 1 << 16, None).unwrap();
-            let o = outcome::solve(&e.graph, Play::Misere, None);
+            let e = explore(&SumOf(NimHeap), &[start], 1 << 16, &Control::none()).unwrap();
+            let o = outcome::solve(&e.graph, Play::Misere, &Control::none()).unwrap();
             let id: HashMap<&Vec<u64>, u32> = e
                 .positions
                 .iter()

@@ -10,6 +10,10 @@
 //! | [`tartan`] | the Tartan theorem for products of games: `G(g×h) = G(g) ⊗ G(h)` | — |
 //! | [`misere`] | misère Nim by Bouton's rule | `O(heaps)` |
 //!
+//! The engines over whole graphs take a [`Control`](crate::control::Control): it receives the
+//! number of vertices labelled (or positions explored) now and then, and may stop the engine
+//! with `Err(Error::Cancelled)`.
+//!
 //! Every engine has a `reference` submodule computing the same thing straight from the
 //! definition, slowly; the tests pit the two against each other.
 
@@ -21,19 +25,6 @@ pub mod sum;
 pub mod tartan;
 
 use std::fmt;
-
-/// An optional progress callback: called now and then with the number of items done so far
-/// (vertices labelled, positions explored). The library never prints; the command line turns
-/// this into a progress bar.
-pub type Progress<'a> = Option<&'a (dyn Fn(u64) + Sync)>;
-
-/// Calls the progress callback, if any.
-#[inline]
-pub(crate) fn report(progress: Progress, done: u64) {
-    if let Some(f) = progress {
-        f(done)
-    }
-}
 
 /// The outcome class of a position: who wins with perfect play.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

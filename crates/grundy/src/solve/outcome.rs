@@ -27,7 +27,9 @@
 //! graph of 8 bytes a vertex (one state word, the counter and then the label, and a queue
 //! slot); 12 for the parallel solver by layers ([`solve_parallel`]).
 
-use super::{report, Outcome, Play, Progress};
+use super::{Outcome, Play};
+use crate::control::Control;
+use crate::error::Result;
 use crate::game::graph::{prefetch, AtomicId, Graph, VertexId};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
@@ -116,7 +118,8 @@ pub fn bytes_needed_for<I: VertexId>(vertices: u64) -> u64 {
 const LOOKAHEAD: usize = 4;
 
 /// Solves every vertex of `graph` (see the module documentation for the algorithm).
-/// `progress` is called with the number of vertices labelled so far.
+/// `ctl` receives the number of vertices labelled so far, and may stop the solver
+/// (`Err(Error::Cancelled)`).
 ///
 /// One state word of type `I` a vertex holds either its move counter (unlabelled) or
 /// `LABELLED | (remoteness + 1)` with `LABELLED` the top bit [`VertexId::FLAG`], so each arc costs
@@ -127,8 +130,8 @@ const LOOKAHEAD: usize = 4;
 /// This runs on the calling thread: the parallel [`solve_parallel`] gives the same result but
 /// was measured about three times slower on the shared, loaded 2-core machine (compare-and-swap
 /// on every arc, a barrier a layer; see README, Performance).
-pub fn solve<I: VertexId>(graph: &Graph<I>, play: Play, progress: Progress) -> Outcomes<I> {
-    solve_sequential(graph, play, progress)
+pub fn solve<I: VertexId>(graph: &Graph<I>, play: Play, ctl: &Control) -> Result<Outcomes<I>> {
+    solve_sequential(graph, play, ctl)
 }
 
 /// Frontiers smaller than this are processed on the calling thread.
@@ -146,9 +149,9 @@ const PARALLEL_FRONTIER: usize = 1 << 12;
 pub fn solve_parallel<I: VertexId>(
     graph: &Graph<I>,
     play: Play,
-    progress: Progress,
-) -> Outcomes<I> {
-    solve_layers(graph, play, progress, PARALLEL_FRONTIER)
+    ctl: &Control,
+) -> Result<Outcomes<I>> {
+    solve_layers(graph, play, ctl, PARALLEL_FRONTIER)
 }
 
 /// [`solve_parallel`] with frontiers cut in pieces of `piece` vertices, frontiers of fewer
@@ -157,9 +160,9 @@ pub fn solve_parallel<I: VertexId>(
 fn solve_layers<I: VertexId>(
     graph: &Graph<I>,
     play: Play,
-    progress: Progress,
+    ctl: &Control,
     piece: usize,
-) -> Outcomes<I> {
+) -> Result<Outcomes<I>> {
     let piece = piece.max(1);
     let labelled = I::FLAG;
     let (zero, one) = (I::zero(), I::one());
@@ -205,7 +208,7 @@ fn solve_layers<I: VertexId>(
     let mut start = 0;
     while start < queue.len() {
         let end = queue.len();
-        report(progress, end as u64);
+        ctl.check(end as u64)?;
         if end - start < piece {
             let mut next = Vec::new();
             for &v in &queue[start..end] {
@@ -232,7 +235,7 @@ fn solve_layers<I: VertexId>(
         }
         start = end;
     }
-    report(progress, queue.len() as u64);
+    ctl.check(queue.len() as u64)?;
     drop(queue);
     #[cfg(feature = "parallel")]
     let states = state.into_par_iter();
@@ -248,15 +251,15 @@ fn solve_layers<I: VertexId>(
             }
         })
         .collect();
-    Outcomes { play, rank }
+    Ok(Outcomes { play, rank })
 }
 
 /// The retrograde analysis of [`solve`] on the calling thread, with a FIFO queue.
 pub fn solve_sequential<I: VertexId>(
     graph: &Graph<I>,
     play: Play,
-    progress: Progress,
-) -> Outcomes<I> {
+    ctl: &Control,
+) -> Result<Outcomes<I>> {
     let n = graph.vertex_count();
     let labelled = I::FLAG;
     let (zero, one) = (I::zero(), I::one());
@@ -272,8 +275,8 @@ pub fn solve_sequential<I: VertexId>(
     while head < queue.len() {
         let v = queue[head];
         head += 1;
-        if head & 0xFFFFF == 0 {
-            report(progress, head as u64);
+        if head & 0xFFFF == 0 {
+            ctl.check(head as u64)?;
         }
         // Memory latency dominates on large graphs: ask for the state words of the
         // predecessors of a vertex a few places ahead in the queue, and for the adjacency
@@ -302,7 +305,7 @@ pub fn solve_sequential<I: VertexId>(
             }
         }
     }
-    report(progress, queue.len() as u64);
+    ctl.check(queue.len() as u64)?;
     drop(queue);
     #[cfg(feature = "parallel")]
     let states = state.par_iter_mut();
@@ -315,7 +318,7 @@ pub fn solve_sequential<I: VertexId>(
             zero
         };
     });
-    Outcomes { play, rank: state }
+    Ok(Outcomes { play, rank: state })
 }
 
 /// Slow methods for checking [`solve`] and for benchmarking against.
@@ -465,7 +468,7 @@ mod tests {
         // a→b→c→a, c→d→e: e is terminal, so P(0); d is N(1); c's options are d (N) and a, which
         // no rule decides, and so on around the cycle: a, b, c are draws.
         let g = Graph::<u32>::from_arcs(5, &[(0, 1), (1, 2), (2, 0), (2, 3), (3, 4)]).unwrap();
-        let o = solve(&g, Play::Normal, None);
+        let o = solve(&g, Play::Normal, &Control::none()).unwrap();
         assert_eq!(
             all(&o),
             vec![
@@ -478,7 +481,7 @@ mod tests {
         );
         // Misère: e is N(0), d is P(1), c moves to d and wins: N(2); b must move to c: P(3);
         // a moves to b: N(4).
-        let m = solve(&g, Play::Misere, None);
+        let m = solve(&g, Play::Misere, &Control::none()).unwrap();
         assert_eq!(
             all(&m),
             vec![
@@ -492,7 +495,7 @@ mod tests {
         assert_eq!(m.winning_moves(&g, 2), vec![3]);
         // A lone self-loop is a draw; a self-loop with an exit to a terminal vertex is N(1).
         let g = Graph::<u32>::from_arcs(3, &[(0, 0), (1, 1), (1, 2)]).unwrap();
-        let o = solve(&g, Play::Normal, None);
+        let o = solve(&g, Play::Normal, &Control::none()).unwrap();
         assert_eq!(
             all(&o),
             vec![
@@ -523,7 +526,7 @@ mod tests {
             ],
         )
         .unwrap();
-        let o = solve(&g, Play::Normal, None);
+        let o = solve(&g, Play::Normal, &Control::none()).unwrap();
         assert_eq!(o.remoteness(0), Some(1));
         assert_eq!((o.outcome(7), o.remoteness(7)), (Outcome::P, Some(2)));
         assert_eq!((o.outcome(5), o.remoteness(5)), (Outcome::N, Some(3)));
@@ -532,7 +535,7 @@ mod tests {
         // and the loser delays through 2: remoteness 4.
         let g =
             Graph::<u32>::from_arcs(7, &[(0, 1), (0, 2), (1, 3), (2, 4), (4, 5), (5, 6)]).unwrap();
-        let o = solve(&g, Play::Normal, None);
+        let o = solve(&g, Play::Normal, &Control::none()).unwrap();
         assert_eq!((o.outcome(0), o.remoteness(0)), (Outcome::P, Some(4)));
     }
 
@@ -542,9 +545,9 @@ mod tests {
         let g = Graph::<u32>::from_arcs(4, &[(0, 1), (1, 2), (3, 3)]).unwrap();
         let last = AtomicU64::new(0);
         let report = |d: u64| last.store(d, Ordering::Relaxed);
-        solve(&g, Play::Normal, Some(&report));
+        solve(&g, Play::Normal, &Control::none().with_progress(&report)).unwrap();
         assert_eq!(last.load(Ordering::Relaxed), 3);
-        crate::solve::loopy::solve(&g, Some(&report));
+        crate::solve::loopy::solve(&g, &Control::none().with_progress(&report)).unwrap();
         assert_eq!(last.load(Ordering::Relaxed), 4);
     }
 
@@ -554,15 +557,15 @@ mod tests {
         fn layers_in_parallel_match_the_queue((n, arcs) in random_graph(300, 3000), misere: bool) {
             let play = if misere { Play::Misere } else { Play::Normal };
             let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
-            let parallel = with_threads(4, || solve_layers(&g, play, None, 2));
-            prop_assert_eq!(parallel, solve_sequential(&g, play, None));
+            let parallel = with_threads(4, || solve_layers(&g, play, &Control::none(), 2).unwrap());
+            prop_assert_eq!(parallel, solve_sequential(&g, play, &Control::none()).unwrap());
         }
 
         #[test]
         fn retrograde_matches_the_definition((n, arcs) in random_graph(12, 30), misere: bool) {
             let play = if misere { Play::Misere } else { Play::Normal };
             let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
-            let fast = all(&solve(&g, play, None));
+            let fast = all(&solve(&g, play, &Control::none()).unwrap());
             prop_assert_eq!(&fast, &reference::rounds(&g, play));
             prop_assert_eq!(&fast, &reference::textbook_queue(n, &arcs, play));
         }
@@ -573,8 +576,8 @@ mod tests {
             let g = Graph::<u32>::from_arcs(n, &arcs).unwrap();
             let wide: Vec<(u64, u64)> = arcs.iter().map(|&(u, v)| (u.into(), v.into())).collect();
             let h = Graph::<u64>::from_arcs(n, &wide).unwrap();
-            let (narrow, o) = (solve(&g, play, None), solve(&h, play, None));
-            prop_assert_eq!(&with_threads(3, || solve_layers(&h, play, None, 2)), &o);
+            let (narrow, o) = (solve(&g, play, &Control::none()).unwrap(), solve(&h, play, &Control::none()).unwrap());
+            prop_assert_eq!(&with_threads(3, || solve_layers(&h, play, &Control::none(), 2).unwrap()), &o);
             for v in 0..n {
                 let (v32, v64) = (v as u32, v as u64);
                 prop_assert_eq!(narrow.outcome(v32), o.outcome(v64));

@@ -95,6 +95,7 @@ pub fn winning_moves(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::control::Control;
     use crate::game::graph::Graph;
     use crate::solve::tests_support::random_graph;
     use crate::solve::{loopy, outcome, Play};
@@ -127,8 +128,8 @@ mod tests {
             let g1 = Graph::<u32>::from_arcs(n1, &a1).unwrap();
             let g2 = Graph::<u32>::from_arcs(n2, &a2).unwrap();
             let s = g1.sum(&g2).unwrap();
-            let (v1, v2, vs) = (loopy::solve(&g1, None), loopy::solve(&g2, None), loopy::solve(&s, None));
-            let direct = outcome::solve(&s, Play::Normal, None);
+            let (v1, v2, vs) = (loopy::solve(&g1, &Control::none()).unwrap(), loopy::solve(&g2, &Control::none()).unwrap(), loopy::solve(&s, &Control::none()).unwrap());
+            let direct = outcome::solve(&s, Play::Normal, &Control::none()).unwrap();
             for x in 0..n1 as u32 {
                 for y in 0..n2 as u32 {
                     let id = x * n2 as u32 + y;

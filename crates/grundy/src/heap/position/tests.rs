@@ -2,8 +2,8 @@
 //! sequence), and misère outcomes against a direct recursive search.
 
 use super::*;
+use crate::control::Control;
 use crate::heap::reference;
-use crate::heap::sequence::no_progress;
 use proptest::prelude::*;
 
 fn rule(game: &str) -> Rule {
@@ -60,7 +60,7 @@ proptest! {
     ) {
         let r = rule(game);
         let g = reference::sequence(&r, 25).unwrap();
-        let a = normal(&r, &heaps, &no_progress).unwrap();
+        let a = normal(&r, &heaps, &Control::none()).unwrap();
         let x = nim_sum(&g, &heaps);
         prop_assert_eq!(a.nim_sum, Some(x as u64));
         prop_assert_eq!(a.outcome == Outcome::P, x == 0);
@@ -80,7 +80,7 @@ proptest! {
         heaps in prop::collection::vec(0u64..7, 1..4),
     ) {
         let r = rule(game);
-        let a = misere(&r, &heaps).unwrap();
+        let a = misere(&r, &heaps, &Control::none()).unwrap();
         let n = misere_n(&r, &heaps);
         prop_assert_eq!(a.outcome == Outcome::N, n);
         prop_assert_eq!(a.nim_sum, None);
@@ -96,17 +96,17 @@ proptest! {
 
 #[test]
 fn limits() {
-    let e = normal(&rule("kayles"), &[MAX_HEAP + 1], &no_progress).unwrap_err();
+    let e = normal(&rule("kayles"), &[MAX_HEAP + 1], &Control::none()).unwrap_err();
     assert!(matches!(e, Error::Limit(_)));
-    let e = misere(&rule("kayles"), &[30, 31, 32, 33]).unwrap_err();
+    let e = misere(&rule("kayles"), &[30, 31, 32, 33], &Control::none()).unwrap_err();
     assert!(matches!(e, Error::Limit(_)));
     // Nim and divide games take any heap.
-    let a = normal(&rule("nim"), &[u64::MAX, 1], &no_progress).unwrap();
+    let a = normal(&rule("nim"), &[u64::MAX, 1], &Control::none()).unwrap();
     assert_eq!(a.winning_moves[0].to, vec![1]);
     let a = normal(
         &rule("divide:2,3,4,5,6"),
         &[1_000_000_000_000_000_000],
-        &no_progress,
+        &Control::none(),
     );
     assert!(a.is_ok());
 }

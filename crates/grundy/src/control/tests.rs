@@ -1,0 +1,224 @@
+//! The handle itself, and every engine family stopping through it.
+
+use super::*;
+use std::sync::atomic::AtomicU64;
+use std::time::Duration;
+
+#[test]
+fn none_never_stops() {
+    let c = Control::none();
+    for i in 0..10 * TICKS_PER_CHECK as u64 {
+        assert_eq!(c.tick(), Ok(()));
+        assert_eq!(c.check(i), Ok(()));
+    }
+    assert!(!c.should_stop());
+}
+
+#[test]
+fn check_reports_progress_then_stops_on_cancel() {
+    let last = AtomicU64::new(0);
+    let f = |d| last.store(d, Ordering::Relaxed);
+    let token = CancelToken::new();
+    let c = Control::none().with_progress(&f).with_token(token.clone());
+    assert_eq!(c.check(7), Ok(()));
+    assert_eq!(last.load(Ordering::Relaxed), 7);
+    token.cancel();
+    assert!(c.token().is_cancelled());
+    assert_eq!(c.check(9), Err(Error::Cancelled));
+    assert_eq!(last.load(Ordering::Relaxed), 9);
+}
+
+#[test]
+fn tick_stops_within_one_check_period() {
+    let token = CancelToken::new();
+    let c = Control::none().with_token(token.clone());
+    token.cancel();
+    let steps = (0..2 * TICKS_PER_CHECK)
+        .position(|_| c.tick().is_err())
+        .expect("a cancelled token stops the ticks");
+    assert!(steps < TICKS_PER_CHECK as usize);
+}
+
+#[test]
+fn a_past_deadline_stops_at_the_first_check() {
+    let past = Instant::now();
+    let c = Control::none().with_deadline(past);
+    assert_eq!(c.deadline(), Some(past));
+    assert_eq!(c.check(0), Err(Error::Cancelled));
+    let later = Control::none().with_deadline(Instant::now() + Duration::from_secs(3600));
+    assert_eq!(later.check(0), Ok(()));
+}
+
+// ---- every engine family returns `Err(Error::Cancelled)` when stopped ----
+
+use crate::count::histogram::{histogram_of_fn, Limits};
+use crate::game::graph::Graph;
+use crate::heap::position;
+use crate::heap::rule::Rule;
+use crate::heap::sequence::{compute, compute_with, Engine};
+use crate::notation::game::parse_game;
+use crate::pattern::value;
+use crate::solve::{acyclic, loopy, outcome, Play};
+
+/// A control whose token is already cancelled.
+fn cancelled() -> Control<'static> {
+    let token = CancelToken::new();
+    token.cancel();
+    Control::none().with_token(token)
+}
+
+/// A control whose deadline is already past.
+fn late() -> Control<'static> {
+    Control::none().with_deadline(Instant::now())
+}
+
+/// A cycle of `n` vertices with a tail: loopy values need several stages.
+fn cyclic_graph(n: u32) -> Graph<u32> {
+    let mut arcs: Vec<(u32, u32)> = (0..n).map(|v| (v, (v + 1) % n)).collect();
+    arcs.push((0, n));
+    Graph::<u32>::from_arcs(n as usize + 1, &arcs).unwrap()
+}
+
+#[test]
+fn sequence_engines_stop_on_a_cancelled_token_and_a_past_deadline() {
+    for game in [
+        "kayles",
+        "octal:0.137",
+        "sub:1,3,4",
+        "grundys-game",
+        "divide:2,3",
+        "squares",
+    ] {
+        let r = Rule::parse(game).unwrap();
+        for engine in [
+            Engine::Auto,
+            Engine::Naive,
+            Engine::Sparse,
+            Engine::Reference,
+        ] {
+            for ctl in [cancelled(), late()] {
+                assert_eq!(
+                    compute_with(&r, 50_000, engine, &ctl),
+                    Err(Error::Cancelled),
+                    "{game} {engine:?}"
+                );
+            }
+            // The same computation without a control runs to its end.
+            let full = compute_with(&r, 2_000, engine, &Control::none()).unwrap();
+            assert_eq!(full.len(), 2_000);
+        }
+    }
+    assert_eq!(
+        compute(&Rule::Nim, 50_000, &cancelled()),
+        Err(Error::Cancelled)
+    );
+}
+
+#[test]
+fn a_long_sequence_stops_soon_after_its_token_is_cancelled() {
+    // A game leaving three heaps: 100 000 values take minutes; the engine checks every 64.
+    let r = Rule::parse("octal:0.8").unwrap();
+    let token = CancelToken::new();
+    let ctl = Control::none().with_token(token.clone());
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        token.cancel();
+    });
+    let start = Instant::now();
+    assert_eq!(compute(&r, 100_000, &ctl), Err(Error::Cancelled));
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+    stopper.join().unwrap();
+}
+
+#[test]
+fn analysis_stops_when_cancelled() {
+    for game in ["dawsons-kayles", "sub:1,3,4", "octal:4.07"] {
+        let spec = parse_game(game).unwrap();
+        let r = Rule::from_spec(&spec).unwrap();
+        assert_eq!(
+            value::analyze(&spec, &r, 100_000, &cancelled()).map(|a| a.computed),
+            Err(Error::Cancelled),
+            "{game}"
+        );
+        assert_eq!(
+            value::analyze(&spec, &r, 100_000, &late()).map(|a| a.computed),
+            Err(Error::Cancelled),
+            "{game}"
+        );
+    }
+}
+
+#[test]
+fn positions_and_the_misere_search_stop_when_cancelled() {
+    let kayles = Rule::parse("kayles").unwrap();
+    // Thousands of positions to search: stopped long before the position limit.
+    for ctl in [cancelled(), late()] {
+        assert_eq!(
+            position::misere(&kayles, &[30, 31, 32, 33], &ctl).map(|a| a.outcome),
+            Err(Error::Cancelled)
+        );
+        assert_eq!(
+            position::normal(&kayles, &[3, 5, 700], &ctl).map(|a| a.outcome),
+            Err(Error::Cancelled)
+        );
+        assert_eq!(
+            crate::heap::hint::hint(&kayles, &[30, 31, 32, 33], true, &ctl).map(|h| h.outcome),
+            Err(Error::Cancelled)
+        );
+    }
+    // Without a control the same misère search ends (here at its position limit).
+    assert!(matches!(
+        position::misere(&kayles, &[30, 31, 32, 33], &Control::none()),
+        Err(Error::Limit(_))
+    ));
+}
+
+#[test]
+fn graph_solvers_stop_when_cancelled() {
+    let g = cyclic_graph(1000);
+    for ctl in [cancelled(), late()] {
+        assert_eq!(
+            loopy::solve(&g, &ctl).map(|v| v.value(&g, 0)),
+            Err(Error::Cancelled)
+        );
+        assert_eq!(
+            outcome::solve(&g, Play::Normal, &ctl).map(|o| o.outcome(0)),
+            Err(Error::Cancelled)
+        );
+    }
+    let path: Vec<(u32, u32)> = (0..999).map(|v| (v, v + 1)).collect();
+    let acyclic_graph = Graph::<u32>::from_arcs(1000, &path).unwrap();
+    assert_eq!(
+        acyclic::grundy_of_graph(&acyclic_graph, &cancelled()),
+        Err(Error::Cancelled)
+    );
+    // Without a control they answer.
+    assert!(loopy::solve(&g, &Control::none()).is_ok());
+    assert!(acyclic::grundy_of_graph(&acyclic_graph, &Control::none()).is_ok());
+}
+
+#[test]
+fn counting_by_enumeration_stops_when_cancelled() {
+    let limits = Limits::default();
+    for ctl in [cancelled(), late()] {
+        assert_eq!(
+            histogram_of_fn(0, 100_000, &limits, &ctl, |n| Ok(n as u64 % 7)).map(|h| h.total()),
+            Err(Error::Cancelled)
+        );
+    }
+    let h = histogram_of_fn(0, 100_000, &limits, &Control::none(), |n| Ok(n as u64 % 7));
+    assert_eq!(h.map(|h| h.total()), Ok(100_001));
+}
+
+#[test]
+fn excess_search_stops_when_cancelled_and_records_nothing() {
+    let mut field = crate::ordinal::nim_mul::tests::F::new();
+    assert_eq!(field.excess_with(7, &cancelled()), Err(Error::Cancelled));
+    assert_eq!(field.known_excesses().count(), 0);
+    // The same field then answers in full.
+    assert_eq!(field.excess_with(7, &Control::none()).map(|e| e.m), Ok(1));
+}
