@@ -9,7 +9,7 @@ use axum::body::Body;
 use axum::http::Request;
 use grundy::control::Control;
 use grundy::heap::hint::hint;
-use grundy::heap::Rule;
+use grundy::heap::HeapGame;
 use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
@@ -55,7 +55,7 @@ fn main() {
         let lib: Vec<Duration> = (0..REQUESTS)
             .map(|_| {
                 let t = Instant::now();
-                let rule = Rule::parse(game).unwrap();
+                let rule: HeapGame = game.parse().unwrap();
                 std::hint::black_box(hint(&rule, &heaps, false, &Control::none()).unwrap());
                 t.elapsed()
             })

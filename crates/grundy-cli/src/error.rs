@@ -34,7 +34,8 @@ impl CliError {
                 match e {
                     Error::Parse(_) | Error::Invalid(_) => 2,
                     Error::Limit(_) => 3,
-                    Error::Internal(_) | Error::Cancelled => 1,
+                    // Error::Internal, and any kind of error a later library adds.
+                    _ => 1,
                 }
             }
             CliError::Usage(m) => {

@@ -7,10 +7,10 @@
 //! logarithmic n axis: each run a segment from a point at its first heap, and a vertical line
 //! where the value changes. The title names the game and the proof status.
 //!
-//! The CLI draws what the library computed (the values, the period, [`Analysis::value`] for
+//! The CLI draws what the library computed (the values, the period, [`SequenceAnalysis::value`] for
 //! the window); it computes nothing about the game itself.
 //!
-//! [`Analysis::value`]: grundy::pattern::value::Analysis::value
+//! [`SequenceAnalysis::value`]: grundy::pattern::value::SequenceAnalysis::value
 //!
 //! Only SVG is written (with the crate `plotters`): it needs no font file, since the viewer draws
 //! the text. A PNG would need the bitmap backend to rasterise text itself, with a font file

@@ -9,8 +9,9 @@
 use assert_cmd::Command;
 use grundy::control::Control;
 use grundy::heap::hint::{self, Hint};
-use grundy::heap::position::{Move, Outcome};
-use grundy::heap::Rule;
+use grundy::heap::position::Move;
+use grundy::heap::HeapGame;
+use grundy::solve::Outcome;
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 use rand::rngs::StdRng;
@@ -129,7 +130,7 @@ fn following_the_hints_wins_kayles_and_dawsons_kayles() {
         &["sub:1,3,4", "10", "6"][..],
     ] {
         // Check with the library that the start is an N position, or the test means nothing.
-        let rule = Rule::parse(args[0]).unwrap();
+        let rule: HeapGame = args[0].parse().unwrap();
         let heaps: Vec<u64> = args[1..].iter().map(|h| h.parse().unwrap()).collect();
         assert_eq!(
             hint::hint(&rule, &heaps, false, &Control::none())
@@ -150,7 +151,7 @@ fn following_the_hints_wins_misere_nim_and_kayles() {
         &["nim", "1", "1", "5", "--misere"][..],
         &["kayles", "3", "4", "--misere"][..],
     ] {
-        let rule = Rule::parse(args[0]).unwrap();
+        let rule: HeapGame = args[0].parse().unwrap();
         let heaps: Vec<u64> = args[1..args.len() - 1]
             .iter()
             .map(|h| h.parse().unwrap())
@@ -176,7 +177,7 @@ fn following_the_hints_wins_misere_nim_and_kayles() {
 /// Plays random legal moves (chosen with the library from the heaps shown) from a position that
 /// is P for the human; the engine must win every game.
 fn engine_wins_from_p(args: &[&str], misere: bool, seed: u64) -> String {
-    let rule = Rule::parse(args[0]).unwrap();
+    let rule: HeapGame = args[0].parse().unwrap();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut input = String::new();
     for _ in 0..200 {

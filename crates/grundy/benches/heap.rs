@@ -9,10 +9,10 @@ mod common;
 
 use common::{header, median_time, row};
 use grundy::control::Control;
-use grundy::heap::sequence::{compute_with, Engine};
+use grundy::heap::sequence::{compute_with, SequenceEngine};
 use grundy::heap::{reference, sparse, Rule};
 
-fn time(rule: &Rule, n: u64, engine: Engine, runs: usize) -> std::time::Duration {
+fn time(rule: &Rule, n: u64, engine: SequenceEngine, runs: usize) -> std::time::Duration {
     median_time(runs, || {
         compute_with(rule, n, engine, &Control::none())
             .expect("computes")
@@ -45,7 +45,7 @@ fn thread_cpu() -> f64 {
 fn one_core_timed(rule: &Rule, n: u64, runs: usize) -> (std::time::Duration, f64) {
     one_core(|| {
         let c0 = thread_cpu();
-        let wall = time(rule, n, Engine::Sparse, runs);
+        let wall = time(rule, n, SequenceEngine::Sparse, runs);
         // `time` does one warm-up run before the measured ones.
         (wall, (thread_cpu() - c0) / (runs + 1) as f64)
     })
@@ -65,8 +65,8 @@ fn main() {
 
     let officers = Rule::parse("officers").unwrap();
     let small = 30_000;
-    let naive = time(&officers, small, Engine::Naive, 1);
-    let sparse = time(&officers, small, Engine::Sparse, 3);
+    let naive = time(&officers, small, SequenceEngine::Naive, 1);
+    let sparse = time(&officers, small, SequenceEngine::Sparse, 3);
     row("officers 0.6, N = 3·10^4", small, sparse, Some(naive));
     let big = 1_000_000;
     let (one, cpu) = one_core_timed(&officers, big, 3);
@@ -76,18 +76,18 @@ fn main() {
         one,
         None,
     );
-    let two = time(&officers, big, Engine::Sparse, 1);
+    let two = time(&officers, big, SequenceEngine::Sparse, 1);
     row("officers 0.6, N = 10^6, two cores", big, two, None);
     if !quick {
         let n = 10_000_000;
-        let t = time(&officers, n, Engine::Sparse, 1);
+        let t = time(&officers, n, SequenceEngine::Sparse, 1);
         row("officers 0.6, N = 10^7, two cores", n, t, None);
     }
 
     // The heap's parity as a class bit: 0.207's rare values follow the parity of n.
     let rule = Rule::parse("octal:0.207").unwrap();
     let n = 100_000;
-    let with_parity = one_core(|| time(&rule, n, Engine::Sparse, 3));
+    let with_parity = one_core(|| time(&rule, n, SequenceEngine::Sparse, 3));
     let without = one_core(|| {
         median_time(1, || {
             let mut v: Vec<u16> = Vec::new();
@@ -110,24 +110,24 @@ fn main() {
     );
 
     let grundy = Rule::parse("grundys-game").unwrap();
-    let naive = time(&grundy, small, Engine::Naive, 1);
-    let sparse = time(&grundy, small, Engine::Sparse, 3);
+    let naive = time(&grundy, small, SequenceEngine::Naive, 1);
+    let sparse = time(&grundy, small, SequenceEngine::Sparse, 3);
     row("grundy's game, N = 3·10^4", small, sparse, Some(naive));
-    let t = time(&grundy, big, Engine::Sparse, 1);
+    let t = time(&grundy, big, SequenceEngine::Sparse, 1);
     row("grundy's game, N = 10^6, two cores", big, t, None);
 
     for game in ["dawsons-kayles", "kayles"] {
         let rule = Rule::parse(game).unwrap();
         let n = 100_000;
-        let naive = time(&rule, n, Engine::Naive, 1);
-        let sparse = time(&rule, n, Engine::Sparse, 3);
+        let naive = time(&rule, n, SequenceEngine::Naive, 1);
+        let sparse = time(&rule, n, SequenceEngine::Sparse, 3);
         row(&format!("{game}, N = 10^5"), n, sparse, Some(naive));
     }
 
     // Three-heap moves: the naive engine's pair table against the definition.
     let hex = Rule::parse("octal:0.8").unwrap();
     let n = 1_000;
-    let naive = time(&hex, n, Engine::Naive, 3);
+    let naive = time(&hex, n, SequenceEngine::Naive, 3);
     let slow = median_time(1, || {
         reference::sequence(&hex, n as usize).expect("computes")
     });
@@ -141,11 +141,11 @@ fn main() {
     // A subtraction range of a million elements: sliding windows, O(1) per value.
     let sub = Rule::parse("sub:1-1000000").unwrap();
     let n = 3_000_000;
-    let t = time(&sub, n, Engine::Naive, 3);
+    let t = time(&sub, n, SequenceEngine::Naive, 3);
     row("sub:1-1000000, N = 3·10^6, windows", n, t, None);
     let sub = Rule::parse("sub:1-1000").unwrap();
     let n = 20_000;
-    let naive = time(&sub, n, Engine::Naive, 3);
+    let naive = time(&sub, n, SequenceEngine::Naive, 3);
     let slow = median_time(1, || {
         reference::sequence(&sub, n as usize).expect("computes")
     });

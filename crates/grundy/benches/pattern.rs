@@ -9,9 +9,8 @@ mod common;
 
 use common::{header, median_time, row};
 use grundy::control::Control;
-use grundy::heap::sequence::{compute, compute_with, Engine};
-use grundy::heap::Rule;
-use grundy::notation::game::parse_game;
+use grundy::heap::sequence::{compute, compute_with, SequenceEngine};
+use grundy::heap::HeapGame;
 use grundy::pattern::periodic::{self, reference};
 use grundy::pattern::{divide, value};
 use num_bigint::BigUint;
@@ -20,25 +19,23 @@ fn main() {
     header("Patterns: huge heaps, proved periods, period search");
 
     // value divide:2,3,4,5,6 10^18, beside the naive engine computing G(0..10^6).
-    let spec = parse_game("divide:2,3,4,5,6").unwrap();
-    let rule = Rule::from_spec(&spec).unwrap();
+    let game: HeapGame = "divide:2,3,4,5,6".parse().unwrap();
     let n = BigUint::from(10u64.pow(18));
     let fast = median_time(101, || {
-        value::values(
-            &spec,
-            &rule,
-            std::slice::from_ref(&n),
-            1000,
-            &Control::none(),
-        )
-        .expect("value")
-        .len()
+        value::values(&game, std::slice::from_ref(&n), 1000, &Control::none())
+            .expect("value")
+            .len()
     });
     let naive_n = 1_000_000;
     let naive = median_time(3, || {
-        compute_with(&rule, naive_n, Engine::Naive, &Control::none())
-            .expect("computes")
-            .len()
+        compute_with(
+            game.rule(),
+            naive_n,
+            SequenceEngine::Naive,
+            &Control::none(),
+        )
+        .expect("computes")
+        .len()
     });
     row(
         "value divide:2,3,4,5,6 10^18 (naive: engine to n = 10^6)",
@@ -63,10 +60,9 @@ fn main() {
     );
 
     // The period of 0.16 (149459 from 105351) proved: analyze computes and proves.
-    let spec = parse_game("octal:0.16").unwrap();
-    let rule = Rule::from_spec(&spec).unwrap();
+    let game: HeapGame = "octal:0.16".parse().unwrap();
     let prove = median_time(3, || {
-        let a = value::analyze(&spec, &rule, 1_000_000, &Control::none()).expect("analyze");
+        let a = value::analyze(&game, 1_000_000, &Control::none()).expect("analyze");
         assert!(a.proved && a.period.map(|p| p.period) == Some(149_459));
         a.computed
     });
@@ -78,8 +74,8 @@ fn main() {
     );
 
     // Period search on the computed values alone, and against brute force on a prefix.
-    let values = compute(&rule, 524_288, &Control::none()).unwrap().to_vec();
-    let theorem = value::theorem(&spec).unwrap();
+    let values = compute(&game, 524_288, &Control::none()).unwrap().to_vec();
+    let theorem = value::theorem(game.spec()).unwrap();
     let search = median_time(5, || periodic::prove_period(&values, &theorem));
     row(
         "prove_period on 524288 values of 0.16 (values/s)",

@@ -13,6 +13,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Where in the input a parse error sits: an argument, a line, a column (all 1-based).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Location {
     /// The name of the argument or file being read, if known (e.g. `GAME`, `graph.txt`).
     pub source: Option<String>,
@@ -24,6 +25,7 @@ pub struct Location {
 
 /// Input that does not follow its notation: names the place and what was expected there.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParseError {
     /// Where the problem is.
     pub at: Location,
@@ -96,6 +98,7 @@ impl std::error::Error for ParseError {}
 
 /// A stated resource limit was reached: which one, and how to raise it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LimitError {
     /// What ran out, with the numbers (e.g. "the graph needs 31 GiB, above the 12 GiB limit").
     pub what: String,
@@ -117,6 +120,7 @@ impl std::error::Error for LimitError {}
 
 /// Every failure the library reports.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// Input that does not follow its notation.
     #[error("{0}")]

@@ -70,11 +70,11 @@ impl<T> Visitor<'_> for NotationVisitor<T> {
 #[cfg(test)]
 mod tests {
     use crate::control::Control;
-    use crate::count::histogram::{Periodic, Run, RunTable};
+    use crate::count::histogram::{Periodic, Run, RunList};
     use crate::count::tuples::{CountAnswer, CountSpec};
     use crate::heap::hint::hint;
-    use crate::heap::position::{Analysis, Move, Outcome as HeapOutcome};
-    use crate::heap::rule::Rule;
+    use crate::heap::position::{Move, PositionAnalysis};
+    use crate::heap::HeapGame;
     use crate::nimber::{big::NimBig, n128::Nim128, n64::Nim64};
     use crate::notation::ordinal::parse_ordinal;
     use crate::ordinal::Ordinal;
@@ -130,29 +130,15 @@ mod tests {
             from: 7,
             to: vec![2, 3],
         };
-        round_trip(&Analysis {
-            outcome: HeapOutcome::N,
+        round_trip(&PositionAnalysis {
+            outcome: Outcome::N,
             nim_sum: Some(6),
             winning_moves: vec![m.clone()],
         });
-        round_trip(
-            &hint(
-                &Rule::parse("octal:0.07").unwrap(),
-                &[3, 5],
-                false,
-                &Control::none(),
-            )
-            .unwrap(),
-        );
-        round_trip(
-            &hint(
-                &Rule::parse("nim").unwrap(),
-                &[1, 2, 3],
-                true,
-                &Control::none(),
-            )
-            .unwrap(),
-        );
+        let dawsons: HeapGame = "octal:0.07".parse().unwrap();
+        round_trip(&hint(&dawsons, &[3, 5], false, &Control::none()).unwrap());
+        let nim: HeapGame = "nim".parse().unwrap();
+        round_trip(&hint(&nim, &[1, 2, 3], true, &Control::none()).unwrap());
         let p = Periodicity {
             preperiod: 3,
             period: 34,
@@ -171,7 +157,7 @@ mod tests {
             period: vec![2],
             saltus: 1,
         });
-        round_trip(&RunTable {
+        round_trip(&RunList {
             runs: vec![Run { start: 0, value: 0 }],
             end: Some(u128::MAX),
         });

@@ -10,7 +10,7 @@ use crate::output::{json_int, print_json, stdout};
 use clap::Args;
 use grundy::count::histogram::{histogram_of_analysis, Histogram, Limits};
 use grundy::count::{count_from_histogram, CountSpec};
-use grundy::heap::Rule;
+use grundy::heap::HeapGame;
 use grundy::notation::game::parse_game;
 use grundy::notation::number::{parse_natural, parse_u128};
 use grundy::pattern::value;
@@ -66,16 +66,16 @@ const MAX_VALUES: u64 = 1 << 23;
 /// period makes any range cheap), then the library builds the histogram.
 fn histogram_for(game: &str, min: u128, max: u128) -> Result<Histogram, CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
-    let mut rule = Rule::from_spec(&spec)?;
+    let budget = value::default_max(&spec).max(MAX_VALUES.min(max.saturating_add(1) as u64));
+    let mut rule = HeapGame::from_spec(spec)?;
     // A script stops on Ctrl-C between two of its operations.
     rule.watch(&interruptible());
-    let budget = value::default_max(&spec).max(MAX_VALUES.min(max.saturating_add(1) as u64));
     let bar = progress(budget, "analysing");
     let report = |done| bar.set_position(done);
-    let analysis = value::analyze(&spec, &rule, budget, &control(&report))?;
+    let analysis = value::analyze(&rule, budget, &control(&report))?;
     bar.finish_and_clear();
     Ok(histogram_of_analysis(
-        &spec,
+        &rule,
         &analysis,
         min,
         max,
@@ -131,13 +131,10 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
         )));
     }
     let h = histogram_for(&args.game, min, max)?;
-    let spec = CountSpec {
-        heaps,
-        nim_sum,
-        modulus,
-        unordered: args.unordered,
-        distribution: args.distribution,
-    };
+    let spec = CountSpec::new(heaps, nim_sum)
+        .with_modulus(modulus)
+        .with_unordered(args.unordered)
+        .with_distribution(args.distribution);
     let answer = count_from_histogram(&h, &spec)?;
     if args.json {
         return print_json(&CountJson {

@@ -4,11 +4,12 @@ use crate::error::CliError;
 use crate::output::{control, interruptible, print_json, progress, stdout};
 use crate::plot;
 use clap::Args;
-use grundy::heap::position::{self, Analysis, Outcome};
+use grundy::heap::position::{self, PositionAnalysis};
 use grundy::heap::sequence;
-use grundy::heap::Rule;
+use grundy::heap::HeapGame;
 use grundy::notation::game::parse_game;
 use grundy::notation::number::parse_u64;
+use grundy::solve::Outcome;
 use std::io::Write;
 
 /// Arguments of `grundy seq`.
@@ -60,12 +61,12 @@ pub struct PositionArgs {
     json: bool,
 }
 
-fn rule(game: &str) -> Result<Rule, CliError> {
+fn rule(game: &str) -> Result<HeapGame, CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
-    let mut rule = Rule::from_spec(&spec)?;
+    let mut game = HeapGame::from_spec(spec)?;
     // A script stops on Ctrl-C between two of its operations.
-    rule.watch(&interruptible());
-    Ok(rule)
+    game.watch(&interruptible());
+    Ok(game)
 }
 
 /// Runs `grundy seq`.
@@ -154,10 +155,11 @@ fn outcome_str(o: Outcome) -> &'static str {
     match o {
         Outcome::P => "P",
         Outcome::N => "N",
+        Outcome::D => "D",
     }
 }
 
-fn write_text(out: &mut impl Write, a: &Analysis) -> std::io::Result<()> {
+fn write_text(out: &mut impl Write, a: &PositionAnalysis) -> std::io::Result<()> {
     writeln!(out, "{}", outcome_str(a.outcome))?;
     for m in &a.winning_moves {
         write!(out, "heap {}: {} ->", m.heap + 1, m.from)?;
@@ -184,7 +186,7 @@ struct MoveDoc {
     to: Vec<u64>,
 }
 
-fn json(a: &Analysis) -> PositionDoc {
+fn json(a: &PositionAnalysis) -> PositionDoc {
     PositionDoc {
         outcome: outcome_str(a.outcome),
         nim_sum: a.nim_sum,

@@ -418,6 +418,7 @@ fn level_game_output(
              from,
              to,
              set,
+             ..
          }| MoveJson {
             at: names[vertex].clone(),
             from: from.to_string(),

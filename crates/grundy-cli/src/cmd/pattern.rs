@@ -5,8 +5,8 @@ use crate::error::CliError;
 use crate::output::{control, interruptible, json_int, print_json, progress, stdout};
 use crate::plot;
 use clap::Args;
-use grundy::heap::Rule;
-use grundy::notation::game::{parse_game, GameSpec};
+use grundy::heap::HeapGame;
+use grundy::notation::game::parse_game;
 use grundy::notation::number::{parse_natural, parse_u64};
 use grundy::pattern::value;
 use num_traits::ToPrimitive;
@@ -71,26 +71,26 @@ pub struct ValueArgs {
     json: bool,
 }
 
-/// The game and its rule, and `--max` (or the game's default).
-fn game(game: &str, max: &Option<String>) -> Result<(GameSpec, Rule, u64), CliError> {
+/// The game, and `--max` (or the game's default).
+fn game(game: &str, max: &Option<String>) -> Result<(HeapGame, u64), CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
     let max = match max {
         Some(m) => parse_u64(m).map_err(|e| e.in_source("--max"))?,
         None => value::default_max(&spec),
     };
-    let mut rule = Rule::from_spec(&spec)?;
+    let mut game = HeapGame::from_spec(spec)?;
     // A script stops on Ctrl-C between two of its operations.
-    rule.watch(&interruptible());
-    Ok((spec, rule, max))
+    game.watch(&interruptible());
+    Ok((game, max))
 }
 
 /// Runs `grundy analyze`.
 pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
-    let (spec, rule, max) = game(&args.game, &args.max)?;
+    let (rule, max) = game(&args.game, &args.max)?;
     let plot_path = args.plot.as_deref().map(plot::target).transpose()?;
     let bar = progress(max, "computing");
     let report = |done| bar.set_position(done);
-    let a = value::analyze(&spec, &rule, max, &control(&report))?;
+    let a = value::analyze(&rule, max, &control(&report))?;
     bar.finish_and_clear();
     if let Some(path) = plot_path {
         plot::write(&path, &analysis_figure(&a))?;
@@ -152,7 +152,7 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
 }
 
 /// The plot of an analysis: the values in a window that shows its pattern, and its markers.
-fn analysis_figure(a: &value::Analysis) -> plot::Figure {
+fn analysis_figure(a: &value::SequenceAnalysis) -> plot::Figure {
     let (window, markers) = match a.period {
         Some(p) if a.run_count().is_none() => (
             (p.preperiod as u64)
@@ -199,10 +199,10 @@ pub fn value(args: ValueArgs) -> Result<(), CliError> {
         .enumerate()
         .map(|(i, h)| parse_natural(h).map_err(|e| e.in_source(format!("N (heap {})", i + 1))))
         .collect::<Result<Vec<_>, _>>()?;
-    let (spec, rule, max) = game(&args.game, &args.max)?;
+    let (rule, max) = game(&args.game, &args.max)?;
     let bar = progress(max, "computing");
     let report = |done| bar.set_position(done);
-    let values = value::values(&spec, &rule, &heaps, max, &control(&report))?;
+    let values = value::values(&rule, &heaps, max, &control(&report))?;
     bar.finish_and_clear();
     if args.json {
         // Heaps and values may exceed every fixed-width type: exact JSON integers of any size.

@@ -16,10 +16,11 @@ use crate::output::stdout;
 use clap::Args;
 use grundy::control::Control;
 use grundy::heap::hint;
-use grundy::heap::position::{Move, Outcome, MAX_HEAP};
-use grundy::heap::{HeapRule, Options, Rule};
-use grundy::notation::game::parse_game;
+use grundy::heap::position::{Move, MAX_HEAP};
+use grundy::heap::{HeapGame, Options};
+use grundy::notation::game::{parse_game, GameSpec};
 use grundy::notation::number::parse_u64;
+use grundy::solve::Outcome;
 use grundy::Error;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 
@@ -67,7 +68,7 @@ const WIDTH: usize = 78;
 /// Runs `grundy play`.
 pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let spec = parse_game(&args.game).map_err(|e| e.in_source("GAME"))?;
-    let rule = Rule::from_spec(&spec)?;
+    let rule = HeapGame::from_spec(spec)?;
     if args.heaps.is_empty() {
         return Err(CliError::usage(
             "grundy play needs at least one heap, e.g. `grundy play nim 3 4 5`",
@@ -119,7 +120,7 @@ enum Player {
 /// A game in progress.
 struct Game {
     game: String,
-    rule: Rule,
+    rule: HeapGame,
     heaps: Vec<u64>,
     misere: bool,
     hints: bool,
@@ -443,7 +444,7 @@ impl Game {
         let mut opts = Options::new();
         for &h in &self.heaps {
             opts.clear();
-            self.rule.options(h, &mut opts)?;
+            self.rule.heap_options(h, &mut opts)?;
             if !opts.is_empty() {
                 return Ok(true);
             }
@@ -475,6 +476,7 @@ impl Game {
         let verdict = match h.outcome {
             Outcome::N => "N: the player to move (you) can win",
             Outcome::P => "P: the player to move (you) loses against perfect play",
+            Outcome::D => "D: neither player can force a win",
         };
         writeln!(out, "hint: {verdict}.")?;
         for line in &h.explanation {
@@ -497,7 +499,7 @@ impl Game {
             }
         };
         let h = self.heaps[idx];
-        if let Rule::Nim = self.rule {
+        if let GameSpec::Nim = self.rule.spec() {
             if h == 0 {
                 writeln!(out, "heap {i} is empty: it has no move.")?;
             } else {
@@ -579,7 +581,7 @@ impl Game {
         };
         let mut to: Vec<u64> = to.into_iter().filter(|&p| p > 0).collect();
         to.sort_unstable();
-        let mv = Move { heap, from, to };
+        let mv = Move::new(heap, from, to);
         match hint::apply(&self.rule, &self.heaps, &mv) {
             Ok(after) => Ok((mv, after)),
             Err(e @ Error::Invalid(_)) => Err(format!(
@@ -724,7 +726,7 @@ mod tests {
     fn game(g: &str, heaps: &[u64], misere: bool) -> Game {
         Game {
             game: g.into(),
-            rule: Rule::parse(g).unwrap(),
+            rule: g.parse().unwrap(),
             heaps: heaps.to_vec(),
             misere,
             hints: false,

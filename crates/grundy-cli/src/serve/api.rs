@@ -16,11 +16,11 @@ use grundy::control::Control;
 use grundy::heap::hint::{self, Hint};
 use grundy::heap::position::Move;
 use grundy::heap::script::ScriptRule;
-use grundy::heap::{sequence, Rule};
+use grundy::heap::{sequence, HeapGame};
 use grundy::notation::game::{parse_game, GameSpec};
 use grundy::notation::graph::{parse_graph, GraphFormat};
 use grundy::pattern::runs::RunTable;
-use grundy::pattern::value::{self, Analysis};
+use grundy::pattern::value::{self, SequenceAnalysis};
 use grundy::solve::{loopy, outcome, Play};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -176,16 +176,14 @@ impl CheckedGame {
         }
     }
 
-    /// The rule; a script is compiled with the operation budget, watching the job's `ctl`.
-    fn rule(&self, ctl: &Control) -> Result<Rule, ApiError> {
+    /// The game; a script is compiled with the operation budget, watching the job's `ctl`.
+    fn rule(&self, ctl: &Control) -> Result<HeapGame, ApiError> {
         match &self.script {
-            Some(src) => Ok(Rule::Script(Box::new(ScriptRule::compile_limited(
-                src,
+            Some(src) => Ok(HeapGame::from_script(
                 "script",
-                self.script_operations,
-                ctl,
-            )?))),
-            None => Ok(Rule::from_spec(&self.spec)?),
+                ScriptRule::compile_limited(src, "script", self.script_operations, ctl)?,
+            )),
+            None => Ok(HeapGame::from_spec(self.spec.clone())?),
         }
     }
 }
@@ -262,7 +260,7 @@ fn check_heaps(game: &CheckedGame, heaps: &[u64], limits: &Limits) -> Result<(),
         )));
     }
     if game.script.is_none() {
-        let rule = Rule::from_spec(&game.spec)?;
+        let rule = HeapGame::from_spec(game.spec.clone())?;
         if let Some((i, h, m)) = heaps
             .iter()
             .enumerate()
@@ -310,7 +308,7 @@ pub async fn games() -> Json<Value> {
 }
 
 /// The analysis as JSON: what `grundy analyze --json` says, plus the proof and the run count.
-fn analysis_json(a: &Analysis) -> Value {
+fn analysis_json(a: &SequenceAnalysis) -> Value {
     let proof = a.proof.as_ref().map(|p| {
         let (lo, hi) = p.check;
         format!(
@@ -377,7 +375,7 @@ pub async fn seq(
         .run(move |ctl| {
             let rule = game.rule(ctl)?;
             let values = sequence::compute(&rule, n, ctl)?.to_vec();
-            let a = value::analyze(&game.spec, &rule, max, ctl)?;
+            let a = value::analyze(&rule, max, ctl)?;
             let markers = match (a.period, a.run_count()) {
                 (_, Some(_)) => {
                     // Run starts lie below n, so they fit a u64.
@@ -413,7 +411,7 @@ pub async fn analyze(
         .heavy
         .run(move |ctl| {
             let rule = game.rule(ctl)?;
-            let a = value::analyze(&game.spec, &rule, max, ctl)?;
+            let a = value::analyze(&rule, max, ctl)?;
             let mut doc = analysis_json(&a);
             doc["game"] = json!(game.name());
             Ok(Json(doc))
@@ -482,10 +480,10 @@ pub async fn hint(
 }
 
 /// Whether no heap can move: the player to move has lost (normal play) or won (misère).
-fn game_over(rule: &Rule, heaps: &[u64], ctl: &Control) -> grundy::Result<bool> {
+fn game_over(rule: &HeapGame, heaps: &[u64], ctl: &Control) -> grundy::Result<bool> {
     for i in 0..heaps.len() {
-        let can_move = match rule {
-            Rule::Nim => heaps[i] > 0,
+        let can_move = match rule.spec() {
+            GameSpec::Nim => heaps[i] > 0,
             _ => !hint::legal_moves(rule, heaps, i, ctl)?.is_empty(),
         };
         if can_move {

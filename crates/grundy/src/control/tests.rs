@@ -55,8 +55,8 @@ use crate::count::histogram::{histogram_of_fn, Limits};
 use crate::game::graph::Graph;
 use crate::heap::position;
 use crate::heap::rule::Rule;
-use crate::heap::sequence::{compute, compute_with, Engine};
-use crate::notation::game::parse_game;
+use crate::heap::sequence::{compute, compute_with, SequenceEngine};
+use crate::heap::HeapGame;
 use crate::pattern::value;
 use crate::solve::{acyclic, loopy, outcome, Play};
 
@@ -91,10 +91,10 @@ fn sequence_engines_stop_on_a_cancelled_token_and_a_past_deadline() {
     ] {
         let r = Rule::parse(game).unwrap();
         for engine in [
-            Engine::Auto,
-            Engine::Naive,
-            Engine::Sparse,
-            Engine::Reference,
+            SequenceEngine::Auto,
+            SequenceEngine::Naive,
+            SequenceEngine::Sparse,
+            SequenceEngine::Reference,
         ] {
             for ctl in [cancelled(), late()] {
                 assert_eq!(
@@ -109,7 +109,7 @@ fn sequence_engines_stop_on_a_cancelled_token_and_a_past_deadline() {
         }
     }
     assert_eq!(
-        compute(&Rule::Nim, 50_000, &cancelled()),
+        compute(&"nim".parse::<HeapGame>().unwrap(), 50_000, &cancelled()),
         Err(Error::Cancelled)
     );
 }
@@ -117,7 +117,7 @@ fn sequence_engines_stop_on_a_cancelled_token_and_a_past_deadline() {
 #[test]
 fn a_long_sequence_stops_soon_after_its_token_is_cancelled() {
     // A game leaving three heaps: 100 000 values take minutes; the engine checks every 64.
-    let r = Rule::parse("octal:0.8").unwrap();
+    let r: HeapGame = "octal:0.8".parse().unwrap();
     let token = CancelToken::new();
     let ctl = Control::none().with_token(token.clone());
     let stopper = std::thread::spawn(move || {
@@ -137,15 +137,14 @@ fn a_long_sequence_stops_soon_after_its_token_is_cancelled() {
 #[test]
 fn analysis_stops_when_cancelled() {
     for game in ["dawsons-kayles", "sub:1,3,4", "octal:4.07"] {
-        let spec = parse_game(game).unwrap();
-        let r = Rule::from_spec(&spec).unwrap();
+        let r: HeapGame = game.parse().unwrap();
         assert_eq!(
-            value::analyze(&spec, &r, 100_000, &cancelled()).map(|a| a.computed),
+            value::analyze(&r, 100_000, &cancelled()).map(|a| a.computed),
             Err(Error::Cancelled),
             "{game}"
         );
         assert_eq!(
-            value::analyze(&spec, &r, 100_000, &late()).map(|a| a.computed),
+            value::analyze(&r, 100_000, &late()).map(|a| a.computed),
             Err(Error::Cancelled),
             "{game}"
         );
@@ -154,7 +153,7 @@ fn analysis_stops_when_cancelled() {
 
 #[test]
 fn positions_and_the_misere_search_stop_when_cancelled() {
-    let kayles = Rule::parse("kayles").unwrap();
+    let kayles: HeapGame = "kayles".parse().unwrap();
     // Thousands of positions to search: stopped long before the position limit.
     for ctl in [cancelled(), late()] {
         assert_eq!(

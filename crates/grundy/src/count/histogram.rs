@@ -6,7 +6,7 @@
 //! - [`Periodic`]: `G(n) = preperiod[n]` for `n < pre`, then `G(n) = period[r] + s·q` where
 //!   `n − pre = q·p + r`, `0 ≤ r < p` (arithmetic periodicity with saltus `s`; `s = 0` is plain
 //!   periodicity). Cost `O(pre + p + V)` for values below `V`, whatever the range.
-//! - [`RunTable`] (and any [`RunSource`], such as a self-similar rule supplied by the pattern
+//! - [`RunList`] (and any [`RunSource`], such as a self-similar rule supplied by the pattern
 //!   module): maximal runs of equal values; cost proportional to the runs meeting the range.
 //! - explicit values ([`histogram_of_values`], [`histogram_of_fn`]): enumeration, with a limit.
 //!
@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 
 /// Resource limits for building histograms; the defaults suit a machine with a few GiB.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct Limits {
     /// Grundy values must be below this (the transform has the power of two above the largest
     /// value entries; 2^25 entries of 16 bytes is 512 MiB).
@@ -26,6 +27,26 @@ pub struct Limits {
     pub max_enumeration: u128,
     /// The most runs visited in a run table.
     pub max_runs: u64,
+}
+
+impl Limits {
+    /// Sets [`Limits::max_value`].
+    pub fn with_max_value(mut self, max_value: u64) -> Limits {
+        self.max_value = max_value;
+        self
+    }
+
+    /// Sets [`Limits::max_enumeration`].
+    pub fn with_max_enumeration(mut self, max_enumeration: u128) -> Limits {
+        self.max_enumeration = max_enumeration;
+        self
+    }
+
+    /// Sets [`Limits::max_runs`].
+    pub fn with_max_runs(mut self, max_runs: u64) -> Limits {
+        self.max_runs = max_runs;
+        self
+    }
 }
 
 impl Default for Limits {
@@ -113,9 +134,12 @@ pub struct Run {
 
 /// A sequence given by its runs of equal values: `runs` sorted by strictly increasing `start`,
 /// the first starting at 0; the last run extends to `end` (exclusive), or forever if `None`.
+///
+/// A list written out by hand or by a rule, possibly endless; the table of runs found in
+/// computed values is [`crate::pattern::runs::RunTable`].
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RunTable {
+pub struct RunList {
     /// The runs, in increasing order of start.
     pub runs: Vec<Run>,
     /// Heap sizes from here on are unknown (`None`: the last run never ends).
@@ -136,7 +160,7 @@ pub trait RunSource {
     ) -> Result<()>;
 }
 
-impl RunSource for RunTable {
+impl RunSource for RunList {
     fn runs_in(
         &self,
         lo: u128,
@@ -413,12 +437,13 @@ pub fn histogram_of_fn(
 }
 
 /// The histogram of a heap game's Grundy values over `[min, max]`, from what
-/// [`crate::pattern::value::analyze`] established about it.
+/// [`crate::pattern::value::analyze`] established about it (`analysis` is the analysis of
+/// `game`).
 ///
 /// A *proved* period `G(n + p) = G(n) + s` (for `n ≥ pre`) determines every value from the
 /// first `pre + p`, so the histogram over any range costs `O(pre + p + V)`
 /// ([`histogram_of_periodic`]). Without a proof, each heap's value is asked of the analysis
-/// ([`crate::pattern::value::Analysis::value`]: a proved self-similar rule, a run table, or a
+/// ([`crate::pattern::value::SequenceAnalysis::value`]: a proved self-similar rule, a run table, or a
 /// computed value), which enumerates the range under `limits`; a heap beyond what is known is an
 /// [`Error::Limit`], never a guess.
 ///
@@ -428,15 +453,15 @@ pub fn histogram_of_fn(
 ///
 /// `ctl` is checked while heap sizes are enumerated ([`histogram_of_fn`]).
 pub fn histogram_of_analysis(
-    spec: &crate::notation::game::GameSpec,
-    analysis: &crate::pattern::value::Analysis,
+    game: &crate::heap::HeapGame,
+    analysis: &crate::pattern::value::SequenceAnalysis,
     min: u128,
     max: u128,
     limits: &Limits,
     ctl: &Control,
 ) -> Result<Histogram> {
     use num_traits::ToPrimitive;
-    if let Some(divisors) = spec.divisors() {
+    if let Some(divisors) = game.spec().divisors() {
         let end = max
             .checked_add(1)
             .ok_or_else(|| Error::limit("heap sizes up to 2^128 - 1", "use a smaller --max"))?;
@@ -445,7 +470,7 @@ pub fn histogram_of_analysis(
             end,
             usize::try_from(limits.max_runs).unwrap_or(usize::MAX),
         )?;
-        let runs = RunTable {
+        let runs = RunList {
             runs: table
                 .starts()
                 .iter()
@@ -537,7 +562,7 @@ mod tests {
             }
             let last = lens.last().unwrap().1;
             values.extend(std::iter::repeat_n(last, 80));
-            let table = RunTable { runs, end: None };
+            let table = RunList { runs, end: None };
             let lim = Limits::default();
             let max = min + len;
             prop_assert_eq!(
@@ -608,7 +633,7 @@ mod tests {
             .unwrap()
             .counts()
             .is_empty());
-        let table = RunTable {
+        let table = RunList {
             runs: vec![Run { start: 0, value: 1 }],
             end: Some(10),
         };

@@ -4,7 +4,7 @@
 //! The pipeline: a [`histogram`] of Grundy values over the heap range (from a proved period,
 //! a run table or explicit values), its Walsh-Hadamard transform ([`wht`]), powers (or the
 //! Pólya polynomial, for multisets) of the transformed values, and the inverse transform or one
-//! signed sum ([`tuples`]). [`mod@reference`] holds the definitions the fast code is tested against.
+//! signed sum ([`tuples`]). `reference` holds the definitions the fast code is tested against.
 //!
 //! ```
 //! use grundy::count::{count_tuples, histogram::{histogram_of_periodic, Limits, Periodic}};
@@ -29,11 +29,13 @@
 //! ```
 
 pub mod histogram;
-pub mod reference;
+testing_pub! {
+    pub mod reference;
+}
 pub mod tuples;
 pub mod wht;
 
-pub use histogram::{Histogram, Limits, Periodic, Run, RunSource, RunTable};
+pub use histogram::{Histogram, Limits, Periodic, Run, RunList, RunSource};
 pub use tuples::{
     count_from_histogram, count_multisets, count_tuples, multiset_distribution, tuple_distribution,
     tuple_probability_f64, CountAnswer, CountSpec,

@@ -560,6 +560,7 @@ pub fn tuple_probability_f64(h: &Histogram, k: &BigUint, target: &BigUint) -> f6
 /// What to count: the options of `grundy count`.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct CountSpec {
     /// The number of heaps `K`.
     pub heaps: BigUint,
@@ -573,9 +574,39 @@ pub struct CountSpec {
     pub distribution: bool,
 }
 
+impl CountSpec {
+    /// Count the ordered `heaps`-tuples of nim-sum `nim_sum`, exactly, without the distribution.
+    pub fn new(heaps: BigUint, nim_sum: BigUint) -> CountSpec {
+        CountSpec {
+            heaps,
+            nim_sum,
+            ..CountSpec::default()
+        }
+    }
+
+    /// Counts modulo `modulus` (exactly when `None`).
+    pub fn with_modulus(mut self, modulus: Option<BigUint>) -> CountSpec {
+        self.modulus = modulus;
+        self
+    }
+
+    /// Counts multisets (`true`) or ordered tuples (`false`).
+    pub fn with_unordered(mut self, unordered: bool) -> CountSpec {
+        self.unordered = unordered;
+        self
+    }
+
+    /// Also gives the count for every nim-sum.
+    pub fn with_distribution(mut self, distribution: bool) -> CountSpec {
+        self.distribution = distribution;
+        self
+    }
+}
+
 /// The answer of [`count_from_histogram`].
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CountAnswer {
     /// The count for the requested nim-sum.
     pub count: BigUint,

@@ -156,7 +156,7 @@ pub struct Graph<I: VertexId = u32> {
 /// Asks the processor to bring the cache line holding `p` closer (a hint: no effect on
 /// results, never a fault, whatever the address).
 #[inline(always)]
-pub fn prefetch<T>(p: *const T) {
+pub(crate) fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: PREFETCHT0 is a hint that never faults, whatever the address; SSE is part of the
     // x86-64 baseline.

@@ -6,7 +6,7 @@
 //! compiler's "Fx" hash: for each 64-bit word `w` of input, `h = (rotl(h, 5) ^ w) · K` with the
 //! odd constant `K = 0x51_7c_c1_b7_27_22_0a_95` (derived from the golden ratio).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
@@ -71,5 +71,3 @@ impl Hasher for FxHasher {
 
 /// A `HashMap` using [`FxHasher`].
 pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-/// A `HashSet` using [`FxHasher`].
-pub type FxHashSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;

@@ -11,7 +11,7 @@
 
 pub mod examples;
 pub mod graph;
-pub mod hash;
+pub(crate) mod hash;
 pub mod product;
 pub mod sum;
 

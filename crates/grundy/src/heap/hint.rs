@@ -23,12 +23,15 @@
 
 use crate::control::Control;
 use crate::error::{Error, Result};
-use crate::heap::position::{self, Move, Outcome};
+use crate::heap::position::{self, Move};
 use crate::heap::rule::{Options, Rule};
+use crate::heap::HeapGame;
+use crate::solve::Outcome;
 
 /// Everything a learner needs to see why a position is won or lost.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct Hint {
     /// P (the player to move loses against perfect play) or N (the player to move wins).
     pub outcome: Outcome,
@@ -53,6 +56,7 @@ pub struct Hint {
 /// Nim: the nim-sum is the parity of each column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct NimColumns {
     /// The number of bit columns (at least 1).
     pub width: usize,
@@ -81,11 +85,11 @@ impl NimColumns {
 /// The hint for the sum of `heaps` of `rule`: outcome, values, winning moves, a suggested move
 /// and an explanation (see the module documentation for the reasoning it spells out).
 /// `ctl` reaches the sequence and the searches behind the hint.
-pub fn hint(rule: &Rule, heaps: &[u64], misere: bool, ctl: &Control) -> Result<Hint> {
+pub fn hint(game: &HeapGame, heaps: &[u64], misere: bool, ctl: &Control) -> Result<Hint> {
     if misere {
-        misere_hint(rule, heaps, ctl)
+        misere_hint(game, heaps, ctl)
     } else {
-        normal_hint(rule, heaps, ctl)
+        normal_hint(game, heaps, ctl)
     }
 }
 
@@ -150,10 +154,11 @@ fn column_lines(
     lines
 }
 
-fn normal_hint(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Hint> {
-    let mut table = position::Values::new(rule, heaps, ctl)?;
+fn normal_hint(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<Hint> {
+    let rule = game.rule();
+    let mut table = position::Values::new(game, heaps, ctl)?;
     let values: Vec<u64> = heaps.iter().map(|&h| table.get(h)).collect();
-    let analysis = position::normal(rule, heaps, ctl)?;
+    let analysis = position::normal(game, heaps, ctl)?;
     let x = values.iter().fold(0, |a, b| a ^ b);
     let cols = NimColumns::new(&values, x);
     let nim = matches!(rule, Rule::Nim);
@@ -218,7 +223,7 @@ fn normal_hint(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Hint> {
                         m.from - t
                     ));
                 } else {
-                    let parts = position::heap_values(rule, &m.to, ctl)?;
+                    let parts = position::heap_values(game, &m.to, ctl)?;
                     let shown: Vec<String> =
                         m.to.iter()
                             .zip(&parts)
@@ -254,8 +259,9 @@ fn normal_hint(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Hint> {
     })
 }
 
-fn misere_hint(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Hint> {
-    let analysis = position::misere(rule, heaps, ctl)?;
+fn misere_hint(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<Hint> {
+    let rule = game.rule();
+    let analysis = position::misere(game, heaps, ctl)?;
     let suggested = analysis.winning_moves.first().cloned();
     let mut ex = Vec::new();
     let (values, nim_sum, columns) = if let Rule::Nim = rule {
@@ -320,6 +326,9 @@ fn misere_hint(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Hint> {
         (None, Outcome::N) => {
             ex.push("The player to move has no move, and so wins under the misère rule.".into())
         }
+        (None, Outcome::D) => {
+            ex.push("Neither player can force a win: with perfect play the game never ends.".into())
+        }
     }
     Ok(Hint {
         outcome: analysis.outcome,
@@ -336,7 +345,8 @@ fn misere_hint(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Hint> {
 /// Every distinct legal move of heap `i` (0-based): the options of heap `heaps[i]`, parts
 /// ascending, each listed once, in the rule's order. Fails with [`Error::Invalid`] when `i` is
 /// out of range, and with [`Error::Limit`] when the heap has too many options to list.
-pub fn legal_moves(rule: &Rule, heaps: &[u64], i: usize, ctl: &Control) -> Result<Vec<Move>> {
+pub fn legal_moves(game: &HeapGame, heaps: &[u64], i: usize, ctl: &Control) -> Result<Vec<Move>> {
+    let rule = game.rule();
     heap_at(heaps, i)?;
     position::winning_options(rule, heaps, i, &mut Options::new(), ctl, |_| Ok(true))
 }
@@ -356,7 +366,8 @@ fn heap_at(heaps: &[u64], i: usize) -> Result<u64> {
 /// replaced, in place, by the heaps of `mv.to` (zeros dropped). Errors are [`Error::Invalid`]
 /// and say what is wrong: a heap number out of range, a size that does not match, or an
 /// option the rule does not allow.
-pub fn apply(rule: &Rule, heaps: &[u64], mv: &Move) -> Result<Vec<u64>> {
+pub fn apply(game: &HeapGame, heaps: &[u64], mv: &Move) -> Result<Vec<u64>> {
+    let rule = game.rule();
     let i = mv.heap;
     let h = heap_at(heaps, i)?;
     if mv.from != h {
@@ -372,7 +383,7 @@ pub fn apply(rule: &Rule, heaps: &[u64], mv: &Move) -> Result<Vec<u64>> {
     let legal = match rule {
         // Nim: any smaller heap; no need to list the options.
         Rule::Nim => to.len() <= 1 && to.first().is_none_or(|&t| t < h),
-        _ => legal_moves(rule, heaps, i, &Control::none())?
+        _ => legal_moves(game, heaps, i, &Control::none())?
             .iter()
             .any(|m| m.to == to),
     };
@@ -395,12 +406,13 @@ pub fn apply(rule: &Rule, heaps: &[u64], mv: &Move) -> Result<Vec<u64>> {
 /// suggestion); otherwise the move that removes the fewest tokens from the largest heap that
 /// can move, to keep the game long; `None` when no heap can move (the game is over).
 pub fn engine_move(
-    rule: &Rule,
+    game: &HeapGame,
     heaps: &[u64],
     misere: bool,
     ctl: &Control,
 ) -> Result<Option<Move>> {
-    let h = hint(rule, heaps, misere, ctl)?;
+    let rule = game.rule();
+    let h = hint(game, heaps, misere, ctl)?;
     if h.suggested.is_some() {
         return Ok(h.suggested);
     }
@@ -418,7 +430,7 @@ pub fn engine_move(
             }
             continue;
         }
-        let moves = legal_moves(rule, heaps, i, ctl)?;
+        let moves = legal_moves(game, heaps, i, ctl)?;
         if let Some(best) = moves
             .into_iter()
             .max_by_key(|m| (m.to.iter().sum::<u64>(), std::cmp::Reverse(m.to.len())))
@@ -433,8 +445,8 @@ pub fn engine_move(
 mod tests {
     use super::*;
 
-    fn rule(g: &str) -> Rule {
-        Rule::parse(g).unwrap()
+    fn rule(g: &str) -> HeapGame {
+        g.parse().unwrap()
     }
 
     /// The seed's worked example: 27, 16, 8, 2, 7 has nim-sum 6 and the only winning move

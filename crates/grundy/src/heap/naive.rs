@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 #[cfg(feature = "script")]
 use crate::heap::reference;
 use crate::heap::rule::Rule;
-use crate::heap::sequence::{push, Cell, Run, PROGRESS_EVERY};
+use crate::heap::sequence::{push, Cell, Fill, PROGRESS_EVERY};
 use crate::notation::game::{SubtractionSet, TakeBreak};
 
 /// A bitset of values, cleared per heap, giving the mex.
@@ -80,7 +80,12 @@ pub(crate) fn bound(max: u32) -> usize {
 }
 
 /// Extends `values` to G(0..n) with the naive engine for `rule`.
-pub fn extend<T: Cell>(rule: &Rule, values: &mut Vec<T>, n: usize, ctl: &Control) -> Result<Run> {
+pub fn extend<T: Cell>(
+    rule: &Rule,
+    values: &mut Vec<T>,
+    n: usize,
+    ctl: &Control,
+) -> Result<Fill> {
     match rule {
         Rule::Nim => {
             while values.len() < n {
@@ -92,7 +97,7 @@ pub fn extend<T: Cell>(rule: &Rule, values: &mut Vec<T>, n: usize, ctl: &Control
                     ctl.check(h as u64)?;
                 }
             }
-            Ok(Run::Done)
+            Ok(Fill::Done)
         }
         Rule::Subtraction(s) => subtraction(s, values, n, ctl),
         Rule::TakeBreak(c) => take_break(&Splits::of_code(c), values, n, ctl),
@@ -121,7 +126,7 @@ fn simple<T: Cell>(
     n: usize,
     ctl: &Control,
     mark: impl Fn(usize, &mut Marks, &[T]),
-) -> Result<Run> {
+) -> Result<Fill> {
     let mut marks = Marks::default();
     let mut max = values.iter().map(|v| v.get()).max().unwrap_or(0);
     while values.len() < n {
@@ -137,7 +142,7 @@ fn simple<T: Cell>(
             ctl.check(h as u64)?;
         }
     }
-    Ok(Run::Done)
+    Ok(Fill::Done)
 }
 
 /// Counts of the values in a sliding window, with the mex of the values present: a bitset of
@@ -194,7 +199,7 @@ fn subtraction<T: Cell>(
     values: &mut Vec<T>,
     n: usize,
     ctl: &Control,
-) -> Result<Run> {
+) -> Result<Fill> {
     let mut w = WindowCounts::default();
     // Rebuild the windows for heap h = len (positions h-hi ..= h-lo).
     let h0 = values.len();
@@ -225,7 +230,7 @@ fn subtraction<T: Cell>(
             ctl.check(h as u64)?;
         }
     }
-    Ok(Run::Done)
+    Ok(Fill::Done)
 }
 
 /// The moves of a splitting game, by the number of tokens removed.
@@ -303,7 +308,12 @@ impl Splits {
 pub const MAX_PAIR_TABLE_BYTES: usize = 4 << 30;
 
 /// Take-and-break (and Grundy's game) by scanning all splits, with a pair table for three heaps.
-fn take_break<T: Cell>(sp: &Splits, values: &mut Vec<T>, n: usize, ctl: &Control) -> Result<Run> {
+fn take_break<T: Cell>(
+    sp: &Splits,
+    values: &mut Vec<T>,
+    n: usize,
+    ctl: &Control,
+) -> Result<Fill> {
     let mut marks = Marks::default();
     let mut max = values.iter().map(|v| v.get()).max().unwrap_or(0);
     let mut pairs = PairTable::default();
@@ -340,7 +350,7 @@ fn take_break<T: Cell>(sp: &Splits, values: &mut Vec<T>, n: usize, ctl: &Control
             ctl.check(h as u64)?;
         }
     }
-    Ok(Run::Done)
+    Ok(Fill::Done)
 }
 
 /// P(s) = { G(b) ⊕ G(s-b) : 1 <= b <= s/2 } as bitsets of `bits` bits, for s < len.

@@ -17,7 +17,8 @@ use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::heap::rule::{HeapRule, HeapSum, Options, Rule};
-use crate::heap::sequence::{compute, Sequence};
+use crate::heap::sequence::{compute_rule, Sequence};
+use crate::heap::HeapGame;
 use std::collections::{HashMap, HashSet};
 
 /// Heaps above this size are refused (except in Nim, where G(n) = n, and divide games, whose
@@ -33,20 +34,13 @@ const CHECK_EVERY: usize = 4096;
 /// The most positions the misère search visits.
 pub const MISERE_MAX_POSITIONS: usize = 200_000;
 
-/// Who wins: `P` (the player to move loses) or `N` (the player to move wins).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Outcome {
-    /// The previous player wins: every move loses.
-    P,
-    /// The next player (to move) wins.
-    N,
-}
+use crate::solve::Outcome;
 
 /// One winning move: heap `heap` (0-based index in the input) of size `from` becomes the heaps
 /// `to` (ascending; empty when the heap is removed).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct Move {
     /// 0-based index of the heap moved in.
     pub heap: usize,
@@ -56,10 +50,24 @@ pub struct Move {
     pub to: Vec<u64>,
 }
 
-/// The analysis of a sum of heaps.
+impl Move {
+    /// The move in heap `heap` (0-based) of size `from` leaving the heaps `to` (sorted here).
+    pub fn new(heap: usize, from: u64, mut to: Vec<u64>) -> Move {
+        to.sort_unstable();
+        Move { heap, from, to }
+    }
+}
+
+/// The analysis of a sum of heaps: its outcome and every winning move.
+///
+/// Under normal play the sum `h1 + ... + hk` has value `X = G(h1) ⊕ ... ⊕ G(hk)` and is P
+/// exactly when `X = 0` (Sprague-Grundy); the winning moves replace a heap `hi` by an option of
+/// value `G(hi) ⊕ X`, which makes the nim-sum 0. Under misère play the outcome comes from
+/// Bouton's rule (Nim) or a search over positions (see the module documentation).
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Analysis {
+#[non_exhaustive]
+pub struct PositionAnalysis {
     /// P or N.
     pub outcome: Outcome,
     /// The nim-sum of the heaps' values (normal play only).
@@ -79,7 +87,8 @@ pub struct Values<'r> {
 impl<'r> Values<'r> {
     /// Prepares G(n) for every n up to the largest of `heaps`; heaps above [`MAX_HEAP`] are
     /// refused with [`Error::Limit`] for games that need their sequence.
-    pub fn new(rule: &'r Rule, heaps: &[u64], ctl: &Control) -> Result<Values<'r>> {
+    pub fn new(game: &'r HeapGame, heaps: &[u64], ctl: &Control) -> Result<Values<'r>> {
+        let rule = game.rule();
         let max = heaps.iter().copied().max().unwrap_or(0);
         let seq = match rule {
             Rule::Nim | Rule::Divide(_) => None,
@@ -90,7 +99,7 @@ impl<'r> Values<'r> {
                         "use smaller heaps",
                     ));
                 }
-                Some(compute(rule, max + 1, ctl)?)
+                Some(compute_rule(rule, max + 1, ctl)?)
             }
         };
         Ok(Values {
@@ -115,8 +124,8 @@ impl<'r> Values<'r> {
 /// The Grundy value G(h) of each heap of `heaps` (computed once up to the largest heap; Nim and
 /// divide games need no sequence). Heaps above [`MAX_HEAP`] are refused with [`Error::Limit`]
 /// for games that need their sequence.
-pub fn heap_values(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Vec<u64>> {
-    let mut vals = Values::new(rule, heaps, ctl)?;
+pub fn heap_values(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<Vec<u64>> {
+    let mut vals = Values::new(game, heaps, ctl)?;
     Ok(heaps.iter().map(|&h| vals.get(h)).collect())
 }
 
@@ -139,8 +148,9 @@ pub fn divide_value(ds: &[u64], n: u64, memo: &mut HashMap<u64, u64>) -> u64 {
 }
 
 /// Outcome, nim-sum and every winning move of the sum of `heaps` under normal play.
-pub fn normal(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Analysis> {
-    let mut vals = Values::new(rule, heaps, ctl)?;
+pub fn normal(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<PositionAnalysis> {
+    let rule = game.rule();
+    let mut vals = Values::new(game, heaps, ctl)?;
     let g: Vec<u64> = heaps.iter().map(|&h| vals.get(h)).collect();
     let x = g.iter().fold(0, |a, b| a ^ b);
     let mut moves = Vec::new();
@@ -163,7 +173,7 @@ pub fn normal(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Analysis> {
             })?);
         }
     }
-    Ok(Analysis {
+    Ok(PositionAnalysis {
         outcome: if x == 0 { Outcome::P } else { Outcome::N },
         nim_sum: Some(x),
         winning_moves: moves,
@@ -217,7 +227,8 @@ fn check_option_count(rule: &Rule, h: u64) -> Result<()> {
 
 /// Outcome and every winning move of the sum of `heaps` under misère play. The search checks
 /// `ctl` at every position it opens.
-pub fn misere(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Analysis> {
+pub fn misere(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<PositionAnalysis> {
+    let rule = game.rule();
     if let Rule::Nim = rule {
         return Ok(misere_nim(heaps));
     }
@@ -236,7 +247,7 @@ pub fn misere(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Analysis> {
             })?);
         }
     }
-    Ok(Analysis {
+    Ok(PositionAnalysis {
         outcome: if win { Outcome::N } else { Outcome::P },
         nim_sum: None,
         winning_moves: moves,
@@ -244,7 +255,7 @@ pub fn misere(rule: &Rule, heaps: &[u64], ctl: &Control) -> Result<Analysis> {
 }
 
 /// Misère Nim by Bouton's rule (see the module documentation).
-pub fn misere_nim(heaps: &[u64]) -> Analysis {
+pub fn misere_nim(heaps: &[u64]) -> PositionAnalysis {
     let big = heaps.iter().filter(|&&h| h >= 2).count();
     let ones = heaps.iter().filter(|&&h| h == 1).count() as u64;
     let x = heaps.iter().fold(0, |a, b| a ^ b);
@@ -284,7 +295,7 @@ pub fn misere_nim(heaps: &[u64]) -> Analysis {
             });
         }
     }
-    Analysis {
+    PositionAnalysis {
         outcome: if win { Outcome::N } else { Outcome::P },
         nim_sum: None,
         winning_moves: moves,

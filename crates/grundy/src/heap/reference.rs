@@ -7,7 +7,7 @@
 use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::heap::rule::{HeapRule, Options};
-use crate::heap::sequence::{push, Cell, Run};
+use crate::heap::sequence::{push, Cell, Fill};
 
 /// The minimum excludant: the least natural number not in `set`.
 pub fn mex(set: &mut [u32]) -> u32 {
@@ -32,7 +32,7 @@ pub fn extend<T: Cell>(
     values: &mut Vec<T>,
     n: usize,
     ctl: &Control,
-) -> Result<Run> {
+) -> Result<Fill> {
     let mut opts = Options::new();
     let mut set: Vec<u32> = Vec::new();
     while values.len() < n {
@@ -60,7 +60,7 @@ pub fn extend<T: Cell>(
             ctl.check(h as u64)?;
         }
     }
-    Ok(Run::Done)
+    Ok(Fill::Done)
 }
 
 /// G(0..n) of `rule` as `u32`s, by the definition.

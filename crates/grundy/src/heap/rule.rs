@@ -67,7 +67,9 @@ pub trait HeapRule: Sync {
     fn options(&self, n: u64, out: &mut Options) -> Result<()>;
 }
 
+testing_pub! {
 /// Every heap game of the GAME notation, ready to play: [`GameSpec`] with the script loaded.
+/// The engines' view of a [`crate::heap::HeapGame`].
 #[derive(Debug)]
 pub enum Rule {
     /// Nim: n → any smaller heap.
@@ -85,6 +87,7 @@ pub enum Rule {
     /// A user's Rhai script.
     #[cfg(feature = "script")]
     Script(Box<ScriptRule>),
+}
 }
 
 impl Rule {
@@ -111,6 +114,7 @@ impl Rule {
     }
 
     /// Parses GAME and builds its rule.
+    #[cfg(any(test, feature = "testing"))]
     pub fn parse(game: &str) -> Result<Rule> {
         let spec = crate::notation::game::parse_game(game)?;
         Rule::from_spec(&spec)
@@ -257,28 +261,38 @@ impl<R: HeapRule> Game for HeapSum<'_, R> {
 
     /// Replacing heap `i` by each of its options, once per distinct heap size.
     fn options(&self, p: &Vec<u64>, out: &mut Vec<Vec<u64>>) {
-        let mut opts = Options::new();
-        for (i, &h) in p.iter().enumerate() {
-            if i > 0 && p[i - 1] == h {
-                continue;
-            }
-            opts.clear();
-            if let Err(e) = self.rule.options(h, &mut opts) {
-                if let Ok(mut slot) = self.error.lock() {
-                    slot.get_or_insert(e);
-                }
-                return;
-            }
-            for o in opts.iter() {
-                let mut q: Vec<u64> = Vec::with_capacity(p.len() + o.len());
-                q.extend_from_slice(&p[..i]);
-                q.extend_from_slice(&p[i + 1..]);
-                q.extend_from_slice(o);
-                q.sort_unstable();
-                out.push(q);
+        if let Err(e) = sum_options(self.rule, p, out) {
+            if let Ok(mut slot) = self.error.lock() {
+                slot.get_or_insert(e);
             }
         }
     }
+}
+
+/// Appends the options of the sum of heaps `p` (sorted): heap `i` replaced by each of its
+/// options, once per distinct heap size, each result sorted. Stops at the first rule error.
+pub(crate) fn sum_options<R: HeapRule + ?Sized>(
+    rule: &R,
+    p: &[u64],
+    out: &mut Vec<Vec<u64>>,
+) -> Result<()> {
+    let mut opts = Options::new();
+    for (i, &h) in p.iter().enumerate() {
+        if i > 0 && p[i - 1] == h {
+            continue;
+        }
+        opts.clear();
+        rule.options(h, &mut opts)?;
+        for o in opts.iter() {
+            let mut q: Vec<u64> = Vec::with_capacity(p.len() + o.len());
+            q.extend_from_slice(&p[..i]);
+            q.extend_from_slice(&p[i + 1..]);
+            q.extend_from_slice(o);
+            q.sort_unstable();
+            out.push(q);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::heap::rule::Rule;
+use crate::heap::HeapGame;
 use crate::heap::{naive, reference, sparse};
 
 /// The longest sequence [`compute`] makes: 2·10^9 values (about 2 GB when values fit a byte).
@@ -18,16 +19,18 @@ pub const MAX_LEN: u64 = 2_000_000_000;
 /// those cost about n²·B/128 word operations (B the value bound), hours beyond this.
 pub const MAX_LEN_THREE_HEAPS: u64 = 100_000;
 
-/// A cell type for values: `u8`, `u16` or `u32`.
-pub trait Cell:
-    Copy + Default + Send + Sync + Ord + std::ops::BitXor<Output = Self> + 'static
-{
-    /// The largest value the type holds.
-    const MAX: u32;
-    /// Narrows `v` (which must be at most `MAX`).
-    fn from_u32(v: u32) -> Self;
-    /// Widens to `u32`.
-    fn get(self) -> u32;
+testing_pub! {
+    /// A cell type for values: `u8`, `u16` or `u32`.
+    pub trait Cell:
+        Copy + Default + Send + Sync + Ord + std::ops::BitXor<Output = Self> + 'static
+    {
+        /// The largest value the type holds.
+        const MAX: u32;
+        /// Narrows `v` (which must be at most `MAX`).
+        fn from_u32(v: u32) -> Self;
+        /// Widens to `u32`.
+        fn get(self) -> u32;
+    }
 }
 
 macro_rules! cell {
@@ -49,17 +52,20 @@ cell!(u8);
 cell!(u16);
 cell!(u32);
 
-/// What an engine run over cells of one width ended with.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Run {
-    /// All requested values are done.
-    Done,
-    /// The next value does not fit the cell type: widen and resume.
-    Overflow,
+testing_pub! {
+    /// What an engine run over cells of one width ended with.
+    #[derive(Debug, PartialEq, Eq)]
+    pub enum Fill {
+        /// All requested values are done.
+        Done,
+        /// The next value does not fit the cell type: widen and resume.
+        Overflow,
+    }
 }
 
 /// A Grundy sequence G(0..len), stored compactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Sequence {
     /// Every value below 256.
     U8(Vec<u8>),
@@ -105,46 +111,75 @@ impl Sequence {
     }
 }
 
-/// Which algorithm computes a sequence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// The best engine for the rule ([`compute`]'s choice).
-    Auto,
-    /// Every option enumerated, then mex ([`mod@reference`]): slow, from the definition.
-    Reference,
-    /// Tight per-rule loops with bitset mex ([`naive`]).
-    Naive,
-    /// Rare/common value classes for two-heap splitting games ([`sparse`]).
-    Sparse,
+testing_pub! {
+    /// Which algorithm computes a sequence.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum SequenceEngine {
+        /// The best engine for the rule ([`compute`]'s choice).
+        Auto,
+        /// Every option enumerated, then mex ([`mod@reference`]): slow, from the definition.
+        Reference,
+        /// Tight per-rule loops with bitset mex ([`naive`]).
+        Naive,
+        /// Rare/common value classes for two-heap splitting games ([`sparse`]).
+        Sparse,
+    }
 }
 
-/// G(0), ..., G(n-1) of `rule`, by the engine best suited to it: the sparse-space engine for
+/// G(0), ..., G(n-1) of `game`, by the engine best suited to it: the sparse-space engine for
 /// take-and-break games that leave at most two heaps (and Grundy's game) beyond a few thousand
 /// values, the naive engine otherwise. `Error::Limit` above [`MAX_LEN`] values.
 ///
-/// `ctl` receives the number of values done every [`PROGRESS_EVERY`] values (more often for
-/// games leaving three heaps) and may stop the computation with `Err(Error::Cancelled)`.
-pub fn compute(rule: &Rule, n: u64, ctl: &Control) -> Result<Sequence> {
-    compute_with(rule, n, Engine::Auto, ctl)
+/// G(n) = mex { G(h1) ⊕ ... ⊕ G(hk) : n → (h1, ..., hk) }: the options of a heap are sums of
+/// smaller heaps (or of fewer tokens), whose values are known when G(n) is computed, and the
+/// value of a sum is the nim-sum of its parts (Sprague-Grundy).
+///
+/// ```
+/// use grundy::heap::{sequence, HeapGame};
+/// let sub: HeapGame = "sub:1,2".parse()?;
+/// // With moves {1, 2}, G(n) = n mod 3.
+/// let g = sequence::compute(&sub, 7, &grundy::control::Control::none())?;
+/// assert_eq!(g.to_vec(), [0, 1, 2, 0, 1, 2, 0]);
+/// # Ok::<(), grundy::Error>(())
+/// ```
+pub fn compute(game: &HeapGame, n: u64, ctl: &Control) -> Result<Sequence> {
+    compute_rule(game.rule(), n, ctl)
 }
 
-/// G(0), ..., G(n-1) of `rule` by a chosen engine (the sparse engine falls back to the naive one
-/// for rules it does not handle).
-pub fn compute_with(rule: &Rule, n: u64, engine: Engine, ctl: &Control) -> Result<Sequence> {
-    extend_from(rule, Sequence::U8(Vec::new()), n, engine, ctl)
+/// [`compute`] for the engines' rule.
+pub(crate) fn compute_rule(rule: &Rule, n: u64, ctl: &Control) -> Result<Sequence> {
+    compute_with(rule, n, SequenceEngine::Auto, ctl)
 }
 
-/// Extends a sequence of `rule` (as returned by [`compute`]) to G(0..n), reusing the values it
+testing_pub! {
+    /// G(0), ..., G(n-1) of `rule` by a chosen engine (the sparse engine falls back to the naive one
+    /// for rules it does not handle).
+    pub fn compute_with(
+        rule: &Rule,
+        n: u64,
+        engine: SequenceEngine,
+        ctl: &Control,
+    ) -> Result<Sequence> {
+        extend_from(rule, Sequence::U8(Vec::new()), n, engine, ctl)
+    }
+}
+
+/// Extends a sequence of `game` (as returned by [`compute`]) to G(0..n), reusing the values it
 /// holds; returned unchanged if it already has `n` values or more.
-pub fn extend(rule: &Rule, seq: Sequence, n: u64, ctl: &Control) -> Result<Sequence> {
-    extend_from(rule, seq, n, Engine::Auto, ctl)
+pub fn extend(game: &HeapGame, seq: Sequence, n: u64, ctl: &Control) -> Result<Sequence> {
+    extend_rule(game.rule(), seq, n, ctl)
+}
+
+/// [`extend`] for the engines' rule.
+pub(crate) fn extend_rule(rule: &Rule, seq: Sequence, n: u64, ctl: &Control) -> Result<Sequence> {
+    extend_from(rule, seq, n, SequenceEngine::Auto, ctl)
 }
 
 fn extend_from(
     rule: &Rule,
     seq: Sequence,
     n: u64,
-    engine: Engine,
+    engine: SequenceEngine,
     ctl: &Control,
 ) -> Result<Sequence> {
     if n > MAX_LEN {
@@ -169,14 +204,14 @@ fn extend_from(
         return Ok(seq);
     }
     let engine = match engine {
-        Engine::Auto if sparse::handles(rule) && n > 4096 => Engine::Sparse,
-        Engine::Auto => Engine::Naive,
-        Engine::Sparse if !sparse::handles(rule) => Engine::Naive,
+        SequenceEngine::Auto if sparse::handles(rule) && n > 4096 => SequenceEngine::Sparse,
+        SequenceEngine::Auto => SequenceEngine::Naive,
+        SequenceEngine::Sparse if !sparse::handles(rule) => SequenceEngine::Naive,
         e => e,
     };
     let mut v16: Vec<u16> = match seq {
         Sequence::U8(mut v8) => {
-            if run(engine, rule, &mut v8, n, ctl)? == Run::Done {
+            if run(engine, rule, &mut v8, n, ctl)? == Fill::Done {
                 return Ok(Sequence::U8(v8));
             }
             widen(v8)
@@ -184,22 +219,22 @@ fn extend_from(
         Sequence::U16(v) => v,
         Sequence::U32(v) => return finish32(engine, rule, v, n, ctl),
     };
-    if run(engine, rule, &mut v16, n, ctl)? == Run::Done {
+    if run(engine, rule, &mut v16, n, ctl)? == Fill::Done {
         return Ok(Sequence::U16(v16));
     }
     finish32(engine, rule, widen(v16), n, ctl)
 }
 
 fn finish32(
-    engine: Engine,
+    engine: SequenceEngine,
     rule: &Rule,
     mut v32: Vec<u32>,
     n: usize,
     ctl: &Control,
 ) -> Result<Sequence> {
     match run(engine, rule, &mut v32, n, ctl)? {
-        Run::Done => Ok(Sequence::U32(v32)),
-        Run::Overflow => Err(Error::limit(
+        Fill::Done => Ok(Sequence::U32(v32)),
+        Fill::Overflow => Err(Error::limit(
             "a Grundy value does not fit in 32 bits",
             "values of 2^32 and above are not supported",
         )),
@@ -217,12 +252,12 @@ fn widen<A: Cell, B: Cell>(v: Vec<A>) -> Vec<B> {
 }
 
 fn run<T: Cell>(
-    engine: Engine,
+    engine: SequenceEngine,
     rule: &Rule,
     values: &mut Vec<T>,
     n: usize,
     ctl: &Control,
-) -> Result<Run> {
+) -> Result<Fill> {
     if values
         .try_reserve_exact(n.saturating_sub(values.len()))
         .is_err()
@@ -233,17 +268,17 @@ fn run<T: Cell>(
         ));
     }
     match engine {
-        Engine::Reference => reference::extend(rule, values, n, ctl),
-        Engine::Sparse => sparse::extend(rule, values, n, ctl),
+        SequenceEngine::Reference => reference::extend(rule, values, n, ctl),
+        SequenceEngine::Sparse => sparse::extend(rule, values, n, ctl),
         _ => naive::extend(rule, values, n, ctl),
     }
 }
 
 /// Appends `v` to `values` as a `T`, or reports that it does not fit.
 #[inline(always)]
-pub(crate) fn push<T: Cell>(values: &mut Vec<T>, v: u32) -> Option<Run> {
+pub(crate) fn push<T: Cell>(values: &mut Vec<T>, v: u32) -> Option<Fill> {
     if v > T::MAX {
-        return Some(Run::Overflow);
+        return Some(Fill::Overflow);
     }
     values.push(T::from_u32(v));
     None

@@ -35,7 +35,7 @@ use crate::control::Control;
 use crate::error::Result;
 use crate::heap::naive::{bound, Marks, Splits};
 use crate::heap::rule::Rule;
-use crate::heap::sequence::{push, Cell, Run, PROGRESS_EVERY};
+use crate::heap::sequence::{push, Cell, Fill, PROGRESS_EVERY};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
@@ -243,7 +243,12 @@ const BLOCK: usize = 1 << 13;
 /// each c of that block in parallel (every heap of the block is independent given the values)
 /// *while* the next block is proposed. The first heap whose verification fails is recomputed
 /// exactly and everything after it is dropped, so the result is exactly the sequential one.
-pub fn extend<T: Cell>(rule: &Rule, values: &mut Vec<T>, n: usize, ctl: &Control) -> Result<Run> {
+pub fn extend<T: Cell>(
+    rule: &Rule,
+    values: &mut Vec<T>,
+    n: usize,
+    ctl: &Control,
+) -> Result<Fill> {
     extend_with(rule, values, n, ctl, Parity::Auto)
 }
 
@@ -257,7 +262,7 @@ pub fn extend_with<T: Cell>(
     n: usize,
     ctl: &Control,
     parity: Parity,
-) -> Result<Run> {
+) -> Result<Fill> {
     let sp = match rule {
         Rule::TakeBreak(c) if c.max_heaps() <= 2 => Splits::of_code(c),
         Rule::GrundysGame => Splits::grundy(),
@@ -358,7 +363,7 @@ pub fn extend_with<T: Cell>(
         let end = (h0 + BLOCK).min(n);
         pending = Some(propose(&sp, &mut st, base, h0, end, &mut tables));
     }
-    Ok(Run::Done)
+    Ok(Fill::Done)
 }
 
 /// A block of heaps whose values were proposed by the rare pass and await verification.

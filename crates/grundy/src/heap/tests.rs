@@ -3,8 +3,9 @@
 use super::naive;
 use super::reference;
 use super::rule::Rule;
-use super::sequence::{compute, compute_with, Engine, Sequence};
+use super::sequence::{compute, compute_with, Sequence, SequenceEngine};
 use super::sparse;
+use super::HeapGame;
 use crate::control::Control;
 use crate::notation::game::{GameSpec, TakeBreak};
 use proptest::prelude::*;
@@ -13,7 +14,11 @@ fn rule(game: &str) -> Rule {
     Rule::parse(game).unwrap()
 }
 
-fn seq(game: &str, n: u64, engine: Engine) -> Vec<u32> {
+fn heap_game(game: &str) -> HeapGame {
+    game.parse().unwrap()
+}
+
+fn seq(game: &str, n: u64, engine: SequenceEngine) -> Vec<u32> {
     compute_with(&rule(game), n, engine, &Control::none())
         .unwrap()
         .to_vec()
@@ -27,15 +32,19 @@ fn reference(game: &str, n: usize) -> Vec<u32> {
 /// `long` values.
 fn cross_check(r: &Rule, n: usize, long: u64) {
     let want = reference::sequence(r, n).unwrap();
-    for e in [Engine::Naive, Engine::Sparse, Engine::Auto] {
+    for e in [
+        SequenceEngine::Naive,
+        SequenceEngine::Sparse,
+        SequenceEngine::Auto,
+    ] {
         let got = compute_with(r, n as u64, e, &Control::none())
             .unwrap()
             .to_vec();
         assert_eq!(got, want, "{r:?} engine {e:?}");
     }
     if long > n as u64 {
-        let a = compute_with(r, long, Engine::Naive, &Control::none()).unwrap();
-        let b = compute_with(r, long, Engine::Sparse, &Control::none()).unwrap();
+        let a = compute_with(r, long, SequenceEngine::Naive, &Control::none()).unwrap();
+        let b = compute_with(r, long, SequenceEngine::Sparse, &Control::none()).unwrap();
         assert_eq!(a.to_vec(), b.to_vec(), "{r:?} naive vs sparse");
         // The classes with the heap's parity as an extra bit, forced on and off.
         for parity in [sparse::Parity::On, sparse::Parity::Off] {
@@ -87,7 +96,7 @@ fn hexadecimal_codes_sample() {
     // Long enough for the pair table to be rebuilt as values outgrow their bound.
     let r = rule("octal:0.FFF");
     assert_eq!(
-        compute_with(&r, 70, Engine::Naive, &Control::none())
+        compute_with(&r, 70, SequenceEngine::Naive, &Control::none())
             .unwrap()
             .to_vec(),
         reference::sequence(&r, 70).unwrap()
@@ -110,8 +119,12 @@ fn scripts() {
         "fn options(n) { let r = []; for d in 2..=6 { r.push([n / d]); } r }",
     )
     .unwrap();
-    let script = seq(&format!("script:{}", path.display()), 500, Engine::Auto);
-    assert_eq!(script, seq("divide:2,3,4,5,6", 500, Engine::Auto));
+    let script = seq(
+        &format!("script:{}", path.display()),
+        500,
+        SequenceEngine::Auto,
+    );
+    assert_eq!(script, seq("divide:2,3,4,5,6", 500, SequenceEngine::Auto));
     assert_eq!(script, reference("divide:2,3,4,5,6", 500));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -136,7 +149,7 @@ proptest! {
             .map(|&(a, w)| if w == 0 { a.to_string() } else { format!("{a}-{}", a + w) })
             .collect();
         let game = format!("sub:{}", text.join(","));
-        prop_assert_eq!(seq(&game, 300, Engine::Naive), reference(&game, 300));
+        prop_assert_eq!(seq(&game, 300, SequenceEngine::Naive), reference(&game, 300));
     }
 
     #[test]
@@ -144,7 +157,7 @@ proptest! {
         let text: Vec<String> = ds.iter().map(|d| d.to_string()).collect();
         let game = format!("divide:{}", text.join(","));
         let want = reference(&game, 400);
-        prop_assert_eq!(&seq(&game, 400, Engine::Naive), &want);
+        prop_assert_eq!(&seq(&game, 400, SequenceEngine::Naive), &want);
         let GameSpec::Divide(d) = crate::notation::game::parse_game(&game).unwrap() else {
             unreachable!()
         };
@@ -158,27 +171,32 @@ proptest! {
 #[test]
 fn values_wider_than_a_byte() {
     // G(n) = n mod 1001 for sub:1-1000: values up to 1000 force u16 cells.
-    let s = compute(&rule("sub:1-1000"), 3000, &Control::none()).unwrap();
+    let s = compute(&heap_game("sub:1-1000"), 3000, &Control::none()).unwrap();
     assert!(matches!(s, Sequence::U16(_)));
     assert!((0..3000).all(|n| s.get(n) == (n % 1001) as u32));
     assert_eq!(
-        seq("sub:1-1000", 1200, Engine::Naive),
+        seq("sub:1-1000", 1200, SequenceEngine::Naive),
         reference("sub:1-1000", 1200)
     );
-    let s = compute(&rule("nim"), 70_000, &Control::none()).unwrap();
+    let s = compute(&heap_game("nim"), 70_000, &Control::none()).unwrap();
     assert!(matches!(s, Sequence::U32(_)));
     assert_eq!(s.get(69_999), 69_999);
     // A huge range is stored as one range, not a million elements.
-    let s = compute(&rule("sub:1-1000000"), 2000, &Control::none()).unwrap();
+    let s = compute(&heap_game("sub:1-1000000"), 2000, &Control::none()).unwrap();
     assert!((0..2000).all(|n| s.get(n) == n as u32));
 }
 
 #[test]
 fn limits_are_errors() {
-    let e = compute(&rule("nim"), super::sequence::MAX_LEN + 1, &Control::none()).unwrap_err();
+    let e = compute(
+        &heap_game("nim"),
+        super::sequence::MAX_LEN + 1,
+        &Control::none(),
+    )
+    .unwrap_err();
     assert!(matches!(e, crate::Error::Limit(_)));
     let n = super::sequence::MAX_LEN_THREE_HEAPS + 1;
-    let e = compute(&rule("octal:0.8"), n, &Control::none()).unwrap_err();
+    let e = compute(&heap_game("octal:0.8"), n, &Control::none()).unwrap_err();
     assert!(matches!(e, crate::Error::Limit(_)));
 }
 
@@ -191,7 +209,7 @@ fn periodic_from(s: &[u32], n0: usize, p: usize) -> bool {
 
 #[test]
 fn kayles_period_12_from_71() {
-    let s = seq("kayles", 2000, Engine::Auto);
+    let s = seq("kayles", 2000, SequenceEngine::Auto);
     assert_eq!(&s[..12], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
     assert!(periodic_from(&s, 71, 12));
     assert_ne!(s[70], s[82]);
@@ -201,7 +219,7 @@ fn kayles_period_12_from_71() {
 /// 34, 51; Dawson's Kayles 0.07 is the same sequence shifted by one.
 #[test]
 fn dawsons_chess_and_kayles() {
-    let chess = seq("dawsons-chess", 3000, Engine::Auto);
+    let chess = seq("dawsons-chess", 3000, SequenceEngine::Auto);
     assert_eq!(
         &chess[..40],
         &[
@@ -211,7 +229,7 @@ fn dawsons_chess_and_kayles() {
     );
     assert!(periodic_from(&chess, 52, 34));
     assert_ne!(chess[51], chess[85]);
-    let kayles = seq("dawsons-kayles", 3000, Engine::Auto);
+    let kayles = seq("dawsons-kayles", 3000, SequenceEngine::Auto);
     assert_eq!(kayles[0], 0);
     assert!((1..3000).all(|n| kayles[n] == chess[n - 1]));
     assert!(periodic_from(&kayles, 53, 34));
@@ -225,18 +243,18 @@ fn grundys_game_starts() {
         0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2,
         3, 1, 2, 4, 1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3,
     ];
-    assert_eq!(seq("grundys-game", 60, Engine::Auto), want);
-    assert_eq!(seq("grundys-game", 60, Engine::Sparse), want);
+    assert_eq!(seq("grundys-game", 60, SequenceEngine::Auto), want);
+    assert_eq!(seq("grundys-game", 60, SequenceEngine::Sparse), want);
 }
 
 #[test]
 fn subtract_a_square_starts() {
     assert_eq!(
-        seq("squares", 10, Engine::Auto),
+        seq("squares", 10, SequenceEngine::Auto),
         [0, 1, 0, 1, 2, 0, 1, 0, 1, 2]
     );
     assert_eq!(
-        seq("squares", 500, Engine::Naive),
+        seq("squares", 500, SequenceEngine::Naive),
         reference("squares", 500)
     );
 }
@@ -245,7 +263,7 @@ fn subtract_a_square_starts() {
 /// a long sparse-space computation checked against a published fact.
 #[test]
 fn octal_127_period_4_after_46577() {
-    let s = seq("octal:0.127", 60_000, Engine::Auto);
+    let s = seq("octal:0.127", 60_000, SequenceEngine::Auto);
     assert_eq!(&s[1..13], &[1, 0, 2, 2, 1, 0, 4, 4, 1, 2, 2, 0]);
     assert!(periodic_from(&s, 46_578, 4));
     assert!(!periodic_from(&s, 46_577, 4));
@@ -254,7 +272,7 @@ fn octal_127_period_4_after_46577() {
 /// Octal .177 (OEIS A071435): period 20, last exception at n = 496.
 #[test]
 fn octal_177_period_20_after_496() {
-    let s = seq("octal:0.177", 5000, Engine::Auto);
+    let s = seq("octal:0.177", 5000, SequenceEngine::Auto);
     assert_eq!(&s[1..13], &[1, 1, 2, 2, 3, 1, 1, 4, 4, 3, 2, 2]);
     assert!(periodic_from(&s, 497, 20));
     assert!(!periodic_from(&s, 496, 20));
@@ -262,8 +280,8 @@ fn octal_177_period_20_after_496() {
 
 #[test]
 fn officers_sparse_equals_naive() {
-    let a = seq("officers", 20_000, Engine::Sparse);
-    let b = seq("officers", 20_000, Engine::Naive);
+    let a = seq("officers", 20_000, SequenceEngine::Sparse);
+    let b = seq("officers", 20_000, SequenceEngine::Naive);
     assert_eq!(a, b);
     assert_eq!(&a[..40], &reference("officers", 40)[..]);
 }
@@ -291,8 +309,8 @@ fn speculative_blocks_equal_naive() {
         "officers",
         "grundys-game",
     ] {
-        let a = seq(game, 50_000, Engine::Sparse);
-        let b = seq(game, 50_000, Engine::Naive);
+        let a = seq(game, 50_000, SequenceEngine::Sparse);
+        let b = seq(game, 50_000, SequenceEngine::Naive);
         assert_eq!(a, b, "{game}");
     }
 }
@@ -305,7 +323,7 @@ fn extending_a_sequence_equals_computing_it() {
         ("octal:0.8F", 600),
         ("grundys-game", 6000),
     ] {
-        let r = rule(game);
+        let r = heap_game(game);
         let full = compute(&r, len, &Control::none()).unwrap();
         let mut s = compute(&r, 100, &Control::none()).unwrap();
         for n in [len / 5, len / 2, len] {

@@ -160,25 +160,27 @@ pub fn inv<T: NimberField>(a: &T) -> Option<T> {
     a.nim_inv()
 }
 
-/// The nim-inverse by Fermat's little theorem in `F_k` (`k = a.level()`):
-/// `a^(-1) = a^(2^(2^k) - 2) = (a^(2^(n-1) - 1))²` with `n = 2^k`. The power `f(m) = a^(2^m - 1)`
-/// is built by the Itoh-Tsujii chain `f(2m) = f(m)^(2^m)·f(m)`, `f(m+1) = f(m)²·a`, walking the
-/// binary digits of `n - 1 = 11…1`: about `n` squarings and `2k` products. `None` for 0.
-pub fn inv_by_fermat<T: NimberField>(a: &T) -> Option<T> {
-    if a.is_zero() {
-        return None;
+testing_pub! {
+    /// The nim-inverse by Fermat's little theorem in `F_k` (`k = a.level()`):
+    /// `a^(-1) = a^(2^(2^k) - 2) = (a^(2^(n-1) - 1))²` with `n = 2^k`. The power `f(m) = a^(2^m - 1)`
+    /// is built by the Itoh-Tsujii chain `f(2m) = f(m)^(2^m)·f(m)`, `f(m+1) = f(m)²·a`, walking the
+    /// binary digits of `n - 1 = 11…1`: about `n` squarings and `2k` products. `None` for 0.
+    pub fn inv_by_fermat<T: NimberField>(a: &T) -> Option<T> {
+        if a.is_zero() {
+            return None;
+        }
+        let k = a.level();
+        let mut f = a.clone();
+        let mut m: u128 = 1;
+        for _ in 1..k {
+            f = square_times(&f, m).nim_mul(&f);
+            m *= 2;
+            f = f.nim_square().nim_mul(a);
+            m += 1;
+        }
+        // Now f = a^(2^m - 1) with m = 2^k - 1 (for k = 0, a = 1 and the answer is 1 = a²).
+        Some(f.nim_square())
     }
-    let k = a.level();
-    let mut f = a.clone();
-    let mut m: u128 = 1;
-    for _ in 1..k {
-        f = square_times(&f, m).nim_mul(&f);
-        m *= 2;
-        f = f.nim_square().nim_mul(a);
-        m += 1;
-    }
-    // Now f = a^(2^m - 1) with m = 2^k - 1 (for k = 0, a = 1 and the answer is 1 = a²).
-    Some(f.nim_square())
 }
 
 /// The nim-square root (the type's own method). Every nimber has exactly one.

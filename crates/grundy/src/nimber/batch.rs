@@ -8,7 +8,7 @@
 //!   products) and applied by eight byte-table lookups, or by GFNI eight values at a time.
 //! - [`par_mul_slice`]: [`mul_slice`] on chunks in parallel (rayon).
 //!
-//! Every path gives the same answers as [`crate::nimber::reference`] (tests below).
+//! Every path gives the same answers as the definition-level `nimber::reference` code (tests below).
 
 use super::kernel::{self, basis};
 use super::Nim64;
@@ -43,27 +43,31 @@ fn vector() -> Option<&'static (&'static basis::BasisChange, kernel::avx512::Aff
         .as_ref()
 }
 
-/// Which path [`mul_slice`] takes on this CPU: `"avx512-gfni"`, `"pclmulqdq"` or `"portable"`.
-pub fn path() -> &'static str {
-    #[cfg(target_arch = "x86_64")]
-    if vector().is_some() {
-        return "avx512-gfni";
+testing_pub! {
+    /// Which path [`mul_slice`] takes on this CPU: `"avx512-gfni"`, `"pclmulqdq"` or `"portable"`.
+    pub fn path() -> &'static str {
+        #[cfg(target_arch = "x86_64")]
+        if vector().is_some() {
+            return "avx512-gfni";
+        }
+        kernel::path()
     }
-    kernel::path()
 }
 
-/// `out[i] = a[i] ⊗ b[i]` by one scalar product at a time (the path of CPUs without the vector
-/// instructions; public so that tests and benchmarks can compare the paths).
-///
-/// # Panics
-/// If the three slices differ in length.
-pub fn mul_slice_scalar(a: &[Nim64], b: &[Nim64], out: &mut [Nim64]) {
-    assert!(
-        a.len() == b.len() && a.len() == out.len(),
-        "slice lengths differ"
-    );
-    for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-        *o = x * y;
+testing_pub! {
+    /// `out[i] = a[i] ⊗ b[i]` by one scalar product at a time (the path of CPUs without the vector
+    /// instructions; public so that tests and benchmarks can compare the paths).
+    ///
+    /// # Panics
+    /// If the three slices differ in length.
+    pub fn mul_slice_scalar(a: &[Nim64], b: &[Nim64], out: &mut [Nim64]) {
+        assert!(
+            a.len() == b.len() && a.len() == out.len(),
+            "slice lengths differ"
+        );
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *o = x * y;
+        }
     }
 }
 

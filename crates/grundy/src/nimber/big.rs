@@ -673,30 +673,32 @@ impl MulAssign<&NimBig> for NimBig {
     }
 }
 
-/// The schoolbook recursion with four half-size products, `(ah bh ⊕ ah bl ⊕ al bh)·T ⊕ (al bl ⊕
-/// h·ah bh)`, kept as the naive method the Karatsuba product is measured and tested against.
-pub fn mul_schoolbook(a: &NimBig, b: &NimBig) -> NimBig {
-    fn rec(a: &[u64], b: &[u64]) -> Vec<u64> {
-        let n = a.len();
-        if n <= 2 {
-            let mut out = vec![0; n];
-            mul_base(a, b, &mut out);
-            return out;
+testing_pub! {
+    /// The schoolbook recursion with four half-size products, `(ah bh ⊕ ah bl ⊕ al bh)·T ⊕ (al bl ⊕
+    /// h·ah bh)`, kept as the naive method the Karatsuba product is measured and tested against.
+    pub fn mul_schoolbook(a: &NimBig, b: &NimBig) -> NimBig {
+        fn rec(a: &[u64], b: &[u64]) -> Vec<u64> {
+            let n = a.len();
+            if n <= 2 {
+                let mut out = vec![0; n];
+                mul_base(a, b, &mut out);
+                return out;
+            }
+            let h = n / 2;
+            let (al, ah) = a.split_at(h);
+            let (bl, bh) = b.split_at(h);
+            let hh = rec(ah, bh);
+            let mut high = rec(ah, bl);
+            xor_into(&mut high, &rec(al, bh));
+            xor_into(&mut high, &hh);
+            let mut low = rec(al, bl);
+            xor_into(&mut low, &mul_half_vec(&hh));
+            low.extend_from_slice(&high);
+            low
         }
-        let h = n / 2;
-        let (al, ah) = a.split_at(h);
-        let (bl, bh) = b.split_at(h);
-        let hh = rec(ah, bh);
-        let mut high = rec(ah, bl);
-        xor_into(&mut high, &rec(al, bh));
-        xor_into(&mut high, &hh);
-        let mut low = rec(al, bl);
-        xor_into(&mut low, &mul_half_vec(&hh));
-        low.extend_from_slice(&high);
-        low
+        let n = words_for_level(a.level().max(b.level()));
+        NimBig::from_words(rec(&a.padded(n), &b.padded(n)))
     }
-    let n = words_for_level(a.level().max(b.level()));
-    NimBig::from_words(rec(&a.padded(n), &b.padded(n)))
 }
 
 #[cfg(test)]

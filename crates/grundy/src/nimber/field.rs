@@ -40,7 +40,7 @@ pub trait NimberField: Clone + Eq + Debug {
     }
 
     /// The nim-inverse, `None` for 0. The default is Fermat's `a^(2^(2^k) - 2)` in the field
-    /// `F_k` of the element ([`super::algebra::inv_by_fermat`]); types may specialise it.
+    /// `F_k` of the element (Fermat inversion); types may specialise it.
     fn nim_inv(&self) -> Option<Self> {
         super::algebra::inv_by_fermat(self)
     }

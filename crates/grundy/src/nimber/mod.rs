@@ -11,11 +11,13 @@ pub mod batch;
 pub mod big;
 pub mod field;
 mod fixed;
-pub mod kernel;
 pub mod n128;
 pub mod n64;
 pub mod product_io;
-pub mod reference;
+testing_pub! {
+    pub mod kernel;
+    pub mod reference;
+}
 
 pub use big::NimBig;
 pub use field::NimberField;

@@ -2,7 +2,7 @@
 //!
 //! A nimber below `2^128` is `a = ah·T ⊕ al` with `T = 2^64` and 64-bit halves, and
 //! `T ⊗ T = T ⊕ h` with `h = 2^63`. Products take the Karatsuba step over the halves
-//! ([`super::kernel::mul128`]); squares and square roots reduce to the 64-bit Frobenius tables:
+//! (`kernel::mul128`); squares and square roots reduce to the 64-bit Frobenius tables:
 //! `a² = ah²·T ⊕ (al² ⊕ ah²⊗h)` (the cross terms cancel in characteristic 2), so the root `x` of
 //! `s = sh·T ⊕ sl` has `xh = √sh` and `xl = √(sl ⊕ sh⊗h)`.
 //!

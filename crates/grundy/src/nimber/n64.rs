@@ -1,6 +1,6 @@
 //! [`Nim64`]: the field `F_6` of the `2^64` nimbers below `2^64`, as a `Copy` value.
 //!
-//! Products go through [`super::kernel`] (a carry-less multiplication between two basis changes
+//! Products go through the `kernel` module (a carry-less multiplication between two basis changes
 //! where the CPU has one, logarithm tables otherwise); squares and square roots are the linear
 //! Frobenius map and its inverse, eight table lookups each. The other field algorithms (powers,
 //! orders, traces, quadratic equations, logarithms) are the generic ones of
@@ -49,7 +49,7 @@ impl Nim64 {
     }
 
     /// The nim-inverse by the conjugate recursion down to logarithm tables
-    /// ([`kernel::portable::inv64`]: `a⁻¹ = ā ⊗ N(a)⁻¹` with the norm one level down); `None` for
+    /// (`kernel::portable::inv64`: `a⁻¹ = ā ⊗ N(a)⁻¹` with the norm one level down); `None` for
     /// 0. [`Nim64::inv`] is this.
     pub fn conjugate_inv(self) -> Option<Nim64> {
         kernel::portable::inv64(self.0).map(Nim64)

@@ -178,6 +178,7 @@ impl fmt::Display for TakeBreak {
 
 /// A heap game named by the GAME notation: pure data, no file is read while parsing.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum GameSpec {
     /// Take any positive number of tokens from one heap: G(n) = n.
     Nim,

@@ -23,6 +23,7 @@ use std::io::{BufRead, Read};
 
 /// Which of the two graph file formats to read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum GraphFormat {
     /// `V: W1 W2 ...` lines with named vertices.
     #[default]
@@ -73,6 +74,7 @@ impl Names {
 
 /// A graph read from a file, with its vertices' names.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ParsedGraph {
     /// The graph; vertex ids follow the order of first appearance.
     pub graph: Graph,

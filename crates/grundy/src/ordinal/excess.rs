@@ -276,6 +276,7 @@ impl<C: Coefficient> ClosureField<C> {
     }
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// The defining property of `α_p` checked slowly and independently of the flat fields: with the
 /// κ-polynomial product only.
 pub mod reference {

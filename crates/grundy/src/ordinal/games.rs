@@ -294,6 +294,7 @@ impl LevelGame {
 /// A move in a level game: lower the heap at `vertex` from `from` to `to`, and set the heaps
 /// listed in `set` (vertex, new size).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LevelMove {
     /// The vertex moved at.
     pub vertex: usize,
@@ -312,7 +313,7 @@ impl LevelGame {
     /// The proof of the theorem with `h = 0`: let `ω^l` be the leading power of the value and
     /// `2^k` the top bit of `X_l`; a vertex `v` of level `l` whose heap has bit `k` gets
     /// `a_v xor X_l < a_v`, and the vertices of [`Self::move_to`] clear the levels below. (The
-    /// tests check this against the generic engine's [`analyze_sum`](super::transfinite::Engine::analyze_sum).)
+    /// tests check this against the generic engine's [`analyze_sum`](super::transfinite::TransfiniteSolver::analyze_sum).)
     /// Linear in the input size, whatever the heaps' sizes.
     pub fn winning_move(&self, heaps: &[BigUint]) -> Result<Option<LevelMove>> {
         self.check(heaps)?;
@@ -593,12 +594,12 @@ impl NimWithIncreases {
     }
 
     /// A winning move in the sum of heaps `(n, t)`: the heap's index and its new `(n, t)`, or
-    /// `None` if the sum's value is 0 (see [`Engine::analyze_sum`](super::transfinite::Engine)).
+    /// `None` if the sum's value is 0 (see [`TransfiniteSolver::analyze_sum`](super::transfinite::TransfiniteSolver)).
     pub fn winning_move(
         &self,
         heaps: &[(BigUint, u64)],
     ) -> Result<Option<(usize, (BigUint, u64))>> {
-        let mut engine = super::transfinite::Engine::new(self, 100_000);
+        let mut engine = super::transfinite::TransfiniteSolver::new(self, 100_000);
         let a = engine.analyze_sum(heaps)?;
         Ok(a.winning_move.map(|m| (m.component, m.to)))
     }
@@ -646,6 +647,7 @@ impl TransfiniteGame for NimWithIncreases {
     }
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Brute-force solutions of the finite games obtained by replacing "any natural number" with
 /// "any number below `b`" — the truncation oracle. With every heap below `b`, the level games'
 /// values must be the ordinal values with ω replaced by `b` (the coefficients stay below `b`,
@@ -758,7 +760,7 @@ pub mod reference {
 
 #[cfg(test)]
 mod tests {
-    use super::super::transfinite::Engine;
+    use super::super::transfinite::TransfiniteSolver;
     use super::*;
     use crate::notation::ordinal::parse_ordinal;
     use proptest::prelude::*;
@@ -863,7 +865,7 @@ mod tests {
                 assert!(game.value(&after).unwrap().is_zero());
             }
         }
-        let mut e = Engine::new(game, 1000);
+        let mut e = TransfiniteSolver::new(game, 1000);
         assert_eq!(e.value(&heaps.to_vec()).unwrap(), v);
         let a = e.analyze_sum(&[heaps.to_vec()]).unwrap();
         match a.winning_move {
@@ -931,7 +933,7 @@ mod tests {
             let sum = nim_sum_all(&values);
             prop_assert_eq!(reference::increases_truncated(rule, &heaps, b), at(&sum, b));
             let game = NimWithIncreases(rule);
-            let mut e = Engine::new(&game, 10_000);
+            let mut e = TransfiniteSolver::new(&game, 10_000);
             let pos: Vec<(BigUint, u64)> = heaps.iter().map(|&(n, t)| (n.into(), t)).collect();
             let a = e.analyze_sum(&pos).unwrap();
             prop_assert_eq!(&a.values, &values);
@@ -1030,7 +1032,7 @@ mod tests {
                     zero_allowed,
                 };
                 let game = NimWithIncreases(rule);
-                let mut e = Engine::new(&game, 100_000);
+                let mut e = TransfiniteSolver::new(&game, 100_000);
                 for n in 0u64..40 {
                     for t in 0u64..5 {
                         let p = (BigUint::from(n), t);
@@ -1084,11 +1086,11 @@ mod tests {
     #[test]
     fn seed_note_about_mex() {
         let pair = LevelGame::cascade(&[2]).unwrap();
-        let mut e = Engine::new(&pair, 100);
+        let mut e = TransfiniteSolver::new(&pair, 100);
         assert_eq!(e.value(&big(&[1, 0])).unwrap(), Ordinal::omega());
         assert_eq!(e.value(&big(&[1, 1])).unwrap().to_string(), "w+1");
         let triple = LevelGame::cascade(&[3]).unwrap();
-        let mut e = Engine::new(&triple, 100);
+        let mut e = TransfiniteSolver::new(&triple, 100);
         assert_eq!(e.value(&big(&[1, 0, 0])).unwrap().to_string(), "w^2");
         // The same two sets given directly to the mex.
         let mut s = OrdinalSet::new();

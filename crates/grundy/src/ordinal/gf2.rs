@@ -457,6 +457,7 @@ pub fn prime_factors(mut n: u64) -> Vec<u64> {
     out
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Slow products from the definition, to test the fast ones against.
 pub mod reference {
     /// `a·b` bit by bit: for each set bit `i` of `b`, add `a·z^i` (the naive method).

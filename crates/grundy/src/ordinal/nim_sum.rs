@@ -9,7 +9,7 @@
 //! epsilon-0 are exactly the `ω^e·2^k`. The base-2 expansion of `Σ ω^eᵢ·cᵢ` therefore lists, for
 //! each term, `ω^eᵢ·2^k` for the bits `k` of `cᵢ`. Xoring two expansions xors the bits power by
 //! power: `α ⊕ β` has coefficient `cₑ(α) xor cₑ(β)` at every `ω^e`. This is what
-//! [`nim_sum`] computes; [`reference::nim_sum_by_binary_expansion`] computes the same thing the
+//! [`nim_sum`] computes; `reference::nim_sum_by_binary_expansion` computes the same thing the
 //! long way, from the explicit expansions, and is the test oracle.
 //!
 //! Worked example: `(ω^ω·4 + ω^3·9 + 11) ⊕ (ω^ω·6 + ω^3·5 + ω) = ω^ω·2 + ω^3·12 + ω + 11`.
@@ -110,6 +110,7 @@ impl OrdinalSet {
     }
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Definition-level implementations used as test oracles.
 pub mod reference {
     use super::Ordinal;

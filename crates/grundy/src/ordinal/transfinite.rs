@@ -53,6 +53,7 @@ pub trait TransfiniteGame {
 
 /// A winning move in a sum of positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WinningMove<P> {
     /// The index (0-based) of the component moved in.
     pub component: usize,
@@ -64,6 +65,7 @@ pub struct WinningMove<P> {
 
 /// The analysis of a sum of positions: its value, outcome and a winning move.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SumAnalysis<P> {
     /// The value of each component.
     pub values: Vec<Ordinal>,
@@ -73,18 +75,20 @@ pub struct SumAnalysis<P> {
     pub winning_move: Option<WinningMove<P>>,
 }
 
-/// Memoising Grundy engine over a [`TransfiniteGame`], with a bound on positions evaluated.
-pub struct Engine<'g, G: TransfiniteGame> {
+/// Memoising Grundy solver over a [`TransfiniteGame`], with a bound on positions evaluated:
+/// `g(p)` is the ordinal mex of the values of the option families (see the module
+/// documentation), and a sum's value is the ordinal nim-sum of its components' values.
+pub struct TransfiniteSolver<'g, G: TransfiniteGame> {
     game: &'g G,
     memo: HashMap<G::Position, Ordinal>,
     max_positions: usize,
 }
 
-impl<'g, G: TransfiniteGame> Engine<'g, G> {
+impl<'g, G: TransfiniteGame> TransfiniteSolver<'g, G> {
     /// An engine that evaluates at most `max_positions` distinct positions (beyond that it
     /// returns [`Error::Limit`]).
     pub fn new(game: &'g G, max_positions: usize) -> Self {
-        Engine {
+        TransfiniteSolver {
             game,
             memo: HashMap::new(),
             max_positions,
@@ -213,6 +217,7 @@ impl<'g, G: TransfiniteGame> Engine<'g, G> {
     }
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Definition-level Grundy values of finite games, used by the truncation tests: a plain
 /// memoised mex over explicitly listed options.
 pub mod reference {
@@ -275,7 +280,7 @@ mod tests {
 
     #[test]
     fn ordinal_nim_heaps_have_their_own_value() {
-        let mut e = Engine::new(&SmallOrdinalNim, 10_000);
+        let mut e = TransfiniteSolver::new(&SmallOrdinalNim, 10_000);
         assert_eq!(e.value(&(0, 5)).unwrap(), Ordinal::from(5));
         assert_eq!(e.value(&(1, 0)).unwrap().to_string(), "w");
         assert_eq!(e.value(&(1, 3)).unwrap().to_string(), "w+3");
@@ -297,7 +302,7 @@ mod tests {
 
     #[test]
     fn limits_are_enforced() {
-        let mut e = Engine::new(&SmallOrdinalNim, 10);
+        let mut e = TransfiniteSolver::new(&SmallOrdinalNim, 10);
         assert!(matches!(e.value(&(0, 100)), Err(Error::Limit(_))));
     }
 }

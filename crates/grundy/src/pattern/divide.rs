@@ -147,6 +147,7 @@ pub fn prove_self_similar(divisors: &[u64], table: &RunTable) -> Option<SelfSimi
     })
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// The definition, for testing the run engine: `G(n) = mex { G(⌊n/d⌋) }` heap by heap.
 pub mod reference {
     /// `G(0), ..., G(len-1)` of `divide:D`.

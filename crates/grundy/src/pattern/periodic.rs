@@ -41,6 +41,7 @@ use std::fmt;
 /// An eventual period of a sequence: `G(n + period) = G(n) + saltus` for `n >= preperiod`.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Periodicity {
     /// The first `n` from which the relation holds.
     pub preperiod: usize,
@@ -53,6 +54,7 @@ pub struct Periodicity {
 /// A theorem that proves periodicity from finitely many checked values.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Theorem {
     /// Subtraction game with a finite set of largest element `t`: check `n0 <= n < n0 + t`.
     Subtraction {
@@ -121,6 +123,7 @@ impl Theorem {
 /// A proof of periodicity: the theorem, and the finite check that was carried out.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PeriodProof {
     /// The theorem applied.
     pub theorem: Theorem,
@@ -214,6 +217,7 @@ fn find_relation(values: &[u32], min_saltus: u64) -> Option<Periodicity> {
 /// What [`prove_period`] concluded about a finite sequence.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PeriodOutcome {
     /// The sequence is periodic forever: smallest period and preperiod, and the proof.
     Proved(Periodicity, PeriodProof),
@@ -313,6 +317,7 @@ pub fn smallest(values: &[u32], proved: Periodicity) -> Periodicity {
     }
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Definition-level searches, for testing the fast ones.
 pub mod reference {
     use super::Periodicity;

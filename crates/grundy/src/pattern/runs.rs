@@ -189,6 +189,7 @@ pub fn find_self_similar(table: &RunTable) -> Option<SelfSimilar> {
     })
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Definition-level search, for testing [`find_self_similar`].
 pub mod reference {
     /// The smallest `(r, n0)` with `G(n) = G(⌊n/r⌋)` for `n0 <= n < len`, `n0·r² <= len`

@@ -12,7 +12,7 @@
 //! * Other games (Grundy's game, squares, scripts): `max` values, searched for apparent periods,
 //!   arithmetic periods and self-similar rules, none of them proved.
 //!
-//! [`Analysis::value`] then answers `G(n)` for any `n`: through a proved period (reducing `n`
+//! [`SequenceAnalysis::value`] then answers `G(n)` for any `n`: through a proved period (reducing `n`
 //! modulo the period), a proved self-similar rule (dividing `n` by the ratio), the run table, or
 //! the computed values; beyond all of them it fails with [`Error::Limit`], never guessing and
 //! never computing without bound.
@@ -23,7 +23,8 @@ use super::runs::{self, RunTable};
 use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::heap::rule::Rule;
-use crate::heap::sequence;
+use crate::heap::sequence::{self};
+use crate::heap::HeapGame;
 use crate::notation::game::GameSpec;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
@@ -75,10 +76,17 @@ enum Knowledge {
     Values(Vec<u32>),
 }
 
-/// The result of [`analyze`]: what `grundy analyze` reports, and the means to answer `value`.
+/// What is known about a heap game's Grundy sequence `G(0), G(1), ...`: the result of
+/// [`analyze`], what `grundy analyze` reports, and the means to answer `value`.
+///
+/// A period is *proved* when a periodicity theorem applies (for subtraction and take-and-break
+/// games: if `G(n + p) = G(n)` holds on a finite window fixed by the rule, it holds for every
+/// `n` from the preperiod on, by induction over the options); otherwise it is only *apparent*
+/// and [`SequenceAnalysis::value`] refuses heaps beyond the computed ones.
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[derive(Clone, Debug)]
-pub struct Analysis {
+#[non_exhaustive]
+pub struct SequenceAnalysis {
     /// The game in canonical notation.
     pub game: String,
     /// The number of heaps whose values were computed (for `divide:D`: covered by runs).
@@ -110,9 +118,9 @@ pub fn theorem(spec: &GameSpec) -> Option<Theorem> {
 
 /// Analyses the game `spec` (whose rule is `rule`), computing at most `max` values.
 ///
-/// `ctl` receives the number of values done in the current round, and may stop the analysis
-/// (`Err(Error::Cancelled)`).
-pub fn analyze(spec: &GameSpec, rule: &Rule, max: u64, ctl: &Control) -> Result<Analysis> {
+/// `progress` is called with the number of values done in the current round.
+pub fn analyze(game: &HeapGame, max: u64, ctl: &Control) -> Result<SequenceAnalysis> {
+    let (spec, rule) = (game.spec(), game.rule());
     let game = spec.to_string();
     match spec {
         GameSpec::Nim => Ok(nim(game)),
@@ -125,8 +133,8 @@ pub fn analyze(spec: &GameSpec, rule: &Rule, max: u64, ctl: &Control) -> Result<
     }
 }
 
-fn nim(game: String) -> Analysis {
-    Analysis {
+fn nim(game: String) -> SequenceAnalysis {
+    SequenceAnalysis {
         game,
         computed: 0,
         period: Some(Periodicity {
@@ -144,7 +152,7 @@ fn nim(game: String) -> Analysis {
     }
 }
 
-fn divide_analysis(game: String, divisors: &[u64], table: RunTable) -> Analysis {
+fn divide_analysis(game: String, divisors: &[u64], table: RunTable) -> SequenceAnalysis {
     let d_max = divisors.iter().max().copied().unwrap_or(2);
     let rule = divide::prove_self_similar(divisors, &table);
     let runs_text = table.describe(RUNS_SHOWN);
@@ -166,7 +174,7 @@ fn divide_analysis(game: String, divisors: &[u64], table: RunTable) -> Analysis 
             table.len()
         ),
     };
-    Analysis {
+    SequenceAnalysis {
         game,
         computed: table.end(),
         period: None,
@@ -185,7 +193,7 @@ fn computed_analysis(
     theorem: Option<Theorem>,
     max: u64,
     ctl: &Control,
-) -> Result<Analysis> {
+) -> Result<SequenceAnalysis> {
     if max > sequence::MAX_LEN {
         return Err(Error::limit(
             format!(
@@ -202,7 +210,7 @@ fn computed_analysis(
     };
     let mut seq = sequence::Sequence::U8(Vec::new());
     loop {
-        seq = sequence::extend(rule, seq, n, ctl)?;
+        seq = sequence::extend_rule(rule, seq, n, ctl)?;
         let values = seq.to_vec();
         let outcome = match &theorem {
             Some(t) => periodic::prove_period(&values, t),
@@ -236,7 +244,12 @@ fn period_values(values: &[u32], per: &Periodicity) -> String {
     format!("; one period from n = {start}: {}", list.join(" "))
 }
 
-fn proved_period(game: String, values: Vec<u32>, per: Periodicity, proof: PeriodProof) -> Analysis {
+fn proved_period(
+    game: String,
+    values: Vec<u32>,
+    per: Periodicity,
+    proof: PeriodProof,
+) -> SequenceAnalysis {
     let pattern = format!(
         "periodic: G(n+{p}) = G(n) for every n >= {n0} (proved by {proof}){}",
         period_values(&values, &per),
@@ -245,7 +258,7 @@ fn proved_period(game: String, values: Vec<u32>, per: Periodicity, proof: Period
     );
     let computed = values.len() as u128;
     let head = values[..per.preperiod + per.period].to_vec();
-    Analysis {
+    SequenceAnalysis {
         game,
         computed,
         period: Some(per),
@@ -261,7 +274,7 @@ fn unproved(
     values: Vec<u32>,
     theorem: Option<Theorem>,
     outcome: PeriodOutcome,
-) -> Analysis {
+) -> SequenceAnalysis {
     let len = values.len();
     let why = |need: Option<u128>| match (&theorem, need) {
         (Some(t), Some(need)) => format!(
@@ -336,7 +349,7 @@ fn unproved(
             table.len()
         ));
     }
-    Analysis {
+    SequenceAnalysis {
         game,
         computed: len as u128,
         period,
@@ -347,7 +360,7 @@ fn unproved(
     }
 }
 
-impl Analysis {
+impl SequenceAnalysis {
     /// The number of runs, when the values were computed run by run (`divide:D`).
     pub fn run_count(&self) -> Option<usize> {
         match &self.knowledge {
@@ -405,14 +418,9 @@ impl Analysis {
 
 /// `G(n)` for each `n` of `heaps`: directly from the first values when every heap is below
 /// `max`, otherwise through [`analyze`] (computing at most `max` values) and
-/// [`Analysis::value`]. Floor-division games use their run engine for any heap below 2^128.
-pub fn values(
-    spec: &GameSpec,
-    rule: &Rule,
-    heaps: &[BigUint],
-    max: u64,
-    ctl: &Control,
-) -> Result<Vec<BigUint>> {
+/// [`SequenceAnalysis::value`]. Floor-division games use their run engine for any heap below 2^128.
+pub fn values(game: &HeapGame, heaps: &[BigUint], max: u64, ctl: &Control) -> Result<Vec<BigUint>> {
+    let (spec, rule) = (game.spec(), game.rule());
     let largest = heaps.iter().max().cloned().unwrap_or_else(BigUint::zero);
     let direct = largest.to_u64().filter(|&l| l < max);
     let analysis = match (spec, direct) {
@@ -429,10 +437,10 @@ pub fn values(
             }
         }
         (_, Some(l)) => {
-            let v = sequence::compute(rule, l + 1, ctl)?.to_vec();
+            let v = sequence::compute_rule(rule, l + 1, ctl)?.to_vec();
             unproved(spec.to_string(), v, None, PeriodOutcome::None)
         }
-        _ => analyze(spec, rule, max, ctl)?,
+        _ => analyze(game, max, ctl)?,
     };
     heaps.iter().map(|n| analysis.value(n)).collect()
 }
@@ -444,10 +452,9 @@ mod tests {
     use crate::heap::reference;
     use crate::notation::game::parse_game;
 
-    fn analysis(game: &str, max: u64) -> Analysis {
-        let spec = parse_game(game).unwrap();
-        let rule = Rule::from_spec(&spec).unwrap();
-        analyze(&spec, &rule, max, &Control::none()).unwrap()
+    fn analysis(game: &str, max: u64) -> SequenceAnalysis {
+        let hg = HeapGame::from_spec(parse_game(game).unwrap()).unwrap();
+        analyze(&hg, max, &Control::none()).unwrap()
     }
 
     fn period_of(game: &str) -> (usize, usize, bool) {
@@ -480,9 +487,9 @@ mod tests {
             ("octal:0.F", 300),
         ] {
             let a = analysis(game, 4096);
-            let spec = parse_game(game).unwrap();
-            let rule = Rule::from_spec(&spec).unwrap();
-            let reference = reference::sequence(&rule, len).unwrap();
+            let hg = HeapGame::from_spec(parse_game(game).unwrap()).unwrap();
+            let rule = hg.rule();
+            let reference = reference::sequence(rule, len).unwrap();
             assert!(a.proved, "{game}: {}", a.pattern);
             for (n, &v) in reference.iter().enumerate() {
                 assert_eq!(
@@ -516,28 +523,27 @@ mod tests {
                     .collect::<Vec<_>>()
                     .join(",")
             );
-            let spec = parse_game(&game).unwrap();
-            let rule = Rule::from_spec(&spec).unwrap();
+            let hg = HeapGame::from_spec(parse_game(&game).unwrap()).unwrap();
+            let spec = hg.spec();
             let naive = divide::reference::values(spec.divisors().unwrap(), 20_000);
             let heaps: Vec<BigUint> = (0..20_000u32).map(BigUint::from).collect();
-            let got = values(&spec, &rule, &heaps, 10, &Control::none()).unwrap();
+            let got = values(&hg, &heaps, 10, &Control::none()).unwrap();
             for (n, g) in got.iter().enumerate() {
                 assert_eq!(*g, BigUint::from(naive[n]), "{game} at {n}");
             }
         }
         for game in ["nim", "squares", "grundys-game", "octal:0.8"] {
-            let spec = parse_game(game).unwrap();
-            let rule = Rule::from_spec(&spec).unwrap();
-            let naive = reference::sequence(&rule, 300).unwrap();
+            let hg = HeapGame::from_spec(parse_game(game).unwrap()).unwrap();
+            let rule = hg.rule();
+            let naive = reference::sequence(rule, 300).unwrap();
             let heaps: Vec<BigUint> = (0..300u32).map(BigUint::from).collect();
-            let got = values(&spec, &rule, &heaps, 1000, &Control::none()).unwrap();
+            let got = values(&hg, &heaps, 1000, &Control::none()).unwrap();
             let want: Vec<BigUint> = naive.iter().map(|&v| BigUint::from(v)).collect();
             assert_eq!(got, want, "{game}");
         }
-        let spec = parse_game("grundys-game").unwrap();
-        let rule = Rule::from_spec(&spec).unwrap();
+        let hg = HeapGame::from_spec(parse_game("grundys-game").unwrap()).unwrap();
         let huge = [BigUint::from(10u64).pow(30)];
-        let e = values(&spec, &rule, &huge, 500, &Control::none()).unwrap_err();
+        let e = values(&hg, &huge, 500, &Control::none()).unwrap_err();
         assert!(matches!(e, Error::Limit(_)), "{e}");
     }
 
@@ -564,13 +570,13 @@ mod tests {
             let a = analysis(game, 2048);
             let Some(proof) = &a.proof else { continue };
             proved += 1;
-            let spec = parse_game(game).unwrap();
-            let rule = Rule::from_spec(&spec).unwrap();
+            let hg = HeapGame::from_spec(parse_game(game).unwrap()).unwrap();
+            let (spec, rule) = (hg.spec(), hg.rule());
             let three = spec.take_break().unwrap().max_heaps() == 3;
             let len = (proof.check.1 as usize * 3)
                 .max(200)
                 .min(if three { 250 } else { 1500 });
-            let reference = reference::sequence(&rule, len).unwrap();
+            let reference = reference::sequence(rule, len).unwrap();
             for (n, &v) in reference.iter().enumerate() {
                 assert_eq!(
                     a.value(&BigUint::from(n)).unwrap(),

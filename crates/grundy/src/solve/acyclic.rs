@@ -245,6 +245,7 @@ pub fn grundy_of_graph<I: VertexId>(graph: &Graph<I>, ctl: &Control) -> Result<V
     Ok(value)
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Definition-level Grundy values, for checking the solvers on small games.
 pub mod reference {
     use super::*;

@@ -99,6 +99,7 @@ fn infinite<I: VertexId>() -> I {
     I::FLAG - I::one()
 }
 /// Label of an open vertex in the reference sweeps.
+#[cfg(any(test, feature = "testing"))]
 const OPEN: u32 = u32::MAX;
 
 /// The `γ` values of every vertex of a graph with ids of type `I` (labels in words of `I`).
@@ -400,6 +401,7 @@ fn solve_inner<I: VertexId>(
     Ok(LoopyValues { label: word })
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Slow methods from the definition, for checking [`solve`].
 pub mod reference {
     use super::*;

@@ -27,6 +27,13 @@ pub mod tartan;
 use std::fmt;
 
 /// The outcome class of a position: who wins with perfect play.
+///
+/// Every position of an impartial game is in exactly one class. If some option is a `P`
+/// position, moving there wins (`N`); if every option is `N` (or there is none, under normal
+/// play), every move hands the opponent a win (`P`). In a game with cycles the positions left
+/// unlabelled when no more can be labelled this way are `D`: from them the player to move has
+/// no move to a `P` position but a move to another `D` position, so neither side can force an
+/// end. Finite games (sums of heaps, acyclic graphs) have only `P` and `N` positions.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Outcome {

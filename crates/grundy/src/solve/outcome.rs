@@ -321,6 +321,7 @@ pub fn solve_sequential<I: VertexId>(
     Ok(Outcomes { play, rank: state })
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Slow methods for checking [`solve`] and for benchmarking against.
 pub mod reference {
     use super::*;

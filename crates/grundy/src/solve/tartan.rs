@@ -13,7 +13,7 @@
 use crate::game::Game;
 
 /// The nim product of two 64-bit nimbers, by the field's fast kernel
-/// ([`crate::nimber::kernel::mul64`]: a basis change to a polynomial basis and a carry-less
+/// (`nimber::kernel::mul64`: a basis change to a polynomial basis and a carry-less
 /// multiply), which is checked against Conway's definition in the `nimber` module.
 pub fn nim_mul(a: u64, b: u64) -> u64 {
     crate::nimber::kernel::mul64(a, b)
@@ -31,6 +31,7 @@ pub fn product_value<A: Game, B: Game>(
         .fold(0, |acc, (g, h)| acc ^ nim_mul(value_g(g), value_h(h)))
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Definition-level nim multiplication.
 pub mod reference {
     /// `a ⊗ b = mex { a'⊗b ⊕ a⊗b' ⊕ a'⊗b' : a' < a, b' < b }` (Conway), as a table for

@@ -6,8 +6,8 @@ use crate::control::Control;
 use crate::heap::reference;
 use proptest::prelude::*;
 
-fn rule(game: &str) -> Rule {
-    Rule::parse(game).unwrap()
+fn rule(game: &str) -> HeapGame {
+    game.parse().unwrap()
 }
 
 /// The nim-sum of a position by the reference sequence.
@@ -16,12 +16,12 @@ fn nim_sum(g: &[u32], heaps: &[u64]) -> u32 {
 }
 
 /// Every option of every heap of the position, as (index, heaps left).
-fn all_moves(r: &Rule, heaps: &[u64]) -> Vec<(usize, Vec<u64>)> {
+fn all_moves(r: &HeapGame, heaps: &[u64]) -> Vec<(usize, Vec<u64>)> {
     let mut out = Vec::new();
     let mut o = Options::new();
     for (i, &h) in heaps.iter().enumerate() {
         o.clear();
-        r.options(h, &mut o).unwrap();
+        r.heap_options(h, &mut o).unwrap();
         for opt in o.iter() {
             let mut to = opt.to_vec();
             to.sort_unstable();
@@ -40,7 +40,7 @@ fn after(heaps: &[u64], i: usize, to: &[u64]) -> Vec<u64> {
 }
 
 /// Misère outcome by plain recursion (no memo): N iff no move or some option is P.
-fn misere_n(r: &Rule, heaps: &[u64]) -> bool {
+fn misere_n(r: &HeapGame, heaps: &[u64]) -> bool {
     let moves = all_moves(r, heaps);
     moves.is_empty()
         || moves
@@ -59,7 +59,7 @@ proptest! {
         heaps in prop::collection::vec(0u64..25, 1..5),
     ) {
         let r = rule(game);
-        let g = reference::sequence(&r, 25).unwrap();
+        let g = reference::sequence(r.rule(), 25).unwrap();
         let a = normal(&r, &heaps, &Control::none()).unwrap();
         let x = nim_sum(&g, &heaps);
         prop_assert_eq!(a.nim_sum, Some(x as u64));
