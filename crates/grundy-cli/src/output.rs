@@ -7,7 +7,8 @@ use grundy::heap::sequence;
 use grundy::heap::HeapGame;
 use grundy::notation::game::GameSpec;
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The exit status of a command stopped by Ctrl-C (128 + SIGINT, the shells' convention).
@@ -225,22 +226,36 @@ impl Reporter {
 /// Estimates above this many seconds are announced by [`announce`].
 const ANNOUNCE_ABOVE: f64 = 5.0;
 
-/// Writes an estimate of the time `n` values of `rule` take to stderr (e.g. "computing 10^8
+/// Writes an estimate of the time `n` values of `game` take to stderr (e.g. "computing 10^8
 /// values: about 90 s") when it is above a few seconds. The estimate times the first values,
 /// doubling their number until one round takes 50 ms (or reaches an eighth of `n`), and
-/// extrapolates with the growth
-/// exponent of the last two rounds (between 1 and 3). `note` follows the figure (e.g. "at
-/// most; it stops once a period is proved"). Nim and divide games need no sequence.
-pub fn announce(game: &HeapGame, n: u64, note: &str) {
-    if matches!(game.spec(), GameSpec::Nim | GameSpec::Divide(_)) {
-        return;
+/// extrapolates from the last round. The growth exponent is 2 for hexadecimal codes (each value
+/// of a game leaving three heaps costs time in proportion to n); otherwise it is measured
+/// between the last two rounds when both are long enough to time (10 ms), clamped to [1, 2],
+/// and 1 when they are not: rounds of a few milliseconds are too noisy to extrapolate a power
+/// from. Nim and divide games need no sequence.
+///
+/// `at_most` says the work may stop early (an analysis ends once a period is proved): the
+/// estimate is then an upper bound, said only if the work is still running after
+/// [`DEFER_AT_MOST`], so that a quick analysis prints nothing. The returned guard is held while
+/// the work runs; dropping it withdraws a message not yet printed.
+pub fn announce(game: &HeapGame, n: u64, at_most: bool) -> Announcement {
+    let none = Announcement { done: None };
+    let hexadecimal = matches!(game.spec(), GameSpec::TakeBreak(c) if c.is_hexadecimal());
+    // Nim and divide games need no sequence; a length beyond the engines' limits is refused
+    // by the computation itself, at once.
+    if matches!(game.spec(), GameSpec::Nim | GameSpec::Divide(_))
+        || n > sequence::MAX_LEN
+        || (hexadecimal && n > sequence::MAX_LEN_THREE_HEAPS)
+    {
+        return none;
     }
     let mut m: u64 = 256;
     let mut rounds: Vec<(u64, f64)> = Vec::new();
     while m.saturating_mul(8) <= n {
         let start = Instant::now();
         if sequence::compute(game, m, &interruptible()).is_err() {
-            return;
+            return none;
         }
         let t = start.elapsed().as_secs_f64();
         rounds.push((m, t));
@@ -251,17 +266,54 @@ pub fn announce(game: &HeapGame, n: u64, note: &str) {
     }
     // The last round, if long enough to time, and the growth from the round before.
     let Some(&(m, t)) = rounds.last().filter(|r| r.1 >= 0.002) else {
-        return;
+        return none;
     };
     let exponent = match rounds.len().checked_sub(2).map(|i| rounds[i]) {
-        Some((pm, pt)) if pt > 0.0 => ((t / pt).ln() / (m as f64 / pm as f64).ln()).clamp(1.0, 3.0),
-        _ => 2.0,
+        _ if hexadecimal => 2.0,
+        Some((pm, pt)) if pt >= 0.01 => {
+            ((t / pt).ln() / (m as f64 / pm as f64).ln()).clamp(1.0, 2.0)
+        }
+        _ => 1.0,
     };
     let estimate = t * (n as f64 / m as f64).powf(exponent);
-    if estimate > ANNOUNCE_ABOVE {
+    if estimate <= ANNOUNCE_ABOVE {
+        return none;
+    }
+    if !at_most {
+        eprintln!("grundy: computing {n} values: about {} s", estimate.round());
+        return none;
+    }
+    let done = Arc::new(AtomicBool::new(false));
+    let seen = done.clone();
+    std::thread::spawn(move || {
+        let start = Instant::now();
+        while start.elapsed() < DEFER_AT_MOST {
+            std::thread::sleep(Duration::from_millis(50));
+            if seen.load(Ordering::Relaxed) {
+                return;
+            }
+        }
         eprintln!(
-            "grundy: computing {n} values: about {} s{note}",
+            "grundy: still computing: up to {n} values, about {} s at most (the search stops \
+             once a period is proved)",
             estimate.round()
         );
+    });
+    Announcement { done: Some(done) }
+}
+
+/// How long work whose estimate is only an upper bound runs before [`announce`] says it.
+const DEFER_AT_MOST: Duration = Duration::from_secs(2);
+
+/// Held while announced work runs; see [`announce`].
+pub struct Announcement {
+    done: Option<Arc<AtomicBool>>,
+}
+
+impl Drop for Announcement {
+    fn drop(&mut self) {
+        if let Some(done) = &self.done {
+            done.store(true, Ordering::Relaxed);
+        }
     }
 }

@@ -155,7 +155,7 @@ fn increases() {
         &["ordinal", "increases", "--forced", "--zero", "0:1"],
         "w\n",
     );
-    // The README's position under each of the four rules.
+    // The position of docs/ordinals.md under each of the four rules.
     let position = ["0:1", "3:2", "5:0"];
     let run = |flags: &[&str], tail: &str, stdout: &str| {
         let mut args = vec!["ordinal", "increases"];

@@ -58,7 +58,7 @@ pub struct CountArgs {
     json: bool,
     /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
     /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
-    /// is announced on stderr either way, e.g. `computing 100000000 values: about 90 s`.
+    /// is announced on stderr either way (for an analysis, once it has run 2 s: it may stop early).
     #[arg(long)]
     progress: bool,
 }
@@ -81,15 +81,12 @@ fn histogram_for(
     let mut rule = HeapGame::from_spec(spec)?;
     // A script stops on Ctrl-C between two of its operations.
     rule.watch(&interruptible());
-    announce(
-        &rule,
-        budget,
-        " at most (the search stops once a period is proved)",
-    );
+    let announced = announce(&rule, budget, true);
     let bar = Reporter::new(budget, "analysing", plain);
     let report = |done| bar.set_position(done);
     let analysis = value::analyze(&rule, budget, &control(&report))?;
     bar.finish_and_clear();
+    drop(announced);
     let h = histogram_of_analysis(
         &rule,
         &analysis,

@@ -28,7 +28,7 @@ use std::io::Write;
                         GAME is one of: nim, sub:S (e.g. sub:1,3,4 or sub:1-1000), octal:CODE \
                         (e.g. octal:0.137, octal:4.07, hexadecimal digits 8-F allowed), kayles, \
                         dawsons-kayles, dawsons-chess, officers, grundys-game, divide:D (e.g. \
-                        divide:2,3,4,5,6), squares, script:PATH (a Rhai script, see the README).")]
+                        divide:2,3,4,5,6), squares, script:PATH (a Rhai script, see docs/heap-games.md).")]
 pub struct SeqArgs {
     /// The game, e.g. `kayles`, `octal:0.137`, `sub:1,3,4`, `divide:2,3`.
     game: String,
@@ -40,7 +40,7 @@ pub struct SeqArgs {
     json: bool,
     /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
     /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
-    /// is announced on stderr either way, e.g. `computing 100000000 values: about 90 s`.
+    /// is announced on stderr either way (for an analysis, once it has run 2 s: it may stop early).
     #[arg(long)]
     progress: bool,
     /// Also draw G(n) against n into FILE (SVG; the extension must be .svg; at most 100000
@@ -108,7 +108,7 @@ pub fn seq(args: SeqArgs) -> Result<(), CliError> {
         Some(file) => Some(plot::target(file)?),
         None => None,
     };
-    announce(&rule, n, "");
+    announce(&rule, n, false);
     let bar = Reporter::new(n, "computing", args.progress);
     let report = |done| bar.set_position(done);
     let values = sequence::compute(&rule, n, &control(&report))?;

@@ -41,7 +41,7 @@ pub struct AnalyzeArgs {
     json: bool,
     /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
     /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
-    /// is announced on stderr either way, e.g. `computing 100000000 values: about 90 s`.
+    /// is announced on stderr either way (for an analysis, once it has run 2 s: it may stop early).
     #[arg(long)]
     progress: bool,
     /// Also draw G(n) against n into FILE (SVG, extension .svg): the preperiod shaded and a
@@ -78,7 +78,7 @@ pub struct ValueArgs {
     json: bool,
     /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
     /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
-    /// is announced on stderr either way, e.g. `computing 100000000 values: about 90 s`.
+    /// is announced on stderr either way (for an analysis, once it has run 2 s: it may stop early).
     #[arg(long)]
     progress: bool,
 }
@@ -100,15 +100,12 @@ fn game(game: &str, max: &Option<String>) -> Result<(HeapGame, u64), CliError> {
 pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
     let (rule, max) = game(&args.game, &args.max)?;
     let plot_path = args.plot.as_deref().map(plot::target).transpose()?;
-    announce(
-        &rule,
-        max,
-        " at most (the search stops once a period is proved)",
-    );
+    let announced = announce(&rule, max, true);
     let bar = Reporter::new(max, "computing", args.progress);
     let report = |done| bar.set_position(done);
     let a = value::analyze(&rule, max, &control(&report))?;
     bar.finish_and_clear();
+    drop(announced);
     if let Some(path) = plot_path {
         plot::write(&path, &analysis_figure(&a))?;
     }
@@ -217,15 +214,12 @@ pub fn value(args: ValueArgs) -> Result<(), CliError> {
         .map(|(i, h)| parse_natural(h).map_err(|e| e.in_source(format!("N (heap {})", i + 1))))
         .collect::<Result<Vec<_>, _>>()?;
     let (rule, max) = game(&args.game, &args.max)?;
-    announce(
-        &rule,
-        max,
-        " at most (the search stops once a period is proved)",
-    );
+    let announced = announce(&rule, max, true);
     let bar = Reporter::new(max, "computing", args.progress);
     let report = |done| bar.set_position(done);
     let values = value::values(&rule, &heaps, max, &control(&report))?;
     bar.finish_and_clear();
+    drop(announced);
     if args.json {
         // Heaps and values may exceed every fixed-width type: exact JSON integers of any size.
         #[derive(serde::Serialize)]

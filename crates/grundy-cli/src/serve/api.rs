@@ -169,7 +169,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
             if status == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::new(
                     status,
-                    "the request body is larger than the limit (see the README's limits table)",
+                    "the request body is larger than the limit (see the limits table in docs/playground.md)",
                 )
             } else {
                 ApiError::new(status, r.body_text())

@@ -23,7 +23,7 @@ use tokio::sync::Semaphore;
 
 use super::api::ApiError;
 
-/// What one request may ask for. The README's "Limits" table lists the defaults.
+/// What one request may ask for. The limits table of docs/playground.md lists the defaults.
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Bytes of a request body.

@@ -246,7 +246,7 @@ impl<I: VertexId> Graph<I> {
     /// As [`from_csr`](Graph::from_csr), placing the reverse arcs on all threads (atomic slot
     /// cursors, then each predecessor list sorted: the same graph). Measured on the shared
     /// 2-core machine under load, this was about twice *slower* than the sequential placement
-    /// (see README, Performance), so the default stays sequential; it pays off only with idle
+    /// (see docs/performance.md), so the default stays sequential; it pays off only with idle
     /// cores.
     pub fn from_csr_parallel(offsets: Vec<I>, targets: Vec<I>) -> Result<Graph<I>> {
         Graph::from_csr_with(offsets, targets, true)

@@ -178,7 +178,7 @@ pub(crate) fn extend_rule(rule: &Rule, seq: Sequence, n: u64, ctl: &Control) -> 
 /// Fails with a [`LimitKind::Length`](crate::LimitKind::Length) error when `n` values of `rule`
 /// are more than a sequence holds: [`MAX_LEN`], and [`MAX_LEN_THREE_HEAPS`] for codes leaving
 /// three heaps (whose cost grows as the square of `n`).
-pub fn check_len(rule: &Rule, n: u64) -> Result<()> {
+pub(crate) fn check_len(rule: &Rule, n: u64) -> Result<()> {
     if n > MAX_LEN {
         return Err(Error::limit(
             crate::LimitKind::Length,
