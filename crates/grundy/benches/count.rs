@@ -1,5 +1,5 @@
 //! Counting benchmarks: the Walsh-Hadamard transform (blocked and parallel, against the
-//! textbook loop in the same run, with memory bandwidth for scale) and the seed's example end
+//! textbook loop in the same run, with memory bandwidth for scale) and the worked example of docs/counting.md end
 //! to end (against the same formula computed with the textbook transform and `%`).
 //!
 //! Run: `cargo bench -p grundy --bench count`.

@@ -12,7 +12,7 @@
 //! one mex gives the value of the whole interval. The intervals must also keep the options
 //! behind the frontier: `⌊n/d⌋ < x ⟺ n < d·x`, so `y <= d_min·x`. Walking `x` upwards through
 //! the breakpoints `{d·s_i} ∪ {d_min·x}` computes every run up to `N` in
-//! `O(R·|D|·log R)` operations for `R` runs — for the seed game, a few hundred runs reach
+//! `O(R·|D|·log R)` operations for `R` runs — for `divide:2,3,4,5,6`, a few hundred runs reach
 //! `10^38`.
 //!
 //! # Self-similar rules, proved
