@@ -67,6 +67,26 @@ pub fn control<'a>(report: ProgressFn<'a>) -> Control<'a> {
     interruptible().with_progress(report)
 }
 
+/// Writes `bytes` to `path` so that the file is either its old self or complete: the bytes go
+/// to a new file in the same directory, are flushed to the disk, and the new file is renamed
+/// over `path` (a rename within a directory is atomic on POSIX file systems). A process killed
+/// midway leaves at most a stray temporary file, never a truncated `path`. The directory must
+/// exist: none is created.
+pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let mut file = tempfile::Builder::new()
+        .prefix(".grundy-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// A buffered, locked stdout. Flush it (or drop it) before exiting.
 pub fn stdout() -> BufWriter<io::StdoutLock<'static>> {
     BufWriter::with_capacity(1 << 16, io::stdout().lock())

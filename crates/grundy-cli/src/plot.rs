@@ -158,7 +158,7 @@ pub fn render_svg(fig: &Figure) -> Result<String, CliError> {
 /// Renders `fig` and writes it to `path` (checked by [`target`]).
 pub fn write(path: &Path, fig: &Figure) -> Result<(), CliError> {
     let svg = render_svg(fig)?;
-    std::fs::write(path, svg).map_err(|e| {
+    crate::output::write_atomically(path, svg.as_bytes()).map_err(|e| {
         CliError::usage(format!(
             "--plot {}: cannot write the file: {e}",
             path.display()

@@ -44,12 +44,21 @@ fn pages() -> Vec<PathBuf> {
     pages
 }
 
+/// An empty cache directory of this test run, so the examples neither read nor write the
+/// user's caches (the `ordinal` commands keep one) and print the same on every machine.
+fn private_cache(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("grundy-docs-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a writable temporary directory");
+    dir.to_string_lossy().into_owned()
+}
+
 #[test]
 fn console_blocks() {
     // trycmd runs each command in the process's working directory.
     std::env::set_current_dir(root()).expect("the workspace root is a directory");
     let cases = trycmd::TestCases::new();
     cases.register_bin("grundy", Path::new(env!("CARGO_BIN_EXE_grundy")));
+    cases.env("XDG_CACHE_HOME", private_cache("console"));
     for page in pages() {
         cases.case(page);
     }
@@ -141,6 +150,7 @@ fn shell_session_blocks() {
                 .arg(format!("exec 2>&1\n{}", step.command))
                 .current_dir(&root)
                 .env("PATH", &path)
+                .env("XDG_CACHE_HOME", private_cache("shell"))
                 .stdin(Stdio::null())
                 .output()
                 .expect("sh runs");

@@ -185,3 +185,55 @@ fn the_excess_cache_follows_xdg_cache_home_and_no_cache_skips_it() {
             .stdout(contains("XDG_CACHE_HOME"));
     }
 }
+
+/// A cache line cut short (a crash while writing, a full disk) or altered is ignored with a
+/// warning and the value is computed again, never read wrong; the cache is then rewritten whole.
+#[test]
+fn a_damaged_excess_cache_is_not_trusted() {
+    let dir = cache_dir("poisoned");
+    let cache = dir.join("c.tsv");
+    let cache_s = cache.to_str().unwrap();
+    let pow = ["ordinal", "nim-pow", "--cache", cache_s, "w^(w^23)", "97"];
+    grundy("poisoned-fill")
+        .args(pow)
+        .assert()
+        .success()
+        .stdout("w+256\n");
+    let text = std::fs::read_to_string(&cache).unwrap();
+    assert!(text.lines().any(|l| l.starts_with("97\t")), "{text}");
+    // Every cut inside the last line, and one byte changed in it.
+    let last = text.trim_end().rsplit('\n').next().unwrap().len();
+    let mut damaged: Vec<String> = (1..last)
+        .map(|k| format!("{}\n", &text[..text.len() - 1 - k]))
+        .collect();
+    damaged.push(text.replacen("w+256", "w+255", 1));
+    for bad in damaged {
+        std::fs::write(&cache, &bad).unwrap();
+        grundy("poisoned-read")
+            .args(pow)
+            .assert()
+            .success()
+            .stdout("w+256\n")
+            .stderr(contains("damaged or inconsistent"));
+        assert_eq!(std::fs::read_to_string(&cache).unwrap(), text, "{bad}");
+    }
+}
+
+/// `--cache` in a directory that does not exist: the answer is given, the cache is not written
+/// (with a warning), and no directory is created.
+#[test]
+fn a_cache_path_in_a_missing_directory_creates_nothing() {
+    let dir = cache_dir("missing").join("no").join("such");
+    let cache = dir.join("c.tsv");
+    grundy("missing-dir")
+        .args(["ordinal", "excess", "7", "--cache", cache.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout("1\n")
+        .stderr(contains("could not write the excess cache"));
+    assert!(
+        !dir.parent().unwrap().exists(),
+        "{} was created",
+        dir.display()
+    );
+}

@@ -370,3 +370,29 @@ fn too_many_points_is_a_limit() {
         .code(3)
         .stderr(contains("at most 100000").and(contains("-n")));
 }
+
+/// A plot replaces the file it names whole: written to a new file beside it, then renamed over
+/// it, so no temporary file stays behind and the old plot is intact until the new one is
+/// complete.
+#[test]
+fn a_plot_replaces_its_file_whole_and_leaves_nothing_else() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("plot-atomic");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("p.svg");
+    std::fs::write(&path, "an older plot").unwrap();
+    for n in ["20", "40"] {
+        let out = grundy()
+            .args(["seq", "kayles", "-n", n, "--plot"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        assert_eq!(read_svg(&path).points.len(), n.parse::<usize>().unwrap());
+    }
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["p.svg"]);
+}

@@ -3,7 +3,7 @@
 
 use super::ordinal::{ordinals, print_ordinal};
 use crate::error::CliError;
-use crate::output::{json_int, json_value, print_op, spinner};
+use crate::output::{json_int, json_value, print_op, spinner, write_atomically};
 use clap::Args;
 use grundy::nimber::NimBig;
 use grundy::notation::number::parse_natural;
@@ -126,7 +126,15 @@ fn open_field(args: &CacheArgs) -> ClosureField<NimBig> {
     field.max_degree = args.max_degree;
     if let Some(path) = cache_path(args) {
         if let Ok(text) = std::fs::read_to_string(&path) {
-            field.load_excesses_tsv(&text);
+            let load = field.load_excesses_tsv(&text);
+            if load.rejected > 0 {
+                eprintln!(
+                    "grundy: warning: the excess cache {} has {} damaged or inconsistent \
+                     line(s); they are ignored and computed again",
+                    path.display(),
+                    load.rejected
+                );
+            }
         }
     }
     field
@@ -138,10 +146,14 @@ fn save_field(args: &CacheArgs, field: &ClosureField<NimBig>, known_before: usiz
         return;
     }
     let Some(path) = cache_path(args) else { return };
-    let result = path
-        .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|_| std::fs::write(&path, field.excesses_to_tsv()));
+    // The default cache directory is created when missing; the directory of a path given with
+    // --cache must exist.
+    let parent = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let result = match parent {
+        Some(dir) if args.cache.is_none() => std::fs::create_dir_all(dir),
+        _ => Ok(()),
+    }
+    .and_then(|_| write_atomically(&path, field.excesses_to_tsv().as_bytes()));
     if let Err(e) = result {
         eprintln!(
             "grundy: warning: could not write the excess cache {}: {e}",

@@ -213,29 +213,38 @@ impl<C: Coefficient> ClosureField<C> {
         self.excess.values()
     }
 
-    /// The known excesses as a cache file: one line `p<TAB>m<TAB>f<TAB>field degree<TAB>α_p`
-    /// each, after a comment line.
+    /// The known excesses as a cache file: one line `p<TAB>m<TAB>f<TAB>field degree<TAB>α_p<TAB>sum`
+    /// each, after a comment line. `sum` is [`cache_checksum`] of the five fields before it, so a
+    /// line cut short or altered is recognised and not used.
     pub fn excesses_to_tsv(&self) -> String {
-        let mut s = String::from("# grundy excess cache: p\tm_p\tf(p)\tfield degree\talpha_p\n");
+        let mut s =
+            String::from("# grundy excess cache: p\tm_p\tf(p)\tfield degree\talpha_p\tchecksum\n");
         for e in self.excess.values() {
-            s.push_str(&format!(
-                "{}\t{}\t{}\t{}\t{}\n",
-                e.p, e.m, e.f, e.field_degree, e.alpha
-            ));
+            let fields = format!("{}\t{}\t{}\t{}\t{}", e.p, e.m, e.f, e.field_degree, e.alpha);
+            s.push_str(&format!("{fields}\t{:016x}\n", cache_checksum(&fields)));
         }
         s
     }
 
-    /// Loads excesses from a cache file written by [`Self::excesses_to_tsv`]. Lines that do not
-    /// read as a consistent entry (an odd prime, `f` its order of 2, `α_p` below `ω^(ω^ω)` using
-    /// only smaller primes) are skipped; returns how many entries were taken.
-    pub fn load_excesses_tsv(&mut self, text: &str) -> usize {
-        let mut n = 0;
+    /// Loads excesses from a cache file written by [`Self::excesses_to_tsv`]. A line is taken
+    /// only when its checksum matches its fields and it reads as a consistent entry (an odd
+    /// prime, `f` its order of 2, `α_p` below `ω^(ω^ω)` using only smaller primes); any other
+    /// non-comment line is rejected and counted, never used.
+    pub fn load_excesses_tsv(&mut self, text: &str) -> CacheLoad {
+        let mut load = CacheLoad::default();
         for line in text.lines() {
             if line.starts_with('#') || line.trim().is_empty() {
                 continue;
             }
-            let cols: Vec<&str> = line.split('\t').collect();
+            load.rejected += 1;
+            let Some((fields, sum)) = line.rsplit_once('\t') else {
+                continue;
+            };
+            if u64::from_str_radix(sum, 16).ok() != Some(cache_checksum(fields)) || sum.len() != 16
+            {
+                continue;
+            }
+            let cols: Vec<&str> = fields.split('\t').collect();
             if cols.len() != 5 {
                 continue;
             }
@@ -272,10 +281,33 @@ impl<C: Coefficient> ClosureField<C> {
                     time: None,
                 },
             );
-            n += 1;
+            load.rejected -= 1;
+            load.taken += 1;
         }
-        n
+        load
     }
+}
+
+/// What [`ClosureField::load_excesses_tsv`] did with a cache file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CacheLoad {
+    /// Entries taken.
+    pub taken: usize,
+    /// Non-comment lines not taken: a checksum that does not match (a line cut short or
+    /// altered), or an entry that is not consistent.
+    pub rejected: usize,
+}
+
+/// The checksum of a cache line's fields: 64-bit FNV-1a of their bytes. It guards against
+/// lines cut short or altered by accident (a crash while writing, an edit), not against a
+/// forger; every taken entry is also checked for consistency.
+pub fn cache_checksum(fields: &str) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    fields
+        .bytes()
+        .fold(OFFSET, |h, b| (h ^ u64::from(b)).wrapping_mul(PRIME))
 }
 
 #[cfg(any(test, feature = "testing"))]
@@ -360,12 +392,40 @@ mod tests {
         }
         let tsv = f.excesses_to_tsv();
         let mut g = F::new();
-        assert_eq!(g.load_excesses_tsv(&tsv), 5);
+        assert_eq!(g.load_excesses_tsv(&tsv).taken, 5);
         for p in [3, 5, 7, 11, 13] {
             let (a, b) = (f.excess(p).unwrap(), g.excess(p).unwrap());
             assert_eq!((a.m, a.f, &a.alpha), (b.m, b.f, &b.alpha));
         }
-        let bad = "9\t0\t6\t6\tw\n7\t1\t4\t6\tw+1\n7\t1\t3\t6\tw^(w^5)\nx\n";
-        assert_eq!(F::new().load_excesses_tsv(bad), 0);
+        // Inconsistent entries, each with a correct checksum: rejected by the consistency checks.
+        let signed = |fields: &str| format!("{fields}\t{:016x}\n", cache_checksum(fields));
+        let bad: String = ["9\t0\t6\t6\tw", "7\t1\t4\t6\tw+1", "7\t1\t3\t6\tw^(w^5)"]
+            .into_iter()
+            .map(signed)
+            .chain(["x\n".to_string()])
+            .collect();
+        let load = F::new().load_excesses_tsv(&bad);
+        assert_eq!((load.taken, load.rejected), (0, 4));
+        // A file cut short anywhere inside its last line: that line is rejected, the others
+        // taken; a one-byte change anywhere in a line rejects that line.
+        let lines: Vec<&str> = tsv.lines().collect();
+        let last = lines.last().unwrap();
+        let head = tsv.len() - last.len() - 1;
+        for cut in head + 1..tsv.len() - 1 {
+            let load = F::new().load_excesses_tsv(&tsv[..cut]);
+            assert_eq!((load.taken, load.rejected), (4, 1), "cut at {cut}");
+        }
+        for (i, line) in lines.iter().enumerate().skip(1) {
+            for at in 0..line.len() {
+                let mut bytes = line.as_bytes().to_vec();
+                bytes[at] = if bytes[at] == b'1' { b'2' } else { b'1' };
+                let altered = String::from_utf8(bytes).unwrap();
+                let load = F::new().load_excesses_tsv(&altered);
+                assert_eq!((load.taken, load.rejected), (0, 1), "line {i}, byte {at}");
+            }
+        }
+        // The line format of old caches (no checksum) is not trusted.
+        let old = "3\t1\t2\t2\t2\n";
+        assert_eq!(F::new().load_excesses_tsv(old).rejected, 1);
     }
 }
