@@ -21,9 +21,18 @@
 //!
 //! A token is shared: clones see the same flag, so another thread (a signal handler, a server
 //! watching the clock) cancels a computation by cancelling its own clone.
+//!
+//! **Memory.** A [`Control`] also carries a [`MemoryBudget`]: a number of bytes shared by every
+//! table and buffer that a computation grows with its input (memo tables, transposition tables,
+//! sequences, the text of an input). Engines reserve bytes through [`Control::reserve`] *before*
+//! they grow, and get [`Error::Limit`] of kind [`LimitKind::Memory`] when the budget would be
+//! exceeded, so a computation stops at its stated limit instead of being killed by the operating
+//! system. A [`Reservation`] gives its bytes back when it is dropped, so the budget of a long-lived
+//! process (a server running one job after another) is not used up by finished work. Budgets are
+//! accounted, not measured: each engine states what an entry of its tables costs.
 
-use crate::error::{Error, Result};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use crate::error::{Error, LimitKind, Result};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -51,6 +60,144 @@ impl CancelToken {
     }
 }
 
+/// A number of bytes that computations may hold, shared by clones (so that several computations,
+/// or the threads of one, draw on one budget). [`MemoryBudget::unlimited`] never refuses.
+#[derive(Clone, Debug)]
+pub struct MemoryBudget {
+    limit: u64,
+    used: Arc<AtomicU64>,
+}
+
+impl Default for MemoryBudget {
+    fn default() -> Self {
+        MemoryBudget::unlimited()
+    }
+}
+
+impl MemoryBudget {
+    /// A budget of `limit` bytes.
+    pub fn new(limit: u64) -> MemoryBudget {
+        MemoryBudget {
+            limit,
+            used: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// A budget that never refuses (`u64::MAX` bytes).
+    pub fn unlimited() -> MemoryBudget {
+        MemoryBudget::new(u64::MAX)
+    }
+
+    /// The limit in bytes.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// The bytes reserved now, by every clone of this budget.
+    pub fn used(&self) -> u64 {
+        self.used.load(Ordering::Relaxed)
+    }
+
+    /// Reserves `bytes` for `what` (a few words naming the table, e.g. "the misère search's
+    /// table"), or returns the memory [`Error::Limit`] naming `what`, the bytes it needs and the
+    /// limit. The bytes are given back when the [`Reservation`] is dropped.
+    pub fn reserve(&self, bytes: u64, what: &str) -> Result<Reservation> {
+        let mut r = Reservation {
+            budget: self.clone(),
+            bytes: 0,
+        };
+        r.grow(bytes, what)?;
+        Ok(r)
+    }
+
+    /// Takes `bytes` from the budget if they fit (one compare-and-swap loop, never above the
+    /// limit even when threads race).
+    fn take(&self, bytes: u64, what: &str) -> Result<()> {
+        let mut used = self.used.load(Ordering::Relaxed);
+        loop {
+            let new = used.saturating_add(bytes);
+            if new > self.limit {
+                return Err(Error::limit_with_amounts(
+                    LimitKind::Memory,
+                    format!(
+                        "{what} needs {} more, above the memory budget of {} ({} in use)",
+                        format_bytes(bytes),
+                        format_bytes(self.limit),
+                        format_bytes(used)
+                    ),
+                    "a larger memory budget",
+                    new,
+                    self.limit,
+                ));
+            }
+            match self
+                .used
+                .compare_exchange_weak(used, new, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => return Ok(()),
+                Err(now) => used = now,
+            }
+        }
+    }
+}
+
+/// Bytes held from a [`MemoryBudget`]; given back when dropped.
+#[derive(Debug)]
+pub struct Reservation {
+    budget: MemoryBudget,
+    bytes: u64,
+}
+
+impl Reservation {
+    /// The bytes held.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Holds `more` bytes in addition, for `what`, or returns the memory limit error (the bytes
+    /// already held stay held).
+    pub fn grow(&mut self, more: u64, what: &str) -> Result<()> {
+        self.budget.take(more, what)?;
+        self.bytes += more;
+        Ok(())
+    }
+
+    /// Holds exactly `total` bytes: grows (which may fail) or gives back the difference.
+    pub fn resize(&mut self, total: u64, what: &str) -> Result<()> {
+        if total > self.bytes {
+            self.grow(total - self.bytes, what)
+        } else {
+            self.budget
+                .used
+                .fetch_sub(self.bytes - total, Ordering::Relaxed);
+            self.bytes = total;
+            Ok(())
+        }
+    }
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        self.budget.used.fetch_sub(self.bytes, Ordering::Relaxed);
+    }
+}
+
+/// A byte count in the largest binary unit that keeps it at least 1 (`1.5 GiB`, `512 B`).
+pub fn format_bytes(b: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
 /// A progress callback: called with the number of items done so far.
 pub type ProgressFn<'a> = &'a (dyn Fn(u64) + Sync);
 
@@ -62,6 +209,7 @@ pub struct Control<'a> {
     progress: Option<Progress<'a>>,
     token: CancelToken,
     deadline: Option<Instant>,
+    memory: MemoryBudget,
     ticks: AtomicU32,
 }
 
@@ -98,6 +246,22 @@ impl<'a> Control<'a> {
     pub fn with_deadline(mut self, deadline: Instant) -> Control<'a> {
         self.deadline = Some(deadline);
         self
+    }
+
+    /// Draws the memory of the computation from `budget` (unlimited by default).
+    pub fn with_memory(mut self, budget: MemoryBudget) -> Control<'a> {
+        self.memory = budget;
+        self
+    }
+
+    /// The memory budget of the computation.
+    pub fn memory(&self) -> &MemoryBudget {
+        &self.memory
+    }
+
+    /// Reserves `bytes` of the memory budget for `what` (see [`MemoryBudget::reserve`]).
+    pub fn reserve(&self, bytes: u64, what: &str) -> Result<Reservation> {
+        self.memory.reserve(bytes, what)
     }
 
     /// The token this handle watches (cancel a clone of it to stop the computation).

@@ -96,7 +96,8 @@
 //! | [`ordinal`] | ordinals below epsilon-0 (Cantor normal form, arithmetic, nim-sum) and transfinite games: cascading nim, nim with increases, games with "any number" moves |
 //! | [`notation`] | parsing of the notations of the command line (numbers, games, ordinals, graph files) |
 //! | [`pattern`] | what a sequence does: periods with proofs, arithmetic periods, run tables, self-similar rules, values of huge heaps |
-//! | [`control`] | the handle every long computation takes: progress reports, cancellation, deadlines |
+//! | [`control`] | the handle every long computation takes: progress reports, cancellation, deadlines, a memory budget in bytes |
+//! | `script` | (feature `script`) the sandbox every user script runs in |
 //! | [`error`] | the error values shared by all parsers and engines |
 //!
 //! The library never prints; errors are values carrying the line, column or argument at fault,
@@ -143,11 +144,13 @@ pub mod notation;
 pub mod ordinal;
 pub mod pattern;
 pub mod prelude;
+#[cfg(feature = "script")]
+pub mod script;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod solve;
 
-pub use control::{CancelToken, Control};
+pub use control::{CancelToken, Control, MemoryBudget};
 pub use error::{Error, LimitError, LimitKind, ParseError, Result};
 pub use game::graph::Graph;
 pub use game::Game;

@@ -6,7 +6,7 @@
 //! errors ([`Error`], [`ParseError`], [`LimitError`]). The crate's [`Result`](crate::Result)
 //! is left out so that it does not shadow the standard one.
 
-pub use crate::control::{CancelToken, Control};
+pub use crate::control::{CancelToken, Control, MemoryBudget};
 pub use crate::error::{Error, LimitError, ParseError};
 pub use crate::game::graph::Graph;
 pub use crate::game::Game;

@@ -221,3 +221,55 @@ fn excess_search_stops_when_cancelled_and_records_nothing() {
     // The same field then answers in full.
     assert_eq!(field.excess_with(7, &Control::none()).map(|e| e.m), Ok(1));
 }
+
+#[test]
+fn memory_budget_refuses_past_its_limit_and_gives_back_on_drop() {
+    let budget = MemoryBudget::new(1000);
+    let c = Control::none().with_memory(budget.clone());
+    let mut a = c.reserve(600, "table A").unwrap();
+    assert_eq!(budget.used(), 600);
+    let e = c.reserve(500, "table B").unwrap_err();
+    match e {
+        Error::Limit(l) => {
+            assert_eq!(l.kind, LimitKind::Memory);
+            assert_eq!(l.amounts, Some((1100, 1000)));
+            assert!(l.what.contains("table B"), "{}", l.what);
+        }
+        other => panic!("expected a memory limit, got {other:?}"),
+    }
+    assert_eq!(budget.used(), 600, "a refused reservation holds nothing");
+    a.grow(400, "table A").unwrap();
+    assert!(a.grow(1, "table A").is_err());
+    assert_eq!(a.bytes(), 1000);
+    a.resize(100, "table A").unwrap();
+    assert_eq!(budget.used(), 100);
+    drop(a);
+    assert_eq!(budget.used(), 0);
+    assert!(Control::none().reserve(u64::MAX / 2, "x").is_ok());
+}
+
+#[test]
+fn memory_budget_holds_under_racing_threads() {
+    let budget = MemoryBudget::new(10_000);
+    let held: Vec<Vec<Reservation>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..4)
+            .map(|_| {
+                let b = budget.clone();
+                s.spawn(move || (0..10_000).filter_map(|_| b.reserve(1, "t").ok()).collect())
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let total: usize = held.iter().map(Vec::len).sum();
+    assert_eq!(total, 10_000);
+    assert_eq!(budget.used(), 10_000);
+    drop(held);
+    assert_eq!(budget.used(), 0);
+}
+
+#[test]
+fn format_bytes_picks_the_unit() {
+    assert_eq!(format_bytes(512), "512 B");
+    assert_eq!(format_bytes(1536), "1.5 KiB");
+    assert_eq!(format_bytes(3 << 30), "3.0 GiB");
+}

@@ -29,22 +29,12 @@
 use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::heap::rule::Options;
-use rhai::{Array, Dynamic, Engine, EvalAltResult, Scope, AST};
+use rhai::{Array, Dynamic, Engine, Scope, AST};
 use std::path::Path;
 
-/// Operations a single call of `options` may take.
-pub const MAX_OPERATIONS: u64 = 10_000_000;
-/// Nesting of function calls.
-pub const MAX_CALL_DEPTH: usize = 64;
-/// Bytes in a string.
-pub const MAX_STRING: usize = 1 << 16;
-/// Entries in an array (so at most this many options of a heap).
-pub const MAX_ARRAY: usize = 1 << 20;
-/// Bytes of a script file.
-pub const MAX_SCRIPT_BYTES: u64 = 1 << 20;
-/// How many operations pass between two looks at the cancel token and the clock, when the
-/// script is watched.
-pub const DEADLINE_CHECK_EVERY: u64 = 4096;
+pub use crate::script::{
+    DEADLINE_CHECK_EVERY, MAX_ARRAY, MAX_CALL_DEPTH, MAX_OPERATIONS, MAX_SCRIPT_BYTES, MAX_STRING,
+};
 
 /// A compiled script rule.
 pub struct ScriptRule {
@@ -62,22 +52,8 @@ impl std::fmt::Debug for ScriptRule {
 impl ScriptRule {
     /// Reads and compiles the script at `path`; it must define `fn options(n)`.
     pub fn load(path: &Path) -> Result<ScriptRule> {
-        let name = path.display().to_string();
-        let meta = std::fs::metadata(path)
-            .map_err(|e| Error::invalid(format!("script {name}: cannot read it: {e}")))?;
-        if meta.len() > MAX_SCRIPT_BYTES {
-            return Err(Error::limit(
-                crate::LimitKind::Input,
-                format!(
-                    "script {name} has {} bytes, above {MAX_SCRIPT_BYTES}",
-                    meta.len()
-                ),
-                "shorten the script",
-            ));
-        }
-        let source = std::fs::read_to_string(path)
-            .map_err(|e| Error::invalid(format!("script {name}: cannot read it: {e}")))?;
-        ScriptRule::compile(&source, &name)
+        let source = crate::script::read_source(path)?;
+        ScriptRule::compile(&source, &path.display().to_string())
     }
 
     /// Compiles script source text; `name` is used in messages.
@@ -104,25 +80,11 @@ impl ScriptRule {
     /// (replacing what it watched before): it stops with [`Error::Cancelled`] within
     /// [`DEADLINE_CHECK_EVERY`] operations of the token being cancelled or the deadline passing.
     pub fn watch(&mut self, ctl: &Control) {
-        let token = ctl.token().clone();
-        let deadline = ctl.deadline();
-        self.engine.on_progress(move |ops| {
-            (ops.is_multiple_of(DEADLINE_CHECK_EVERY)
-                && (token.is_cancelled()
-                    || deadline.is_some_and(|d| std::time::Instant::now() >= d)))
-            .then_some(Dynamic::UNIT)
-        });
+        crate::script::watch(&mut self.engine, ctl);
     }
 
     fn compile_with(source: &str, name: &str, max_operations: u64) -> Result<ScriptRule> {
-        let mut engine = Engine::new();
-        engine
-            .set_max_operations(max_operations)
-            .set_max_call_levels(MAX_CALL_DEPTH)
-            .set_max_string_size(MAX_STRING)
-            .set_max_array_size(MAX_ARRAY)
-            .set_max_map_size(MAX_ARRAY)
-            .set_max_expr_depths(64, 64);
+        let engine = crate::script::engine(max_operations);
         let ast = engine
             .compile(source)
             .map_err(|e| Error::invalid(format!("script {name}: {e}")))?;
@@ -159,10 +121,7 @@ impl ScriptRule {
         let answer: Dynamic = self
             .engine
             .call_fn(&mut Scope::new(), &self.ast, "options", (arg,))
-            .map_err(|e| match *e {
-                EvalAltResult::ErrorTerminated(..) => Error::Cancelled,
-                e => Error::invalid(format!("script {name}: options({n}): {e}")),
-            })?;
+            .map_err(|e| crate::script::call_error(e, &format!("script {name}: options({n})")))?;
         let bad = |what: String| {
             Error::invalid(format!(
                 "script {name}: options({n}) {what}; expected an array of arrays of heaps \
