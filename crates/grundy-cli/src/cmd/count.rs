@@ -80,7 +80,7 @@ fn histogram_for(
     let budget = value::default_max(&spec).max(MAX_VALUES.min(max.saturating_add(1) as u64));
     let mut rule = HeapGame::from_spec(spec)?;
     // A script stops on Ctrl-C between two of its operations.
-    rule.watch(&interruptible());
+    crate::output::watch_game(&mut rule);
     let announced = announce(&rule, budget, true);
     let bar = Reporter::new(budget, "analysing", plain);
     let report = |done| bar.set_position(done);

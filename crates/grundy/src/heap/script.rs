@@ -64,7 +64,8 @@ impl ScriptRule {
     /// Compiles script source text with at most `max_operations` operations per call of
     /// `options`, every call watching the cancel token and the deadline of `ctl`: a call still
     /// running when the token is cancelled or the deadline passes stops with
-    /// [`Error::Cancelled`] (see the module documentation).
+    /// [`Error::Cancelled`] (see the module documentation). The script's `print` and `debug`
+    /// write nothing ([`crate::script::silence`]): its text is not the host's to show.
     pub fn compile_limited(
         source: &str,
         name: &str,
@@ -72,6 +73,7 @@ impl ScriptRule {
         ctl: &Control,
     ) -> Result<ScriptRule> {
         let mut rule = ScriptRule::compile_with(source, name, max_operations)?;
+        crate::script::silence(&mut rule.engine);
         rule.watch(ctl);
         Ok(rule)
     }

@@ -30,6 +30,7 @@
 //! `S_last / s` over run starts `s` dividing the last one.
 
 use super::runs::RunTable;
+use crate::control::Control;
 use crate::error::{Error, Result};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -47,6 +48,18 @@ pub const MAX_BREAKPOINTS: usize = 1 << 25;
 /// Fails with [`Error::Limit`] if more than `max_runs` runs (or [`MAX_BREAKPOINTS`] queued
 /// breakpoints) are needed.
 pub fn runs(divisors: &[u64], end: u128, max_runs: usize) -> Result<RunTable> {
+    runs_with(divisors, end, max_runs, &Control::none())
+}
+
+/// Bytes of one run of [`runs`]: its start (16) and value (4) in the table, at most doubled by
+/// the growth of the table's vectors.
+pub const RUN_BYTES: u64 = 40;
+
+/// [`runs`], counting the bytes of the table ([`RUN_BYTES`] a run, and 16 bytes a queued
+/// breakpoint) against the budget of `ctl` before it grows, and checking `ctl` as it goes.
+pub fn runs_with(divisors: &[u64], end: u128, max_runs: usize, ctl: &Control) -> Result<RunTable> {
+    let mut bytes = ctl.reserve(0, "the run table of the floor-division game")?;
+    let per_run = RUN_BYTES + 16 * divisors.len() as u64;
     let d_min = *divisors
         .iter()
         .min()
@@ -63,6 +76,7 @@ pub fn runs(divisors: &[u64], end: u128, max_runs: usize) -> Result<RunTable> {
     let mut seen = vec![false; divisors.len() + 2];
     let mut x: u128 = 1;
     while x < end {
+        ctl.tick()?;
         while breaks.peek().is_some_and(|b| b.0 <= x) {
             breaks.pop();
         }
@@ -91,6 +105,7 @@ pub fn runs(divisors: &[u64], end: u128, max_runs: usize) -> Result<RunTable> {
                      heaps",
                 ));
             }
+            bytes.grow(per_run, "the run table of the floor-division game")?;
             table.push(x, g);
             for &d in divisors {
                 if let Some(b) = x.checked_mul(d as u128) {
