@@ -4,6 +4,7 @@
 use crate::error::{CliError, RAISE_MEMORY};
 use crate::output::{control, progress, stdout, ReadError};
 use clap::{Args, Subcommand};
+use grundy::control::Reservation;
 use grundy::game::graph::{human_bytes, is_id_cap, Graph, VertexId};
 use grundy::notation::graph::{parse_arcs_stream_as, parse_graph_as, GraphFormat, Names};
 use grundy::solve::loopy::{self, LoopyValues};
@@ -209,7 +210,8 @@ fn solve_checked<I: VertexId>(
     limit: u64,
 ) -> Result<Solved<I>, CliError> {
     let (n, e) = (graph.vertex_count() as u64, graph.arc_count() as u64);
-    check_solve_memory::<I>(n, e, play, limit)?;
+    // The bytes are held from the command's budget while the solvers run.
+    let _held = check_solve_memory::<I>(n, e, play, limit)?;
     solve_graph(graph, names, play)
 }
 
@@ -241,8 +243,8 @@ fn solve_arcs<I: VertexId>(input: &Input, play: Play, limit: u64) -> Result<Solv
 
 /// Fails with a limit error unless solving a graph of `n` vertices and `e` arcs with ids of
 /// type `I` fits `limit` bytes: the graph, the solvers' words (of `I`'s width) and 16 bytes a
-/// vertex of output buffers.
-fn check_solve_memory<I: VertexId>(n: u64, e: u64, play: Play, limit: u64) -> Result<(), CliError> {
+/// vertex of output buffers; the bytes are reserved from the command's budget.
+fn check_solve_memory<I: VertexId>(n: u64, e: u64, play: Play, limit: u64) -> Result<Reservation, CliError> {
     let solver_bytes = outcome::bytes_needed_for::<I>(n)
         + if play == Play::Normal {
             loopy::bytes_needed_for::<I>(n)
@@ -253,7 +255,9 @@ fn check_solve_memory<I: VertexId>(n: u64, e: u64, play: Play, limit: u64) -> Re
     if needed > limit {
         return Err(limit_error("solving the graph", needed, limit));
     }
-    Ok(())
+    // Within the limit: held from the budget, which may still refuse if other work holds
+    // some of it.
+    Ok(crate::output::memory().reserve(needed, "solving the graph")?)
 }
 
 /// Outcomes, remoteness and (normal play) `γ` values of every vertex, with progress bars.

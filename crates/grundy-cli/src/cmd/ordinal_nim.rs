@@ -129,6 +129,8 @@ const MAX_CACHE_BYTES: u64 = 64 << 20;
 fn open_field(args: &CacheArgs) -> ClosureField<NimBig> {
     let mut field = ClosureField::new();
     field.max_degree = args.max_degree;
+    // Excess searches started inside products and powers stop on Ctrl-C too.
+    field.watch(&crate::output::interruptible());
     if let Some(path) = cache_path(args) {
         let text = match std::fs::File::open(&path) {
             Ok(file) => match crate::output::read_text(file, MAX_CACHE_BYTES) {
