@@ -51,6 +51,8 @@ fn run(args: &[&str], input: Input) -> Run {
         Input::EndlessZeros => cmd.stdin(Stdio::piped()),
     };
     let start = Instant::now();
+    // Reaped by `wait4` below, which also reports its peak memory.
+    #[allow(clippy::zombie_processes)]
     let mut child = cmd.spawn().unwrap();
     let pid = child.id() as libc::pid_t;
     if let Some(mut stdin) = child.stdin.take() {

@@ -244,7 +244,12 @@ fn solve_arcs<I: VertexId>(input: &Input, play: Play, limit: u64) -> Result<Solv
 /// Fails with a limit error unless solving a graph of `n` vertices and `e` arcs with ids of
 /// type `I` fits `limit` bytes: the graph, the solvers' words (of `I`'s width) and 16 bytes a
 /// vertex of output buffers; the bytes are reserved from the command's budget.
-fn check_solve_memory<I: VertexId>(n: u64, e: u64, play: Play, limit: u64) -> Result<Reservation, CliError> {
+fn check_solve_memory<I: VertexId>(
+    n: u64,
+    e: u64,
+    play: Play,
+    limit: u64,
+) -> Result<Reservation, CliError> {
     let solver_bytes = outcome::bytes_needed_for::<I>(n)
         + if play == Play::Normal {
             loopy::bytes_needed_for::<I>(n)
