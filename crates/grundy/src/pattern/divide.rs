@@ -60,6 +60,7 @@ pub const RUN_BYTES: u64 = 40;
 pub fn runs_with(divisors: &[u64], end: u128, max_runs: usize, ctl: &Control) -> Result<RunTable> {
     let mut bytes = ctl.reserve(0, "the run table of the floor-division game")?;
     let per_run = RUN_BYTES + 16 * divisors.len() as u64;
+    ctl.stop_check()?;
     let d_min = *divisors
         .iter()
         .min()
@@ -185,6 +186,34 @@ pub mod reference {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The run table counts its bytes against the budget: a budget below one run's bytes stops
+    /// it with the memory limit, a cancelled token with `Cancelled`, and a budget large enough
+    /// gives the table of the unbounded engine.
+    #[test]
+    fn run_tables_count_their_bytes_and_stop_when_asked() {
+        use crate::control::{CancelToken, MemoryBudget};
+        let small = Control::none().with_memory(MemoryBudget::new(RUN_BYTES));
+        let e = runs_with(SEED, 1 << 40, DEFAULT_MAX_RUNS, &small).unwrap_err();
+        assert!(
+            matches!(e, Error::Limit(ref l) if l.kind == crate::LimitKind::Memory),
+            "{e}"
+        );
+        let token = CancelToken::new();
+        token.cancel();
+        let cancelled = Control::none().with_token(token);
+        assert_eq!(
+            runs_with(&[2], u128::MAX, usize::MAX, &cancelled),
+            Err(Error::Cancelled)
+        );
+        let budget = MemoryBudget::new(64 << 20);
+        let enough = Control::none().with_memory(budget.clone());
+        assert_eq!(
+            runs_with(SEED, 1 << 40, DEFAULT_MAX_RUNS, &enough).unwrap(),
+            runs(SEED, 1 << 40, DEFAULT_MAX_RUNS).unwrap()
+        );
+        assert_eq!(budget.used(), 0);
+    }
 
     const SEED: &[u64] = &[2, 3, 4, 5, 6];
 

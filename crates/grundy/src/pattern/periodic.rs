@@ -371,6 +371,25 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// A cancelled search for a period stops with `Cancelled`; unwatched, the same data proves
+    /// its period (G(n) = n mod 3 for the subtraction game {1, 2}).
+    #[test]
+    fn a_cancelled_period_search_stops() {
+        let values: Vec<u32> = (0..64).map(|n| n % 3).collect();
+        let theorem = Theorem::Subtraction { t: 2 };
+        let token = crate::control::CancelToken::new();
+        token.cancel();
+        let ctl = crate::control::Control::none().with_token(token);
+        assert_eq!(
+            prove_period_with(&values, &theorem, &ctl),
+            Err(crate::Error::Cancelled)
+        );
+        assert!(matches!(
+            prove_period(&values, &theorem),
+            PeriodOutcome::Proved(..)
+        ));
+    }
+
     /// An eventually periodic sequence: `pre` then `block` repeated up to `len` values,
     /// each repetition raised by `saltus`.
     fn build(pre: &[u32], block: &[u32], saltus: u32, len: usize) -> Vec<u32> {
