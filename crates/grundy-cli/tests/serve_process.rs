@@ -128,22 +128,13 @@ fn rss() -> u64 {
     kb * 1024
 }
 
-#[test]
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn the_memory_of_a_heavy_job_is_returned_when_it_ends() {
-    const MB: u64 = 1 << 20;
-    let server = Server::start(Limits {
-        deadline: Duration::from_secs(3),
-        ..Limits::default()
-    });
+const MB: u64 = 1 << 20;
+
+/// Runs one heavy job on `server` and returns this process's resident memory before it, at its
+/// peak, and one second after its answer.
+fn memory_around(server: &Server, path: &str, body: &str) -> (u64, u64, u64) {
     let before = rss();
-    // A misère search that grows by hundreds of megabytes a second until its deadline.
-    let heaps200 = format!("[{}]", vec!["200"; 32].join(","));
-    let job = post_json(
-        server.port,
-        "/api/hint",
-        &format!(r#"{{"game":"grundys-game","heaps":{heaps200},"misere":true}}"#),
-    );
+    let job = post_json(server.port, path, body);
     let mut peak = before;
     while !job.is_finished() {
         peak = peak.max(rss());
@@ -151,24 +142,49 @@ fn the_memory_of_a_heavy_job_is_returned_when_it_ends() {
     }
     let (status, answer) = job.join().unwrap();
     assert!(status == 503 || status == 422, "{status} {answer}");
-    assert!(
-        peak > before + 200 * MB,
-        "the job grew only from {} MB to {} MB: not a test of returning memory",
-        before / MB,
-        peak / MB
-    );
-    // Within a second of the answer, the memory is back (the job thread trims it as it ends).
-    let start = Instant::now();
-    let mut now = rss();
-    while now > before + 100 * MB && start.elapsed() < Duration::from_secs(1) {
-        std::thread::sleep(Duration::from_millis(50));
-        now = rss();
+    std::thread::sleep(Duration::from_secs(1));
+    (before, peak, rss())
+}
+
+#[test]
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn the_memory_of_a_heavy_job_is_returned_when_it_ends() {
+    let server = Server::start(Limits {
+        deadline: Duration::from_secs(3),
+        ..Limits::default()
+    });
+    // Misère searches, each growing until its deadline. Grundy's game on 32 heaps holds large
+    // tables of options (hundreds of megabytes); Kayles holds many small positions, which glibc
+    // keeps in the job thread's arena after they are freed (about 50 MB of this run stay
+    // resident without the trim at the end of the job).
+    let heaps200 = format!("[{}]", vec!["200"; 32].join(","));
+    let cases = [
+        (
+            format!(r#"{{"game":"grundys-game","heaps":{heaps200},"misere":true}}"#),
+            200 * MB,
+            100 * MB,
+        ),
+        (
+            r#"{"game":"kayles","heaps":[200,199,198,197,196],"misere":true}"#.to_string(),
+            40 * MB,
+            20 * MB,
+        ),
+    ];
+    for (body, growth, kept) in cases {
+        let (before, peak, after) = memory_around(&server, "/api/hint", &body);
+        let mb = |b: u64| b / MB;
+        assert!(
+            peak > before + growth,
+            "{body}: the job grew only from {} MB to {} MB, not a test of returning memory",
+            mb(before),
+            mb(peak)
+        );
+        assert!(
+            after <= before + kept,
+            "{body}: {} MB resident a second after the job, {} MB before it, {} MB at its peak",
+            mb(after),
+            mb(before),
+            mb(peak)
+        );
     }
-    assert!(
-        now <= before + 100 * MB,
-        "{} MB resident after the job, {} MB before it, {} MB at its peak",
-        now / MB,
-        before / MB,
-        peak / MB
-    );
 }
