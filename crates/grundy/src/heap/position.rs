@@ -386,9 +386,11 @@ impl<'r, 'c> MisereSearch<'r, 'c> {
     }
 
     /// Pushes the frame of position `q` with its options, counting its bytes first from the
-    /// bound on the number of options (each leaving at most two heaps more), then exactly.
+    /// bound on the number of options (each leaving at most two heaps more), then exactly. A
+    /// position of many heaps has thousands of options, so the token and the clock are looked
+    /// at for every one opened, not every few thousand.
     fn open(&mut self, stack: &mut Vec<Frame>, q: Vec<u64>) -> Result<()> {
-        self.ctl.tick()?;
+        self.ctl.stop_check()?;
         let rule = self.game.rule();
         let mut bound: u128 = 0;
         for (i, &h) in q.iter().enumerate() {
