@@ -26,6 +26,15 @@ use grundy::LimitKind as K;
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Memory budget of every computation, e.g. 512M, 16G (binary units). Default:
+    /// $GRUNDY_MEMORY if set, else a quarter of the physical memory. Work that would pass it
+    /// stops with exit status 3.
+    #[arg(long, global = true, value_name = "SIZE")]
+    memory: Option<String>,
+    /// Time limit of a command running a script game (script:PATH), in seconds, every call of
+    /// the script included; 0 for none. Default: 600. Passing it exits with status 3.
+    #[arg(long, global = true, value_name = "SECONDS")]
+    script_time: Option<u64>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -186,7 +195,11 @@ fn main() {
             std::process::exit(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    let status = match run(cli) {
+    output::set_script_time(cli.script_time);
+    let status = match output::set_memory(cli.memory.as_deref())
+        .and_then(|()| run(cli))
+        .map_err(CliError::with_memory_flag)
+    {
         Ok(()) => 0,
         Err(e) => e.report(),
     };

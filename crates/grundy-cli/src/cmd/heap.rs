@@ -84,7 +84,7 @@ fn rule(game: &str) -> Result<HeapGame, CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
     let mut game = HeapGame::from_spec(spec)?;
     // A script stops on Ctrl-C between two of its operations.
-    game.watch(&interruptible());
+    crate::output::watch_game(&mut game);
     Ok(game)
 }
 

@@ -2,7 +2,7 @@
 //! heaps.
 
 use crate::error::CliError;
-use crate::output::{announce, control, interruptible, json_int, print_json, stdout, Reporter};
+use crate::output::{announce, control, json_int, print_json, stdout, Reporter};
 use crate::plot;
 use clap::Args;
 use grundy::heap::HeapGame;
@@ -92,7 +92,7 @@ fn game(game: &str, max: &Option<String>) -> Result<(HeapGame, u64), CliError> {
     };
     let mut game = HeapGame::from_spec(spec)?;
     // A script stops on Ctrl-C between two of its operations.
-    game.watch(&interruptible());
+    crate::output::watch_game(&mut game);
     Ok((game, max))
 }
 

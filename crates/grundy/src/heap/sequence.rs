@@ -269,6 +269,12 @@ fn run<T: Cell>(
     n: usize,
     ctl: &Control,
 ) -> Result<Fill> {
+    // The values are counted against the budget at their width (1, 2 or 4 bytes); the engines'
+    // other tables grow with the values' size, not with n.
+    let _bytes = ctl.reserve(
+        (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+        "the sequence's values",
+    )?;
     if values
         .try_reserve_exact(n.saturating_sub(values.len()))
         .is_err()

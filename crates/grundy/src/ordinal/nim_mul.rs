@@ -326,6 +326,9 @@ pub struct ClosureField<C> {
     /// Time spent in excess computations nested in the ones under way (one entry a level), to
     /// report each prime's own time.
     pub(crate) nested: Vec<std::time::Duration>,
+    /// The cancel token and deadline that excess searches started by products and powers watch
+    /// (see [`ClosureField::watch`]).
+    pub(crate) stop: (crate::control::CancelToken, Option<std::time::Instant>),
 }
 
 /// The default limit on the degree of the finite fields built ([`ClosureField::max_degree`]).
@@ -355,7 +358,16 @@ impl<C: Coefficient> ClosureField<C> {
             towers: Vec::new(),
             nested: Vec::new(),
             max_degree: DEFAULT_MAX_DEGREE,
+            stop: (crate::control::CancelToken::new(), None),
         }
+    }
+
+    /// Makes every later excess search of this field, including those a product or a power
+    /// starts when it needs an excess not known yet, stop with [`crate::Error::Cancelled`] once
+    /// the token of `ctl` is cancelled or its deadline has passed (checked before each
+    /// candidate is tested).
+    pub fn watch(&mut self, ctl: &crate::control::Control) {
+        self.stop = (ctl.token().clone(), ctl.deadline());
     }
 
     /// `α_p` for the prime of index `j`, as a polynomial (computing the excess if needed).

@@ -236,9 +236,24 @@ pub enum PeriodOutcome {
 /// apparent but unproved period are skipped: their preperiod is no smaller in true data and
 /// their bound is larger, so they would only cost time.
 pub fn prove_period(values: &[u32], theorem: &Theorem) -> PeriodOutcome {
+    match prove_period_with(values, theorem, &crate::control::Control::none()) {
+        Ok(outcome) => outcome,
+        // A control that never stops: no error is possible.
+        Err(_) => PeriodOutcome::None,
+    }
+}
+
+/// [`prove_period`], checking `ctl` before each candidate period (each costs time in the length
+/// of `values`): it returns [`crate::Error::Cancelled`] once `ctl` asks to stop.
+pub fn prove_period_with(
+    values: &[u32],
+    theorem: &Theorem,
+    ctl: &crate::control::Control,
+) -> crate::error::Result<PeriodOutcome> {
     let len = values.len();
     let mut first_apparent: Option<(Periodicity, Option<u128>)> = None;
     for p in 1..len {
+        ctl.stop_check()?;
         if let Some((a, _)) = &first_apparent {
             if p % a.period == 0 {
                 continue;
@@ -264,7 +279,7 @@ pub fn prove_period(values: &[u32], theorem: &Theorem) -> PeriodOutcome {
                 applied,
                 check: (start, end),
             };
-            return PeriodOutcome::Proved(smallest(values, applied), proof);
+            return Ok(PeriodOutcome::Proved(smallest(values, applied), proof));
         }
         if first_apparent.is_none() && apparent(len, n0, p) {
             first_apparent = Some((
@@ -277,10 +292,10 @@ pub fn prove_period(values: &[u32], theorem: &Theorem) -> PeriodOutcome {
             ));
         }
     }
-    match first_apparent {
+    Ok(match first_apparent {
         Some((a, need)) => PeriodOutcome::Apparent(a, need),
         None => PeriodOutcome::None,
-    }
+    })
 }
 
 /// Reduces a proved periodicity `(n0, p)` of the infinite sequence to its smallest period and
@@ -355,6 +370,25 @@ pub mod reference {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A cancelled search for a period stops with `Cancelled`; unwatched, the same data proves
+    /// its period (G(n) = n mod 3 for the subtraction game {1, 2}).
+    #[test]
+    fn a_cancelled_period_search_stops() {
+        let values: Vec<u32> = (0..64).map(|n| n % 3).collect();
+        let theorem = Theorem::Subtraction { t: 2 };
+        let token = crate::control::CancelToken::new();
+        token.cancel();
+        let ctl = crate::control::Control::none().with_token(token);
+        assert_eq!(
+            prove_period_with(&values, &theorem, &ctl),
+            Err(crate::Error::Cancelled)
+        );
+        assert!(matches!(
+            prove_period(&values, &theorem),
+            PeriodOutcome::Proved(..)
+        ));
+    }
 
     /// An eventually periodic sequence: `pre` then `block` repeated up to `len` values,
     /// each repetition raised by `saltus`.

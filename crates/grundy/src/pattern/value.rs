@@ -154,9 +154,11 @@ pub fn analyze(game: &HeapGame, max: u64, ctl: &Control) -> Result<SequenceAnaly
     let game = spec.to_string();
     match spec {
         GameSpec::Nim => Ok(nim(game)),
-        GameSpec::Divide(d) => match divide::runs(d, DIVIDE_END, DEFAULT_MAX_RUNS) {
+        GameSpec::Divide(d) => match divide::runs_with(d, DIVIDE_END, DEFAULT_MAX_RUNS, ctl) {
             Ok(table) => Ok(divide_analysis(game, d, table)),
-            Err(Error::Limit(_)) => computed_analysis(game, rule, None, max, ctl),
+            Err(Error::Limit(l)) if l.kind != crate::LimitKind::Memory => {
+                computed_analysis(game, rule, None, max, ctl)
+            }
             Err(e) => Err(e),
         },
         _ => computed_analysis(game, rule, theorem(spec), max, ctl),
@@ -246,7 +248,7 @@ fn computed_analysis(
         seq = sequence::extend_rule(rule, seq, n, ctl)?;
         let values = seq.to_vec();
         let outcome = match &theorem {
-            Some(t) => periodic::prove_period(&values, t),
+            Some(t) => periodic::prove_period_with(&values, t, ctl)?,
             None => PeriodOutcome::None,
         };
         if let PeriodOutcome::Proved(per, proof) = outcome {
@@ -481,7 +483,7 @@ pub fn values(game: &HeapGame, heaps: &[BigUint], max: u64, ctl: &Control) -> Re
                 .and_then(|l| l.checked_add(1))
                 .unwrap_or(u128::MAX)
                 .max(DIVIDE_END);
-            match divide::runs(d, end, DEFAULT_MAX_RUNS) {
+            match divide::runs_with(d, end, DEFAULT_MAX_RUNS, ctl) {
                 Ok(table) => divide_analysis(spec.to_string(), d, table),
                 Err(e) => return Err(e),
             }
