@@ -73,6 +73,15 @@ pub fn control<'a>(report: ProgressFn<'a>) -> Control<'a> {
 /// midway leaves at most a stray temporary file, never a truncated `path`. The directory must
 /// exist: none is created.
 pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomically_with(path, &mut |w| w.write_all(bytes))
+}
+
+/// [`write_atomically`] of what `fill` writes (buffered), for contents too large to build in
+/// memory first.
+pub fn write_atomically_with(
+    path: &std::path::Path,
+    fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
@@ -81,7 +90,11 @@ pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> 
         .prefix(".grundy-")
         .suffix(".tmp")
         .tempfile_in(dir)?;
-    file.write_all(bytes)?;
+    {
+        let mut w = BufWriter::with_capacity(1 << 20, file.as_file_mut());
+        fill(&mut w)?;
+        w.flush()?;
+    }
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())
