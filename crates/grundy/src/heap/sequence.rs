@@ -297,6 +297,10 @@ pub(crate) fn extend_rule_saving(
     saved: &mut SaveFn<'_>,
 ) -> Result<Sequence> {
     check_len(rule, n)?;
+    let _held = ctl.reserve(
+        n.saturating_mul(seq.width() as u64),
+        "the values of the sequence",
+    )?;
     // One reservation for the whole run, so that the steps do not reallocate.
     let reserved =
         with_cells!(&mut seq, v => v.try_reserve_exact((n as usize).saturating_sub(v.len())));

@@ -246,7 +246,7 @@ pub fn find_self_similar_in<T: Cell>(values: &[T], stats: &RunStats) -> Option<S
     let mut divisors = Vec::new();
     let mut d = 1;
     while d * d <= last {
-        if last % d == 0 {
+        if last.is_multiple_of(d) {
             divisors.push(d);
             divisors.push(last / d);
         }
