@@ -4,6 +4,7 @@
 //! answer as text or JSON. Errors are values rendered once, in [`main`], with the exit status of
 //! the specification: 0 success, 2 bad input or usage, 3 a stated resource limit, 1 otherwise.
 
+mod checkpoint;
 mod cmd;
 mod error;
 mod output;

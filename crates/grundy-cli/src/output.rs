@@ -198,9 +198,20 @@ pub fn control<'a>(report: ProgressFn<'a>) -> Control<'a> {
 /// `/dev/null`, a FIFO) is written to in place, never renamed over: replacing `/dev/null` with
 /// a file would break the whole system, and a device has no old contents to keep.
 pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomically_with(path, &mut |w| w.write_all(bytes))
+}
+
+/// [`write_atomically`] of what `fill` writes (buffered), for contents too large to build in
+/// memory first.
+pub fn write_atomically_with(
+    path: &std::path::Path,
+    fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
         let mut target = std::fs::OpenOptions::new().write(true).open(path)?;
-        return target.write_all(bytes);
+        let mut w = BufWriter::with_capacity(1 << 20, &mut target);
+        fill(&mut w)?;
+        return w.flush();
     }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -220,7 +231,11 @@ pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> 
     #[cfg(unix)]
     builder.permissions(permissions);
     let mut file = builder.tempfile_in(dir)?;
-    file.write_all(bytes)?;
+    {
+        let mut w = BufWriter::with_capacity(1 << 20, file.as_file_mut());
+        fill(&mut w)?;
+        w.flush()?;
+    }
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())
