@@ -125,7 +125,7 @@ fn available_kib(meminfo: &str) -> Option<u64> {
 
 /// The memory budget: `--memory`, else the environment variable `GRUNDY_MEMORY`, else
 /// [`default_memory`]. A malformed size is a usage error naming where it came from.
-fn memory_limit(flag: Option<&str>) -> Result<u64, CliError> {
+pub(crate) fn memory_limit(flag: Option<&str>) -> Result<u64, CliError> {
     if let Some(s) = flag {
         return parse_size(s).ok_or_else(|| {
             CliError::usage(format!(

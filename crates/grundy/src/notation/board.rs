@@ -89,7 +89,11 @@ impl Cursor<'_> {
         let digits_at = if hex { self.i + 2 } else { self.i };
         let mut end = digits_at;
         while end < self.s.len()
-            && (if hex { self.s[end].is_ascii_hexdigit() } else { self.s[end].is_ascii_digit() })
+            && (if hex {
+                self.s[end].is_ascii_hexdigit()
+            } else {
+                self.s[end].is_ascii_digit()
+            })
         {
             end += 1;
         }
@@ -98,7 +102,9 @@ impl Cursor<'_> {
             return Err(self.error(what));
         }
         let text = std::str::from_utf8(&self.s[digits_at..end]).unwrap_or("");
-        let value = u64::from_str_radix(text, if hex { 16 } else { 10 }).ok().filter(|&v| v <= max);
+        let value = u64::from_str_radix(text, if hex { 16 } else { 10 })
+            .ok()
+            .filter(|&v| v <= max);
         match value {
             Some(v) => {
                 self.i = end;
@@ -138,7 +144,10 @@ impl Cursor<'_> {
         let c = self.number("a number of columns", u16::MAX as u64)?;
         self.end()?;
         if r == 0 || c == 0 {
-            return Err(ParseError::at_column(at, "expected at least one row and one column"));
+            return Err(ParseError::at_column(
+                at,
+                "expected at least one row and one column",
+            ));
         }
         if (r * c) as usize > max_cells {
             return Err(ParseError::at_column(
@@ -153,7 +162,10 @@ impl Cursor<'_> {
 /// Parses a game of the rules notation.
 pub fn parse_board_game(s: &str) -> Result<BoardGame, ParseError> {
     let Some((kind, body)) = s.split_once(':') else {
-        return Err(ParseError::at_column(1, format!("unknown game {s:?}: expected {KNOWN}")));
+        return Err(ParseError::at_column(
+            1,
+            format!("unknown game {s:?}: expected {KNOWN}"),
+        ));
     };
     let col0 = kind.chars().count() + 2;
     let mut cur = Cursor {
@@ -201,7 +213,10 @@ fn parse_chomp(cur: &mut Cursor) -> Result<Vec<u32>, ParseError> {
         let at = cur.column();
         let len = cur.number("a row length", MAX_CHOMP)?;
         if len == 0 {
-            return Err(ParseError::at_column(at, "expected a row length of at least 1"));
+            return Err(ParseError::at_column(
+                at,
+                "expected a row length of at least 1",
+            ));
         }
         if let Some(&prev) = rows.last() {
             if u64::from(prev) < len {
@@ -214,7 +229,10 @@ fn parse_chomp(cur: &mut Cursor) -> Result<Vec<u32>, ParseError> {
         rows.push(len as u32);
         cells += len;
         if cells > MAX_CHOMP {
-            return Err(ParseError::at_column(at, format!("expected at most {MAX_CHOMP} cells in all")));
+            return Err(ParseError::at_column(
+                at,
+                format!("expected at most {MAX_CHOMP} cells in all"),
+            ));
         }
         match cur.peek() {
             None => return Ok(rows),
@@ -237,10 +255,15 @@ fn parse_cram(cur: &mut Cursor) -> Result<Board, ParseError> {
     for (r, row) in rows.iter().enumerate() {
         for &b in row.iter() {
             if b != b'.' && b != b'#' {
-                let found = String::from_utf8_lossy(&body[col - cur.col0..]).chars().next().unwrap_or('?');
+                let found = String::from_utf8_lossy(&body[col - cur.col0..])
+                    .chars()
+                    .next()
+                    .unwrap_or('?');
                 return Err(ParseError::at_column(
                     col,
-                    format!("expected '.' (free), '#' (blocked) or '/' (next row), found {found:?}"),
+                    format!(
+                        "expected '.' (free), '#' (blocked) or '/' (next row), found {found:?}"
+                    ),
                 ));
             }
             col += 1;
@@ -251,7 +274,11 @@ fn parse_cram(cur: &mut Cursor) -> Result<Board, ParseError> {
         if row.len() != width {
             return Err(ParseError::at_column(
                 col - row.len(),
-                format!("expected a row of {width} cells like the first, found {} (row {})", row.len(), r + 1),
+                format!(
+                    "expected a row of {width} cells like the first, found {} (row {})",
+                    row.len(),
+                    r + 1
+                ),
             ));
         }
         col += 1;
@@ -302,9 +329,18 @@ mod tests {
 
     #[test]
     fn forms() {
-        assert_eq!(parse_board_game("chomp:1").unwrap(), BoardGame::Chomp(vec![1]));
-        assert_eq!(parse_board_game("chomp:0x3,2").unwrap(), BoardGame::Chomp(vec![3, 2]));
-        assert_eq!(parse_board_game("wythoff:3,5").unwrap(), BoardGame::Wythoff(3, 5));
+        assert_eq!(
+            parse_board_game("chomp:1").unwrap(),
+            BoardGame::Chomp(vec![1])
+        );
+        assert_eq!(
+            parse_board_game("chomp:0x3,2").unwrap(),
+            BoardGame::Chomp(vec![3, 2])
+        );
+        assert_eq!(
+            parse_board_game("wythoff:3,5").unwrap(),
+            BoardGame::Wythoff(3, 5)
+        );
         assert_eq!(
             parse_board_game("node-kayles:grid:2x3").unwrap(),
             BoardGame::NodeKayles(GraphSpec::Grid(2, 3))
@@ -313,9 +349,13 @@ mod tests {
             parse_board_game("node-kayles:path:0").unwrap(),
             BoardGame::NodeKayles(GraphSpec::Path(0))
         );
-        let BoardGame::Cram(b) = parse_board_game("cram:.../.#./...").unwrap() else { panic!() };
+        let BoardGame::Cram(b) = parse_board_game("cram:.../.#./...").unwrap() else {
+            panic!()
+        };
         assert_eq!(b.to_string(), "cram:.../.#./...");
-        let BoardGame::Cram(b) = parse_board_game("cram:2x3").unwrap() else { panic!() };
+        let BoardGame::Cram(b) = parse_board_game("cram:2x3").unwrap() else {
+            panic!()
+        };
         assert_eq!(b.to_string(), "cram:.../...");
         assert!(is_board_game("rules:x.rhai") && !is_board_game("octal:0.07"));
     }

@@ -468,7 +468,8 @@ impl<'f, 'c, F: Family> Search<'f, 'c, F> {
             self.family.moves(part, &mut options)?;
             for o in &options {
                 any_move = true;
-                let mut next: Vec<F::Position> = parts[..i].iter().chain(&parts[i + 1..]).cloned().collect();
+                let mut next: Vec<F::Position> =
+                    parts[..i].iter().chain(&parts[i + 1..]).cloned().collect();
                 next.extend(self.components(o)?);
                 if !self.misere_parts(next)? {
                     return Ok(true);
@@ -529,7 +530,9 @@ where
         std::thread::Builder::new()
             .name("grundy-search".into())
             .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || solve_here(family, root, play, settings, moves, ctl))
+            .spawn_scoped(scope, || {
+                solve_here(family, root, play, settings, moves, ctl)
+            })
             .map_err(|e| Error::Internal(format!("cannot start the search thread: {e}")))?
             .join()
             .map_err(|_| Error::Internal("the search thread failed".into()))?

@@ -42,7 +42,10 @@ impl Board {
 
     /// A board of `rows × cols` blocked cells, or `None` beyond [`MAX_CELLS`].
     pub fn blocked(rows: usize, cols: usize) -> Option<Board> {
-        if rows.checked_mul(cols)? > MAX_CELLS || rows > u16::MAX as usize || cols > u16::MAX as usize {
+        if rows.checked_mul(cols)? > MAX_CELLS
+            || rows > u16::MAX as usize
+            || cols > u16::MAX as usize
+        {
             return None;
         }
         Some(Board {
@@ -231,7 +234,9 @@ impl Family for Cram {
     }
 
     fn canonical(&self, p: &Board) -> Result<Board> {
-        Ok((1..8).map(|t| p.transformed(t)).fold(p.clone(), |best, b| best.min(b)))
+        Ok((1..8)
+            .map(|t| p.transformed(t))
+            .fold(p.clone(), |best, b| best.min(b)))
     }
 
     fn show(&self, p: &Board) -> Result<String> {

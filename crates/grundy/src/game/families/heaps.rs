@@ -62,7 +62,9 @@ impl Family for HeapSum<'_> {
 
     /// The tokens (saturating).
     fn size(&self, p: &Vec<u64>) -> usize {
-        p.iter().fold(0usize, |s, &h| s.saturating_add(usize::try_from(h).unwrap_or(usize::MAX)))
+        p.iter().fold(0usize, |s, &h| {
+            s.saturating_add(usize::try_from(h).unwrap_or(usize::MAX))
+        })
     }
 
     fn bytes(&self, p: &Vec<u64>) -> usize {

@@ -184,12 +184,16 @@ pub fn load(
             let (g, names) = match spec {
                 GraphSpec::Path(n) => (Graph::path(*n).ok_or_else(|| too_big(*n))?, Vec::new()),
                 GraphSpec::Cycle(n) => (Graph::cycle(*n).ok_or_else(|| too_big(*n))?, Vec::new()),
-                GraphSpec::Grid(r, c) => {
-                    (Graph::grid(*r, *c).ok_or_else(|| too_big(r * c))?, Vec::new())
-                }
+                GraphSpec::Grid(r, c) => (
+                    Graph::grid(*r, *c).ok_or_else(|| too_big(r * c))?,
+                    Vec::new(),
+                ),
                 GraphSpec::File(path) => {
                     let bytes = std::fs::read(path).map_err(|e| {
-                        Error::invalid(format!("graph file {}: cannot read it: {e}", path.display()))
+                        Error::invalid(format!(
+                            "graph file {}: cannot read it: {e}",
+                            path.display()
+                        ))
                     })?;
                     let parsed = crate::notation::graph::parse_graph(
                         &bytes,
@@ -208,7 +212,9 @@ pub fn load(
                         }
                     }
                     let g = Graph::from_edges(n, &edges).ok_or_else(|| too_big(n))?;
-                    let names = (0..n as u32).map(|v| parsed.names.get(v).into_owned()).collect();
+                    let names = (0..n as u32)
+                        .map(|v| parsed.names.get(v).into_owned())
+                        .collect();
                     (g, names)
                 }
             };

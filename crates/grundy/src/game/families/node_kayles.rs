@@ -235,7 +235,10 @@ impl NodeKayles {
     }
 
     fn name(&self, v: usize) -> String {
-        self.names.get(v).cloned().unwrap_or_else(|| (v + 1).to_string())
+        self.names
+            .get(v)
+            .cloned()
+            .unwrap_or_else(|| (v + 1).to_string())
     }
 }
 
@@ -306,7 +309,11 @@ impl Family for NodeKayles {
     fn show(&self, p: &Graph) -> Result<String> {
         let vertices: Vec<String> = (0..p.len()).map(|v| v.to_string()).collect();
         let edges: Vec<String> = (0..p.len())
-            .flat_map(|u| p.neighbours(u).filter(move |&v| v > u).map(move |v| format!("{u}-{v}")))
+            .flat_map(|u| {
+                p.neighbours(u)
+                    .filter(move |&v| v > u)
+                    .map(move |v| format!("{u}-{v}"))
+            })
             .collect();
         Ok(format!("{{{}: {}}}", vertices.join(" "), edges.join(" ")))
     }

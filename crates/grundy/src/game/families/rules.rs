@@ -134,7 +134,12 @@ impl Rules {
     /// Reads and compiles the script at `path`, watching `ctl` (see [`Rules::compile`]).
     pub fn load(path: &Path, ctl: &Control) -> Result<Rules> {
         let source = crate::script::read_source(path)?;
-        Rules::compile(&source, &path.display().to_string(), crate::script::MAX_OPERATIONS, ctl)
+        Rules::compile(
+            &source,
+            &path.display().to_string(),
+            crate::script::MAX_OPERATIONS,
+            ctl,
+        )
     }
 
     /// Compiles `source` (named `name` in messages) with at most `max_operations` operations
@@ -146,7 +151,10 @@ impl Rules {
         let ast = engine
             .compile(source)
             .map_err(|e| Error::invalid(format!("script {name}: {e}")))?;
-        let has = |f: &str, arity: usize| ast.iter_functions().any(|x| x.name == f && x.params.len() == arity);
+        let has = |f: &str, arity: usize| {
+            ast.iter_functions()
+                .any(|x| x.name == f && x.params.len() == arity)
+        };
         for (f, arity, what) in [("start", 0, "fn start()"), ("moves", 1, "fn moves(p)")] {
             if !has(f, arity) {
                 return Err(Error::invalid(format!(
@@ -168,7 +176,9 @@ impl Rules {
         let mut scope = Scope::new();
         self.engine
             .call_fn::<Dynamic>(&mut scope, &self.ast, f, args)
-            .map_err(|e| crate::script::call_error(e, &format!("script {}: {f}({})", self.name, shown())))
+            .map_err(|e| {
+                crate::script::call_error(e, &format!("script {}: {f}({})", self.name, shown()))
+            })
     }
 
     fn call_on(&self, f: &str, p: &Value) -> Result<Dynamic> {

@@ -21,7 +21,12 @@ fn all_settings() -> Vec<Settings> {
     for decompose in [false, true] {
         for symmetry in [false, true] {
             for method in [Method::Mex, Method::Outcome] {
-                out.push(Settings::new().decompose(decompose).symmetry(symmetry).method(method));
+                out.push(
+                    Settings::new()
+                        .decompose(decompose)
+                        .symmetry(symmetry)
+                        .method(method),
+                );
             }
         }
     }
@@ -60,7 +65,10 @@ fn young_diagram() -> impl Strategy<Value = Vec<u32>> {
 
 fn cram_grid() -> impl Strategy<Value = Vec<Vec<bool>>> {
     (1usize..=4, 1usize..=4).prop_flat_map(|(r, c)| {
-        proptest::collection::vec(proptest::collection::vec(proptest::bool::weighted(0.8), c), r)
+        proptest::collection::vec(
+            proptest::collection::vec(proptest::bool::weighted(0.8), c),
+            r,
+        )
     })
 }
 
@@ -210,7 +218,11 @@ fn node_kayles_on_a_path_is_dawsons_chess() {
     let f = NodeKayles::default();
     let mut search = Search::new(&f, Settings::new(), &ctl);
     for n in 0..40 {
-        assert_eq!(search.value(&Graph::path(n).unwrap()).unwrap(), want[n], "path {n}");
+        assert_eq!(
+            search.value(&Graph::path(n).unwrap()).unwrap(),
+            want[n],
+            "path {n}"
+        );
     }
     // A first move on a cycle of n >= 4 deletes three vertices and leaves a path of n - 3.
     for n in 4..40 {
@@ -228,7 +240,13 @@ fn wythoff_p_positions_are_the_beatty_pairs() {
         let (a, b) = wythoff::p_position(n);
         // ⌊nφ⌋ by floating point agrees for these small n.
         let phi = (1.0 + 5f64.sqrt()) / 2.0;
-        assert_eq!((a, b), ((n as f64 * phi).floor() as u64, (n as f64 * phi * phi).floor() as u64));
+        assert_eq!(
+            (a, b),
+            (
+                (n as f64 * phi).floor() as u64,
+                (n as f64 * phi * phi).floor() as u64
+            )
+        );
         beatty.insert((a, b));
         beatty.insert((b, a));
     }
@@ -255,8 +273,12 @@ fn every_chomp_rectangle_but_one_cell_is_won_with_a_move_found() {
             assert!(!s.winning_moves.is_empty(), "{r}x{c}");
             for m in &s.winning_moves {
                 // The position after a winning move is P, by the definition-level reference.
-                let rows: Vec<u32> = m.after["chomp:".len()..].split(',').map(|x| x.parse().unwrap()).collect();
-                let v = chomp::reference::value(&chomp::reference::cells(&rows), &mut HashMap::new());
+                let rows: Vec<u32> = m.after["chomp:".len()..]
+                    .split(',')
+                    .map(|x| x.parse().unwrap())
+                    .collect();
+                let v =
+                    chomp::reference::value(&chomp::reference::cells(&rows), &mut HashMap::new());
                 assert_eq!(v, 0, "{r}x{c} -> {}", m.after);
             }
         }
@@ -297,7 +319,11 @@ fn winning_moves_lead_to_p_positions() {
                 Play::Normal => search.value(&q).unwrap() == 0,
                 Play::Misere => !search.misere_win(&q).unwrap(),
             };
-            assert_eq!(lost, s.winning_moves.iter().any(|m| m.after == after), "{play:?} {after}");
+            assert_eq!(
+                lost,
+                s.winning_moves.iter().any(|m| m.after == after),
+                "{play:?} {after}"
+            );
         }
     }
 }
@@ -359,7 +385,8 @@ mod scripts {
     #[test]
     fn a_script_game_matches_the_heap_game() {
         let ctl = Control::none();
-        let rules = Rules::compile(DAWSON, "dawson.rhai", crate::script::MAX_OPERATIONS, &ctl).unwrap();
+        let rules =
+            Rules::compile(DAWSON, "dawson.rhai", crate::script::MAX_OPERATIONS, &ctl).unwrap();
         let want = heap_values("octal:0.07", 13);
         for n in 0..13i64 {
             let p = Value::Array(vec![Value::Int(n)]);
@@ -368,7 +395,10 @@ mod scripts {
         let start = rules.start().unwrap();
         let s = solve(&rules, &start, Play::Normal, Settings::new(), true, &ctl).unwrap();
         assert_eq!(s.value, Some(want[12]));
-        assert!(s.winning_moves.iter().all(|m| m.after.starts_with("heaps [")));
+        assert!(s
+            .winning_moves
+            .iter()
+            .all(|m| m.after.starts_with("heaps [")));
     }
 
     #[test]
@@ -377,9 +407,13 @@ mod scripts {
         let src = "fn start() { 0 } fn moves(p) { [1 - p] }";
         let rules = Rules::compile(src, "loop.rhai", 10_000, &ctl).unwrap();
         for s in all_settings() {
-            let e = Search::new(&rules, s, &ctl).value(&Value::Int(0)).unwrap_err();
+            let e = Search::new(&rules, s, &ctl)
+                .value(&Value::Int(0))
+                .unwrap_err();
             assert!(e.to_string().contains("does not end"), "{e}");
-            let e = Search::new(&rules, s, &ctl).misere_win(&Value::Int(0)).unwrap_err();
+            let e = Search::new(&rules, s, &ctl)
+                .misere_win(&Value::Int(0))
+                .unwrap_err();
             assert!(e.to_string().contains("does not end"), "{e}");
         }
     }
@@ -389,9 +423,22 @@ mod scripts {
         let ctl = Control::none();
         assert!(Rules::compile("fn start() { 0 }", "x", 1000, &ctl).is_err());
         let rules = Rules::compile("fn start() { 0 } fn moves(p) { 5 }", "x", 1000, &ctl).unwrap();
-        let e = Search::new(&rules, Settings::new(), &ctl).value(&Value::Int(0)).unwrap_err();
-        assert!(e.to_string().contains("expected an array of positions"), "{e}");
-        let rules = Rules::compile("fn start() { 0 } fn moves(p) { [#{a: 1}] }", "x", 1000, &ctl).unwrap();
-        assert!(Search::new(&rules, Settings::new(), &ctl).value(&Value::Int(0)).is_err());
+        let e = Search::new(&rules, Settings::new(), &ctl)
+            .value(&Value::Int(0))
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("expected an array of positions"),
+            "{e}"
+        );
+        let rules = Rules::compile(
+            "fn start() { 0 } fn moves(p) { [#{a: 1}] }",
+            "x",
+            1000,
+            &ctl,
+        )
+        .unwrap();
+        assert!(Search::new(&rules, Settings::new(), &ctl)
+            .value(&Value::Int(0))
+            .is_err());
     }
 }
