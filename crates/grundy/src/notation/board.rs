@@ -200,9 +200,13 @@ pub const MAX_CHOMP: u64 = 1 << 12;
 
 fn parse_chomp(cur: &mut Cursor) -> Result<Vec<u32>, ParseError> {
     let body = cur.s;
-    let is_rect = body.iter().any(|&b| b == b'x' || b == b'X')
-        && !body.contains(&b',')
-        && !(body.starts_with(b"0x") && !body[2..].contains(&b'x'));
+    // `RxC` has an `x` (beyond the `0x` of a hexadecimal first number) and no comma.
+    let after_prefix = if body.starts_with(b"0x") {
+        &body[2..]
+    } else {
+        body
+    };
+    let is_rect = !body.contains(&b',') && after_prefix.iter().any(|&b| b == b'x' || b == b'X');
     if is_rect {
         let (r, c) = cur.dimensions(MAX_CHOMP as usize)?;
         return Ok(crate::game::families::chomp::rectangle(r as u32, c as u32));
