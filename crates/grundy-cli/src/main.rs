@@ -77,6 +77,9 @@ enum Command {
                       grundy ordinal cascade 1,0 0,3         # w+3"
     )]
     Ordinal(cmd::ordinal::OrdinalCommand),
+    /// Solve a game given by its rules (Chomp, Cram, Node-Kayles, Wythoff, a Rhai script):
+    /// outcome, Grundy value, winning moves.
+    Solve(cmd::solve::SolveArgs),
     /// Play a game of heaps against the engine in the terminal, with hints that explain the
     /// winning move.
     Play(cmd::play::PlayArgs),
@@ -160,6 +163,9 @@ const COUNT_RAISE: Raise = &[
 /// The flags of the graph commands.
 const GRAPH_RAISE: Raise = &[(K::Memory, RAISE_MEMORY)];
 
+/// The flags of `grundy solve`.
+const SOLVE_RAISE: Raise = &[(K::Memory, RAISE_MEMORY)];
+
 /// The flags of the ordinal commands.
 const ORDINAL_RAISE: Raise = &[(
     K::FieldDegree,
@@ -176,6 +182,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Value(a) => cmd::pattern::value(a).map_err(|e| e.raise_with(ANALYZE_RAISE)),
         Command::Count(c) => cmd::count::run(c).map_err(|e| e.raise_with(COUNT_RAISE)),
         Command::Ordinal(c) => cmd::ordinal::run(c).map_err(|e| e.raise_with(ORDINAL_RAISE)),
+        Command::Solve(a) => cmd::solve::run(a).map_err(|e| e.raise_with(SOLVE_RAISE)),
         Command::Completions(a) => cmd::completions::run(a),
         Command::Manpage(a) => cmd::manpage::run(a),
         Command::Play(a) => cmd::play::run(a),
