@@ -143,10 +143,9 @@ fn run<T: Send>(
                     }
                 });
             }
-            let result = worker
-                .join()
-                .unwrap_or_else(|p| Err(p))
-                .map_err(|p| InternalError::new_err(format!("internal error: {}", panic_message(p))));
+            let result = worker.join().unwrap_or_else(|p| Err(p)).map_err(|p| {
+                InternalError::new_err(format!("internal error: {}", panic_message(p)))
+            });
             (result, raised)
         })
     });
@@ -500,8 +499,12 @@ fn _nim_mul_arrays(
     mut out: PyReadwriteArray1<'_, u64>,
 ) -> PyResult<()> {
     guard(|| {
-        let a = a.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let b = b.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let a = a
+            .as_slice()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let b = b
+            .as_slice()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let out = out
             .as_slice_mut()
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -527,7 +530,9 @@ fn _nim_mul_scalar(
     mut out: PyReadwriteArray1<'_, u64>,
 ) -> PyResult<()> {
     guard(|| {
-        let xs = xs.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let xs = xs
+            .as_slice()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let out = out
             .as_slice_mut()
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -676,8 +681,7 @@ impl NativeHeapGame {
     #[new]
     fn new(notation: &str) -> PyResult<Self> {
         guard(|| {
-            let spec = parse_game(notation)
-                .map_err(|e| to_py(e.in_source("GAME").into()))?;
+            let spec = parse_game(notation).map_err(|e| to_py(e.in_source("GAME").into()))?;
             let game = HeapGame::from_spec(spec).map_err(to_py)?;
             let name = game.spec().to_string();
             Ok(NativeHeapGame {
@@ -765,7 +769,9 @@ impl NativeHeapGame {
     ) -> PyResult<PositionTuple> {
         guard(|| {
             let heaps = naturals(heaps, "heap")?;
-            self.with(py, progress, |g, ctl| position_of(g, &heaps, misere, max, ctl))
+            self.with(py, progress, |g, ctl| {
+                position_of(g, &heaps, misere, max, ctl)
+            })
         })
     }
 
@@ -963,7 +969,11 @@ fn _count(
 /// `(names, sources, targets)` of a graph file's text (the command line's format; `edges`: one
 /// `U V` arc a line).
 #[pyfunction]
-fn _parse_graph(py: Python<'_>, text: &str, edges: bool) -> PyResult<(Vec<String>, Vec<u32>, Vec<u32>)> {
+fn _parse_graph(
+    py: Python<'_>,
+    text: &str,
+    edges: bool,
+) -> PyResult<(Vec<String>, Vec<u32>, Vec<u32>)> {
     guard(|| {
         let format = if edges {
             GraphFormat::Arcs
@@ -1009,10 +1019,16 @@ fn _solve_graph<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Solution<'py>> {
     guard(|| {
-        let src = sources.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let dst = targets.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let src = sources
+            .as_slice()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let dst = targets
+            .as_slice()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         if src.len() != dst.len() {
-            return Err(PyValueError::new_err("sources and targets differ in length"));
+            return Err(PyValueError::new_err(
+                "sources and targets differ in length",
+            ));
         }
         let play = if misere { Play::Misere } else { Play::Normal };
         let (codes, remote, values, infinite) = run(py, progress, |ctl| {
@@ -1075,7 +1091,8 @@ fn ordinal_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<Ordinal>> {
 }
 
 fn need_ordinal(obj: &Bound<'_, PyAny>) -> PyResult<Ordinal> {
-    ordinal_arg(obj)?.ok_or_else(|| PyValueError::new_err("expected an Ordinal, an int or a string"))
+    ordinal_arg(obj)?
+        .ok_or_else(|| PyValueError::new_err("expected an Ordinal, an int or a string"))
 }
 
 fn new_ordinal(py: Python<'_>, x: Ordinal) -> PyResult<Py<PyAny>> {
@@ -1230,7 +1247,10 @@ fn cascade(py: Python<'_>, rows: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 }
 
 /// A level game's value and a winning move `(vertex, from, to, [(vertex, new heap)...])`.
-type LevelAnswer = (Py<PyAny>, Option<(usize, BigUint, BigUint, Vec<(usize, BigUint)>)>);
+type LevelAnswer = (
+    Py<PyAny>,
+    Option<(usize, BigUint, BigUint, Vec<(usize, BigUint)>)>,
+);
 
 fn level_answer(py: Python<'_>, game: &LevelGame, heaps: &[BigUint]) -> PyResult<LevelAnswer> {
     let v = game.value(heaps).map_err(to_py)?;
@@ -1281,7 +1301,11 @@ fn _dag_game(
                 successors.len()
             )));
         }
-        let rule = if path { FreeSet::Path } else { FreeSet::Successors };
+        let rule = if path {
+            FreeSet::Path
+        } else {
+            FreeSet::Successors
+        };
         let game = LevelGame::new(successors, rule).map_err(to_py)?;
         level_answer(py, &game, &heaps)
     })
@@ -1295,6 +1319,20 @@ fn _find_period(values: Vec<u32>) -> PyResult<Option<(usize, usize, u64)>> {
         Ok(periodic::find_period(&values)
             .or_else(|| periodic::find_arithmetic_period(&values))
             .map(|p| (p.preperiod, p.period, p.saltus)))
+    })
+}
+
+/// Panics inside the boundary: the test suite checks that it becomes `grundy.InternalError`,
+/// on the calling thread and on a worker (`worker=True`), and that the interpreter lives on.
+#[pyfunction]
+#[pyo3(signature = (message, worker=false))]
+fn _panic_for_test(py: Python<'_>, message: String, worker: bool) -> PyResult<()> {
+    guard(|| {
+        if worker {
+            run(py, None, |_| -> grundy::Result<()> { panic!("{message}") })
+        } else {
+            panic!("{message}")
+        }
     })
 }
 
@@ -1316,5 +1354,6 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_matrix_game, m)?)?;
     m.add_function(wrap_pyfunction!(_dag_game, m)?)?;
     m.add_function(wrap_pyfunction!(_find_period, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     Ok(())
 }

@@ -103,22 +103,30 @@ def nim_mul(a: Any, b: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
     >>> nim_mul(np.array([2, 16], dtype=np.uint64), np.array([2, 16], dtype=np.uint64))
     array([ 3, 24], dtype=uint64)
     """
+    if np.ndim(a) == 0 and np.ndim(b) != 0:
+        a, b = b, a
+    if np.ndim(a) == 0:
+        raise ValueError("nim_mul: expected an array (multiply two scalars with Nimber)")
     a_arr = np.ascontiguousarray(a, dtype=np.uint64)
-    b_arr = np.ascontiguousarray(b, dtype=np.uint64)
-    if a_arr.ndim == 0 and b_arr.ndim != 0:
-        a_arr, b_arr = b_arr, a_arr
     shape = a_arr.shape
-    if b_arr.ndim != 0 and b_arr.shape != shape:
-        raise ValueError(f"nim_mul: shapes {a_arr.shape} and {b_arr.shape} differ")
+    scalar = None
+    if np.ndim(b) == 0:
+        scalar = _natural(b, "nim_mul")
+        if scalar >= 2**64:
+            raise ValueError(f"nim_mul: the scalar {scalar} is not below 2^64")
+    else:
+        b_arr = np.ascontiguousarray(b, dtype=np.uint64)
+        if b_arr.shape != shape:
+            raise ValueError(f"nim_mul: shapes {a_arr.shape} and {b_arr.shape} differ")
     if out is None:
         out = np.empty(shape, dtype=np.uint64)
     elif out.dtype != np.uint64 or out.shape != shape or not out.flags.c_contiguous:
         raise ValueError("nim_mul: out must be a contiguous uint64 array of the result's shape")
-    if np.shares_memory(out, a_arr) or (b_arr.ndim != 0 and np.shares_memory(out, b_arr)):
+    if np.shares_memory(out, a_arr) or (scalar is None and np.shares_memory(out, b_arr)):
         raise ValueError("nim_mul: out must not overlap the inputs")
     flat_out = out.reshape(-1)
-    if b_arr.ndim == 0:
-        _grundy._nim_mul_scalar(int(b_arr), a_arr.reshape(-1), flat_out)
+    if scalar is not None:
+        _grundy._nim_mul_scalar(scalar, a_arr.reshape(-1), flat_out)
     else:
         _grundy._nim_mul_arrays(a_arr.reshape(-1), b_arr.reshape(-1), flat_out)
     return out
@@ -263,7 +271,7 @@ class HeapGame:
         (an int, 0 when the heap is gone) or a sequence of the heaps left, all below n.
 
         >>> g = HeapGame.from_rule(lambda n: [n - k for k in (1, 2) if k <= n])
-        >>> list(g.sequence(6))
+        >>> g.sequence(6).tolist()
         [0, 1, 2, 0, 1, 2]
         """
         self = cls.__new__(cls)
