@@ -45,6 +45,9 @@ def main():
     print(f"Nimber * int (64-bit): {mul_int * 1e9:.0f} ns per call")
     print(f"int ^ int (Python, for scale): {xor * 1e9:.0f} ns per call")
     print(f"Nimber * Nimber (~320-bit): {big * 1e9:.0f} ns per call")
+    # The fixed cost of a computation run on a worker thread (GIL released, signals polled).
+    tiny = per_call("g.sequence(1)", "g = HeapGame('nim')", number=2_000)
+    print(f"HeapGame('nim').sequence(1) (worker thread start and join): {tiny * 1e6:.1f} us per call")
 
     # 2. HeapGame("officers").sequence(10**6) against the CLI.
     g = HeapGame("officers")
@@ -53,7 +56,7 @@ def main():
     print(f'HeapGame("officers").sequence(10**6): {py_seq * 1e3:.1f} ms')
     if os.path.exists(cli):
         def run_cli():
-            subprocess.run([cli, "seq", "officers", "-n", "1000000"], check=True, stdout=subprocess.DEVNULL)
+            subprocess.run([cli, "seq", "officers", "-n", "1000000"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         cli_seq = median_time(run_cli, runs=5)
         print(f"grundy seq officers -n 1000000 (process, output to /dev/null): {cli_seq * 1e3:.1f} ms")
     else:

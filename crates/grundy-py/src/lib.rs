@@ -143,7 +143,7 @@ fn run<T: Send>(
                     }
                 });
             }
-            let result = worker.join().unwrap_or_else(|p| Err(p)).map_err(|p| {
+            let result = worker.join().unwrap_or_else(Err).map_err(|p| {
                 InternalError::new_err(format!("internal error: {}", panic_message(p)))
             });
             (result, raised)
