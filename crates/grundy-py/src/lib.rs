@@ -489,6 +489,11 @@ impl Nimber {
     }
 }
 
+/// The error of a numpy array that cannot be read in place (not contiguous).
+fn unusable(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
 /// `out[i] = a[i] ⊗ b[i]` over contiguous `uint64` arrays, in place in `out`, on rayon's pool
 /// with the GIL released.
 #[pyfunction]
@@ -499,15 +504,9 @@ fn _nim_mul_arrays(
     mut out: PyReadwriteArray1<'_, u64>,
 ) -> PyResult<()> {
     guard(|| {
-        let a = a
-            .as_slice()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let b = b
-            .as_slice()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let out = out
-            .as_slice_mut()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let a = a.as_slice().map_err(unusable)?;
+        let b = b.as_slice().map_err(unusable)?;
+        let out = out.as_slice_mut().map_err(unusable)?;
         if a.len() != b.len() || a.len() != out.len() {
             return Err(PyValueError::new_err(format!(
                 "nim_mul: the arrays have lengths {}, {} and {}",
@@ -530,12 +529,8 @@ fn _nim_mul_scalar(
     mut out: PyReadwriteArray1<'_, u64>,
 ) -> PyResult<()> {
     guard(|| {
-        let xs = xs
-            .as_slice()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let out = out
-            .as_slice_mut()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let xs = xs.as_slice().map_err(unusable)?;
+        let out = out.as_slice_mut().map_err(unusable)?;
         if xs.len() != out.len() {
             return Err(PyValueError::new_err("nim_mul: lengths differ"));
         }
@@ -1019,12 +1014,8 @@ fn _solve_graph<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Solution<'py>> {
     guard(|| {
-        let src = sources
-            .as_slice()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let dst = targets
-            .as_slice()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let src = sources.as_slice().map_err(unusable)?;
+        let dst = targets.as_slice().map_err(unusable)?;
         if src.len() != dst.len() {
             return Err(PyValueError::new_err(
                 "sources and targets differ in length",
