@@ -66,7 +66,16 @@ fn bad_input_and_limits() {
 #[test]
 fn position_uses_the_quotient() {
     grundy()
-        .args(["position", "octal:0.75", "2", "3", "5", "7", "11", "--misere"])
+        .args([
+            "position",
+            "octal:0.75",
+            "2",
+            "3",
+            "5",
+            "7",
+            "11",
+            "--misere",
+        ])
         .assert()
         .success()
         .stderr(contains("misère quotient"));

@@ -50,10 +50,13 @@ fn main() {
         });
         let naive = median_time(RUNS, || {
             let mut search = Search::new(&g, 50_000_000);
-            sums.iter()
-                .filter(|s| search.is_p(&s[..]).unwrap())
-                .count()
+            sums.iter().filter(|s| search.is_p(&s[..]).unwrap()).count()
         });
-        row(&format!("{game}, heaps 1..{n}"), sums.len() as u64, fast, Some(naive));
+        row(
+            &format!("{game}, heaps 1..{n}"),
+            sums.len() as u64,
+            fast,
+            Some(naive),
+        );
     }
 }

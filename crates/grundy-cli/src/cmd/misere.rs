@@ -56,7 +56,9 @@ pub fn run(args: MisereArgs) -> Result<(), CliError> {
 fn tame_text(t: Tameness) -> String {
     match t {
         Tameness::Trivial => "trivial (no heap has a move)".into(),
-        Tameness::Tame { nim_bits: 0 } => "tame (Z/2: the quotient of misère Nim on 1-heaps)".into(),
+        Tameness::Tame { nim_bits: 0 } => {
+            "tame (Z/2: the quotient of misère Nim on 1-heaps)".into()
+        }
         Tameness::Tame { nim_bits } => format!(
             "tame (the quotient of misère Nim with heaps below {})",
             1u64 << nim_bits.min(63)

@@ -126,9 +126,7 @@ impl Stage {
             if k > MAX_EXPONENT {
                 return Err(Error::limit(
                     crate::LimitKind::Positions,
-                    format!(
-                        "copies of heap {n} kept changing outcomes for {MAX_EXPONENT} copies"
-                    ),
+                    format!("copies of heap {n} kept changing outcomes for {MAX_EXPONENT} copies"),
                     "use a smaller --max-heap",
                 ));
             }

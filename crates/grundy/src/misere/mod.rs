@@ -245,7 +245,11 @@ fn proof(spec: &GameSpec, map: &[u32]) -> Option<Proof> {
         if n0 + p > n {
             continue;
         }
-        if parts.checked_mul(n0 + p).and_then(|x| x.checked_add(removal)) <= Some(n) {
+        if parts
+            .checked_mul(n0 + p)
+            .and_then(|x| x.checked_add(removal))
+            <= Some(n)
+        {
             return Some(Proof {
                 preperiod: n0,
                 period: p,

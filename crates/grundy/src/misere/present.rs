@@ -183,9 +183,9 @@ pub(crate) fn tameness(st: &Stage) -> Tameness {
     let Some(&e) = rest.iter().find(|&&x| st.m(x, x) == x) else {
         return Tameness::Wild;
     };
-    let group = rest.iter().all(|&x| {
-        st.m(e, x) == x && st.m(x, x) == e && st.p[x as usize] == (x == e)
-    });
+    let group = rest
+        .iter()
+        .all(|&x| st.m(e, x) == x && st.m(x, x) == e && st.p[x as usize] == (x == e));
     let ae = st.m(a, e);
     if !group || ae == e || ae == a || ae == 0 {
         return Tameness::Wild;

@@ -96,8 +96,19 @@ fn kayles_stops_where_a_class_splits() {
 
 #[test]
 fn orders_are_even() {
-    for s in ["kayles", "dawsons-kayles", "octal:0.75", "octal:4.7", "octal:0.137", "sub:1,3,4",
-              "sub:2,5", "grundys-game", "octal:0.6", "divide:2,3", "squares"] {
+    for s in [
+        "kayles",
+        "dawsons-kayles",
+        "octal:0.75",
+        "octal:4.7",
+        "octal:0.137",
+        "sub:1,3,4",
+        "sub:2,5",
+        "grundys-game",
+        "octal:0.6",
+        "divide:2,3",
+        "squares",
+    ] {
         for n in [1, 2, 5, 9, 14] {
             let o = q(s, n).order();
             assert!(o == 1 || o % 2 == 0, "{s} up to {n}: order {o}");
@@ -119,33 +130,44 @@ fn periodic_heap_map_is_used_beyond_the_bound() {
 #[test]
 fn winning_moves_agree_with_search() {
     for name in ["octal:0.75", "kayles", "sub:1,3,4"] {
-    let g = game(name);
-    let quo = quotient(&g, 14, &Control::none()).unwrap();
-    let top = quo.max_heap();
-    assert!(top >= 4, "{name}");
-    for heaps in [vec![3, 5, 6], vec![1, 4, 9], vec![2, 2, 7, 8], vec![14], vec![5, 5]] {
-        let heaps: Vec<u64> = heaps.iter().map(|h| 1 + (h - 1) % top).collect();
-        let a = quo.analyze(&g, &heaps, &Control::none()).unwrap().unwrap();
-        let mut search = Search::new(&g, 5_000_000);
-        assert_eq!(a.outcome == Outcome::P, search.is_p(&heaps).unwrap(), "{heaps:?}");
-        let mut moves = Vec::new();
-        let mut opts = Options::new();
-        for (i, &h) in heaps.iter().enumerate() {
-            opts.clear();
-            g.heap_options(h, &mut opts).unwrap();
-            let mut seen = HashSet::new();
-            for o in opts.iter() {
-                let mut to: Vec<u64> = o.iter().copied().filter(|&x| x > 0).collect();
-                to.sort_unstable();
-                let mut rest: Vec<u64> = heaps[..i].iter().chain(&heaps[i + 1..]).copied().collect();
-                rest.extend(&to);
-                if search.is_p(&rest).unwrap() && seen.insert(to.clone()) {
-                    moves.push(Move::new(i, h, to));
+        let g = game(name);
+        let quo = quotient(&g, 14, &Control::none()).unwrap();
+        let top = quo.max_heap();
+        assert!(top >= 4, "{name}");
+        for heaps in [
+            vec![3, 5, 6],
+            vec![1, 4, 9],
+            vec![2, 2, 7, 8],
+            vec![14],
+            vec![5, 5],
+        ] {
+            let heaps: Vec<u64> = heaps.iter().map(|h| 1 + (h - 1) % top).collect();
+            let a = quo.analyze(&g, &heaps, &Control::none()).unwrap().unwrap();
+            let mut search = Search::new(&g, 5_000_000);
+            assert_eq!(
+                a.outcome == Outcome::P,
+                search.is_p(&heaps).unwrap(),
+                "{heaps:?}"
+            );
+            let mut moves = Vec::new();
+            let mut opts = Options::new();
+            for (i, &h) in heaps.iter().enumerate() {
+                opts.clear();
+                g.heap_options(h, &mut opts).unwrap();
+                let mut seen = HashSet::new();
+                for o in opts.iter() {
+                    let mut to: Vec<u64> = o.iter().copied().filter(|&x| x > 0).collect();
+                    to.sort_unstable();
+                    let mut rest: Vec<u64> =
+                        heaps[..i].iter().chain(&heaps[i + 1..]).copied().collect();
+                    rest.extend(&to);
+                    if search.is_p(&rest).unwrap() && seen.insert(to.clone()) {
+                        moves.push(Move::new(i, h, to));
+                    }
                 }
             }
+            assert_eq!(a.winning_moves, moves, "{heaps:?}");
         }
-        assert_eq!(a.winning_moves, moves, "{heaps:?}");
-    }
     }
 }
 
@@ -165,4 +187,3 @@ proptest! {
         prop_assert_eq!(quo.is_p(quo.of_heaps(&heaps).unwrap()), search.is_p(&heaps).unwrap());
     }
 }
-
