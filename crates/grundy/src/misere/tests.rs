@@ -111,7 +111,7 @@ fn orders_are_even() {
     ] {
         for n in [1, 2, 5, 9, 14] {
             let o = q(s, n).order();
-            assert!(o == 1 || o % 2 == 0, "{s} up to {n}: order {o}");
+            assert!(o == 1 || o.is_multiple_of(2), "{s} up to {n}: order {o}");
         }
     }
 }
