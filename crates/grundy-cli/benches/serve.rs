@@ -39,7 +39,11 @@ fn main() {
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();
     let addr = listener.local_addr().unwrap();
-    rt.spawn(async move { axum::serve(listener, grundy_cli::serve::router()).await });
+    rt.spawn(grundy_cli::serve::serve(
+        listener,
+        grundy_cli::serve::limits::Limits::default(),
+        std::future::pending(),
+    ));
     let client: Client<_, Full<axum::body::Bytes>> =
         Client::builder(TokioExecutor::new()).build_http();
 

@@ -849,9 +849,10 @@ async fn the_server_stays_responsive_while_a_long_computation_runs_and_stops_it(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn built_in_engines_stop_at_the_deadline() {
     // A deadline that has passed by the engine's first check: it returns at once, cancelled,
-    // and the server goes on answering.
+    // and the server goes on answering (in both lanes: this sequence is cheap).
     let limits = Limits {
         deadline: Duration::from_millis(1),
+        fast_deadline: Duration::from_millis(1),
         ..Limits::default()
     };
     let app = router_with(limits);
@@ -878,6 +879,7 @@ async fn long_hints_stop_at_the_deadline_and_free_their_worker() {
         heap_size: 100_000,
         three_heap_values: 100_000,
         moves_per_heap: u128::MAX,
+        max_operations: u128::MAX,
         ..Limits::default()
     };
     let app = router_with(limits);
@@ -897,9 +899,9 @@ async fn long_hints_stop_at_the_deadline_and_free_their_worker() {
             took < deadline + Duration::from_secs(2),
             "{body}: answered after {took:?}"
         );
-        // The same (only) worker takes the next request at once.
+        // The same (only) worker takes the next heavy request at once.
         let start = Instant::now();
-        let (s, doc) = post(&app, "/api/hint", json!({"game": "nim", "heaps": [3, 5]})).await;
+        let (s, doc) = post(&app, "/api/hint", heavy_hint()).await;
         assert_eq!(s, StatusCode::OK, "after {body}: {doc}");
         assert!(
             start.elapsed() < Duration::from_millis(400),
@@ -907,6 +909,15 @@ async fn long_hints_stop_at_the_deadline_and_free_their_worker() {
             start.elapsed()
         );
     }
+}
+
+/// A quick request of the heavy lane: a script's cost is unknown, so it never takes the fast one.
+fn heavy_hint() -> Value {
+    json!({
+        "game": "script",
+        "script": "fn options(n) { let r = []; for k in 1..=n { r.push([n - k]); } r }",
+        "heaps": [3, 5]
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -931,33 +942,40 @@ async fn a_full_pool_answers_busy() {
     };
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_error(
-        &post(&app, "/api/hint", json!({"game": "nim", "heaps": [3, 5]})).await,
+        &post(&app, "/api/hint", heavy_hint()).await,
         StatusCode::SERVICE_UNAVAILABLE,
         "busy",
     );
+    // A cheap request takes the fast lane meanwhile.
+    let (s, _) = post(&app, "/api/hint", json!({"game": "nim", "heaps": [3, 5]})).await;
+    assert_eq!(s, StatusCode::OK);
     assert_error(
         &slow.await.unwrap(),
         StatusCode::SERVICE_UNAVAILABLE,
         "deadline",
     );
     // Once the slow job is stopped, its worker is free again.
-    let (s, _) = post(&app, "/api/hint", json!({"game": "nim", "heaps": [3, 5]})).await;
+    let (s, _) = post(&app, "/api/hint", heavy_hint()).await;
     assert_eq!(s, StatusCode::OK);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_panicking_job_is_a_500_and_frees_its_worker() {
-    use grundy_cli::serve::limits::Heavy;
-    let heavy = Heavy::new(&Limits {
+    use grundy_cli::serve::limits::Lane;
+    let limits = Limits {
         workers: 1,
+        fast_workers: 1,
+        busy_wait: Duration::from_millis(500),
         ..Limits::default()
-    });
-    let failed = heavy
-        .run(|_| -> Result<(), grundy_cli::serve::api::ApiError> { panic!("a bug") })
-        .await
-        .unwrap_err();
-    assert_eq!(failed.status, StatusCode::INTERNAL_SERVER_ERROR);
-    assert!(!failed.message.contains("a bug"), "internals are not shown");
-    // The only worker is free again.
-    assert_eq!(heavy.run(|_| Ok(7)).await.unwrap(), 7);
+    };
+    for lane in [Lane::heavy(&limits), Lane::fast(&limits)] {
+        let failed = lane
+            .run(|_| -> Result<(), grundy_cli::serve::api::ApiError> { panic!("a bug") })
+            .await
+            .unwrap_err();
+        assert_eq!(failed.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(!failed.message.contains("a bug"), "internals are not shown");
+        // The only worker is free again.
+        assert_eq!(lane.run(|_| Ok(7)).await.unwrap(), 7);
+    }
 }

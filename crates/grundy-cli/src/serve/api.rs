@@ -1,9 +1,16 @@
 //! The JSON API of the playground: one handler per endpoint, every request validated first.
 //!
-//! Statuses: 400 bad notation or shape (and a request beyond a stated limit), 413 body too
-//! large, 422 a well-formed request that asks the impossible (an illegal move, a heap that does
-//! not exist), 503 busy or past the deadline, 404 and 405 for unknown paths and methods, 500 as
-//! the last resort. Every error body is `{"error": "..."}`.
+//! Statuses: 400 bad notation or shape (and a request beyond a stated limit), 408 a body that
+//! did not arrive in time, 413 body too large, 415 a POST whose Content-Type is not
+//! `application/json`, 421 a request not addressed to this server (see [`super::app`]), 422 a
+//! well-formed request that asks the impossible (an illegal move, a heap that does not exist)
+//! or more memory than a job is granted, 503 busy or past the deadline, 404 and 405 for unknown
+//! paths and methods, 500 as the last resort. Every error body is `{"error": "..."}`.
+//!
+//! Each compute endpoint first checks its request, then estimates its cost (an upper bound on
+//! the options its engines visit, from the rule's bound on the options of a heap) to pick its
+//! lane ([`AppState::lane`]), and refuses a request whose estimate exceeds
+//! [`Limits::max_operations`].
 
 use super::limits::Limits;
 use super::AppState;
@@ -71,6 +78,17 @@ impl ApiError {
         )
     }
 
+    /// 421: the request names another host (DNS rebinding, a cross-site request).
+    pub fn misdirected(port: u16) -> Self {
+        Self::new(
+            StatusCode::MISDIRECTED_REQUEST,
+            format!(
+                "this server answers only requests addressed to 127.0.0.1:{port}, \
+                 localhost:{port} or [::1]:{port} (the Host header)"
+            ),
+        )
+    }
+
     /// 500: not the request's fault.
     pub fn internal(message: impl Into<String>) -> Self {
         Self::new(StatusCode::INTERNAL_SERVER_ERROR, message)
@@ -108,6 +126,14 @@ impl From<grundy::Error> for ApiError {
         match e {
             grundy::Error::Internal(_) => ApiError::internal(e.to_string()),
             grundy::Error::Cancelled => ApiError::busy("the computation was stopped"),
+            grundy::Error::Limit(l) if l.kind == grundy::LimitKind::Memory => {
+                ApiError::unprocessable(format!(
+                    "{}: the playground grants each computation a fixed memory budget (see the \
+                     limits table in docs/playground.md); ask for less, or use the grundy \
+                     command line and its --memory option",
+                    l.what
+                ))
+            }
             _ => ApiError::bad(e.to_string()),
         }
     }
@@ -156,15 +182,51 @@ fn illegal(e: grundy::Error, heaps: &[u64], mv: &grundy::heap::position::Move) -
     }
 }
 
-/// A JSON body: read whole (413 beyond the body limit), then parsed (400 with serde's line and
-/// column on bad JSON or a bad shape). Any content type is accepted.
+/// Whether a Content-Type header value is JSON: `application/json`, any case, with or without
+/// parameters (`; charset=utf-8`).
+pub fn is_json(content_type: &str) -> bool {
+    content_type
+        .split(';')
+        .next()
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// A JSON body: its Content-Type must be `application/json` (415 otherwise: a page of another
+/// site can send a form or text/plain to the playground without the browser asking, but not
+/// JSON), read whole within [`Limits::body_timeout`] (408) and the body limit (413), then parsed
+/// (400 with serde's line and column on bad JSON or a bad shape).
 pub struct ApiJson<T>(pub T);
 
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
+impl<T: DeserializeOwned> FromRequest<Arc<AppState>> for ApiJson<T> {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let bytes = Bytes::from_request(req, state).await.map_err(|r| {
+    async fn from_request(req: Request, state: &Arc<AppState>) -> Result<Self, Self::Rejection> {
+        let content_type = req
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok());
+        if !content_type.is_some_and(is_json) {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                format!(
+                    "expected a JSON body with the header Content-Type: application/json, found {}",
+                    content_type.map_or("no Content-Type".into(), |t| format!("{t:?}"))
+                ),
+            ));
+        }
+        let wait = state.limits.body_timeout;
+        let read = tokio::time::timeout(wait, Bytes::from_request(req, state))
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    format!(
+                        "the request body did not arrive within {} s",
+                        wait.as_secs_f64()
+                    ),
+                )
+            })?;
+        let bytes = read.map_err(|r| {
             let status = r.status();
             if status == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::new(
@@ -211,16 +273,75 @@ impl CheckedGame {
         }
     }
 
-    /// The game; a script is compiled with the operation budget, watching the job's `ctl`.
+    /// The game; a script is compiled with the operation budget, watching the job's `ctl`,
+    /// with `print` and `debug` silenced and `sleep` refused ([`ScriptRule::for_server`]).
     fn rule(&self, ctl: &Control) -> Result<HeapGame, ApiError> {
         match &self.script {
-            Some(src) => Ok(HeapGame::from_script(
-                "script",
-                ScriptRule::compile_limited(src, "script", self.script_operations, ctl)?,
-            )),
+            Some(src) => {
+                let mut rule =
+                    ScriptRule::compile_limited(src, "script", self.script_operations, ctl)?;
+                rule.for_server();
+                Ok(HeapGame::from_script("script", rule))
+            }
             None => Ok(HeapGame::from_spec(self.spec.clone())?),
         }
     }
+
+    /// The rule, for cost estimates: `None` for scripts, whose cost is unknown.
+    fn builtin(&self) -> Option<HeapGame> {
+        match self.script {
+            Some(_) => None,
+            None => HeapGame::from_spec(self.spec.clone()).ok(),
+        }
+    }
+}
+
+/// A cost estimate for work no bound is known for (scripts, misère searches, analyses of
+/// divide games): it always runs in the heavy lane, under the deadline.
+const UNKNOWN_COST: u128 = u128::MAX;
+
+/// An upper bound on the options visited to compute G(0..=max) of `rule`: each G(n) is the mex
+/// of at most `option_count_bound(n)` option values, and the bound grows with n, so the sum is at
+/// most `(max + 1) * option_count_bound(max)`.
+fn sequence_cost(rule: &HeapGame, max: u64) -> u128 {
+    (u128::from(max) + 1).saturating_mul(rule.option_count_bound(max).max(1))
+}
+
+/// The cost estimate of a hint, a move or a move list on `heaps`: the sequence up to the largest
+/// heap, then the options of every heap, a few times over (a move checks whether the game is
+/// over before and after the engine's reply). Misère play of games other than Nim is a search
+/// over positions: unknown.
+fn position_cost(game: &CheckedGame, heaps: &[u64], misere: bool) -> u128 {
+    let Some(rule) = game.builtin() else {
+        return UNKNOWN_COST;
+    };
+    if misere && game.spec != GameSpec::Nim {
+        return UNKNOWN_COST;
+    }
+    // Positions of Nim and divide games need no sequence (G(n) = n; a divide game's value is
+    // found by a walk of a few steps per heap).
+    let values = match game.spec {
+        GameSpec::Nim | GameSpec::Divide(_) => 0,
+        _ => sequence_cost(&rule, heaps.iter().copied().max().unwrap_or(0)),
+    };
+    let options: u128 = heaps
+        .iter()
+        .map(|&h| rule.option_count_bound(h))
+        .fold(0u128, u128::saturating_add);
+    values.saturating_add(options.saturating_mul(4))
+}
+
+/// Refuses a request whose cost estimate is above [`Limits::max_operations`]: it could not end
+/// within the deadline, and the engines' checks of the deadline may be far apart in such work.
+fn check_cost(cost: u128, limits: &Limits) -> Result<(), ApiError> {
+    if cost != UNKNOWN_COST && cost > limits.max_operations {
+        return Err(ApiError::bad(format!(
+            "this request may visit up to {cost} options, above the limit of {} for the \
+             playground: ask for fewer values or smaller heaps, or use the grundy command line",
+            limits.max_operations
+        )));
+    }
+    Ok(())
 }
 
 /// Checks the game of a request: the notation parses; a script comes as source text within the
@@ -250,6 +371,13 @@ fn check_game(game: &str, script: Option<&str>, limits: &Limits) -> Result<Check
         return Err(ApiError::bad(
             "the field \"script\" is only for game \"script\"",
         ));
+    }
+    if game.len() > limits.game_bytes {
+        return Err(ApiError::bad(format!(
+            "game: the notation has {} bytes, above the limit of {}",
+            game.len(),
+            limits.game_bytes
+        )));
     }
     if game.starts_with("script:") {
         return Err(ApiError::bad(
@@ -403,8 +531,13 @@ pub async fn seq(
     }
     let n = req.n;
     let max = analyze_max(&game.spec, limits);
+    let cost = match (game.builtin(), &game.spec) {
+        (_, GameSpec::Divide(_)) | (None, _) => UNKNOWN_COST,
+        (Some(rule), _) => sequence_cost(&rule, n.max(max)),
+    };
+    check_cost(cost, limits)?;
     state
-        .heavy
+        .lane(cost)
         .run(move |ctl| {
             let rule = game.rule(ctl)?;
             let values = sequence::compute(&rule, n, ctl)?.to_vec();
@@ -440,8 +573,13 @@ pub async fn analyze(
 ) -> Result<Json<Value>, ApiError> {
     let game = check_game(&req.game, req.script.as_deref(), &state.limits)?;
     let max = analyze_max(&game.spec, &state.limits);
+    let cost = match (game.builtin(), &game.spec) {
+        (_, GameSpec::Divide(_)) | (None, _) => UNKNOWN_COST,
+        (Some(rule), _) => sequence_cost(&rule, max),
+    };
+    check_cost(cost, &state.limits)?;
     state
-        .heavy
+        .lane(cost)
         .run(move |ctl| {
             let rule = game.rule(ctl)?;
             let a = value::analyze(&rule, max, ctl)?;
@@ -502,8 +640,10 @@ pub async fn hint(
     }
     let (game, heaps) = check_position(&req, &state.limits)?;
     let misere = req.misere;
+    let cost = position_cost(&game, &heaps, misere);
+    check_cost(cost, &state.limits)?;
     state
-        .heavy
+        .lane(cost)
         .run(move |ctl| {
             let rule = game.rule(ctl)?;
             Ok(Json(hint::hint(&rule, &heaps, misere, ctl)?))
@@ -549,8 +689,10 @@ pub async fn play_move(
     let (game, heaps) = check_position(&req, &state.limits)?;
     let misere = req.misere;
     let human = req.human;
+    let cost = position_cost(&game, &heaps, misere);
+    check_cost(cost, &state.limits)?;
     state
-        .heavy
+        .lane(cost)
         .run(move |ctl| {
             let rule = game.rule(ctl)?;
             // Normal play: whoever cannot move loses; misère: whoever cannot move wins.
@@ -617,8 +759,10 @@ pub async fn moves(
     let game = check_game(&req.game, req.script.as_deref(), &state.limits)?;
     check_heaps(&game, &req.heaps, &state.limits)?;
     let (heaps, i) = (req.heaps, req.heap);
+    let cost = position_cost(&game, &heaps, false);
+    check_cost(cost, &state.limits)?;
     state
-        .heavy
+        .lane(cost)
         .run(move |ctl| {
             let rule = game.rule(ctl)?;
             if i >= heaps.len() {
@@ -681,8 +825,10 @@ pub async fn graph(
     } else {
         Play::Normal
     };
+    // Parsing and solving a graph of t bytes visits at most about t vertices times t arcs.
+    let cost = (req.text.len() as u128).pow(2);
     state
-        .heavy
+        .lane(cost)
         .run(move |ctl| {
             // The body limit bounds the text, so 64 bytes a byte of text bounds the memory.
             let memory = 64 * req.text.len() as u64 + 4096;

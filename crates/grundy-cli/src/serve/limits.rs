@@ -1,33 +1,51 @@
-//! The playground's limits, and how heavy work is run under them.
+//! The playground's limits, and the two lanes its jobs run in.
 //!
 //! Every request is checked against [`Limits`] before any work starts (sizes of the body, of the
-//! heaps, of sequences, graphs and scripts). Work that may still take long runs on Tokio's
-//! blocking pool through [`Heavy::run`]: at most [`Limits::workers`] jobs at once (a semaphore;
-//! a request that cannot get a permit within [`Limits::busy_wait`] is answered 503), each with a
-//! deadline of [`Limits::deadline`].
+//! game notation, of the heaps, of sequences, graphs and scripts), and given a **cost
+//! estimate**: an upper bound on the options its engines may visit (see `api.rs`). Cheap
+//! requests (at most [`Limits::fast_operations`]) run in the **fast lane**, everything else in
+//! the **heavy lane**, so a cheap hint never waits behind a long analysis:
 //!
-//! **Cancellation.** Every job gets a [`Control`] holding a cancel token and the job's deadline;
-//! the engines check it every few thousand steps (sequence engines, analyses, the misère search
-//! of hints and moves, graph solvers, scripts between operations) and return
-//! `Err(Error::Cancelled)` once the deadline has passed, which [`Heavy::run`] answers with a
-//! 503. Nothing panics or unwinds to stop a job, and nothing of it survives (every job builds its
-//! own rule and buffers). The token is also cancelled when the request goes away (its future is
-//! dropped) or is answered, so a job nobody waits for stops at its next check. The job's permit
-//! is released only when its thread ends, so the number of running jobs never exceeds the
-//! limit; a job that panics (a bug) is answered 500 and frees its worker like any other.
+//! - fast lane: Tokio's blocking pool, at most [`Limits::fast_workers`] jobs at once, each with
+//!   the short deadline [`Limits::fast_deadline`];
+//! - heavy lane: at most [`Limits::workers`] jobs at once, each on a thread of its own running
+//!   at a lower scheduling priority (nice 10 on Linux, so the fast lane and the connections get
+//!   the processor first), with the deadline [`Limits::deadline`]. When a heavy job ends, its
+//!   thread hands the freed memory back to the system (`malloc_trim(0)` with glibc, which
+//!   otherwise keeps freed small blocks of every thread's arena resident).
+//!
+//! A request that cannot get a place in its lane within [`Limits::busy_wait`] is answered 503.
+//!
+//! **Cancellation.** Every job gets a [`Control`] holding a cancel token, the job's deadline and
+//! a [`MemoryBudget`] of [`Limits::job_memory`] bytes; the engines check it every few thousand
+//! steps and return `Err(Error::Cancelled)` once the deadline has passed (answered 503), or
+//! `Error::Limit` of kind memory once a table would outgrow the budget (answered 422). Nothing
+//! panics or unwinds to stop a job, and nothing of it survives (every job builds its own rule
+//! and buffers). The token is also cancelled when the request goes away (its future is dropped)
+//! or is answered, and when the server shuts down ([`Lane::stop_all`]), so a job nobody waits
+//! for stops at its next check. A job's place is released only when its thread is done, so the
+//! number of running jobs never exceeds the limit; a job that panics (a bug) is answered 500 and
+//! frees its place like any other.
 
-use grundy::control::{CancelToken, Control};
-use std::sync::Arc;
+use grundy::control::{CancelToken, Control, MemoryBudget};
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
 use super::api::ApiError;
 
-/// What one request may ask for. The limits table of docs/playground.md lists the defaults.
+/// What one request may ask for, and what the server grants it. The limits table of
+/// docs/playground.md lists the defaults.
 #[derive(Clone, Debug)]
 pub struct Limits {
     /// Bytes of a request body.
     pub body_bytes: usize,
+    /// Bytes of the GAME notation of a request (`sub:...`, `octal:...`): longer codes and sets
+    /// cost time to parse and build before any deadline applies.
+    pub game_bytes: usize,
     /// Heaps in a position.
     pub heaps: usize,
     /// The largest heap.
@@ -46,6 +64,9 @@ pub struct Limits {
     /// 8-F), for sequences, analyses and heaps alike: such values cost about n² word
     /// operations and the engine reports progress only every 16384 values.
     pub three_heap_values: u64,
+    /// The largest cost estimate (options visited) of a request: beyond it the work cannot end
+    /// within the deadline, and is refused before it starts.
+    pub max_operations: u128,
     /// Vertices of a graph.
     pub graph_vertices: usize,
     /// Arcs of a graph.
@@ -56,16 +77,33 @@ pub struct Limits {
     pub script_operations: u64,
     /// Heavy jobs running at once.
     pub workers: usize,
-    /// How long a request waits for a free worker before 503.
+    /// How long a request waits for a free place in its lane before 503.
     pub busy_wait: Duration,
     /// How long a heavy job may run before 503.
     pub deadline: Duration,
+    /// The largest cost estimate of a request that runs in the fast lane.
+    pub fast_operations: u128,
+    /// Fast jobs running at once.
+    pub fast_workers: usize,
+    /// How long a fast job may run before 503.
+    pub fast_deadline: Duration,
+    /// Bytes of memory one job may hold in the engines' tables (its [`MemoryBudget`]).
+    pub job_memory: u64,
+    /// How long the server waits for the head of a request (its request line and headers),
+    /// counted from the moment it starts waiting: this bounds a half-sent head and an idle
+    /// keep-alive connection alike.
+    pub header_timeout: Duration,
+    /// How long the server waits for a request's whole body, once its head has arrived.
+    pub body_timeout: Duration,
+    /// Connections open at once; a new one beyond this closes the connection idle longest.
+    pub connections: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             body_bytes: 64 * 1024,
+            game_bytes: 1024,
             heaps: 32,
             heap_size: 10_000,
             moves_per_heap: 50_000,
@@ -73,6 +111,7 @@ impl Default for Limits {
             seq_n: 100_000,
             analyze_max: 100_000,
             three_heap_values: 5_000,
+            max_operations: 20_000_000_000,
             graph_vertices: 500,
             graph_arcs: 5_000,
             script_bytes: 16 * 1024,
@@ -80,41 +119,82 @@ impl Default for Limits {
             workers: 2,
             busy_wait: Duration::from_secs(2),
             deadline: Duration::from_secs(10),
+            fast_operations: 2_000_000,
+            fast_workers: 4,
+            fast_deadline: Duration::from_secs(1),
+            job_memory: 1 << 30,
+            header_timeout: Duration::from_secs(5),
+            body_timeout: Duration::from_secs(10),
+            connections: 256,
         }
     }
 }
 
-/// Cancels a token when dropped: held by [`Heavy::run`] while it waits for its job, so a job
-/// whose request is answered or dropped is told to stop.
-struct CancelOnDrop(CancelToken);
+/// Cancels a token when dropped: held by [`Lane::run`] while it waits for its job, so a job
+/// whose request is answered or dropped is told to stop; it also takes the job off the lane's
+/// list of running jobs.
+struct JobGuard<'a> {
+    token: CancelToken,
+    lane: &'a Lane,
+    id: u64,
+}
 
-impl Drop for CancelOnDrop {
+impl Drop for JobGuard<'_> {
     fn drop(&mut self) {
-        self.0.cancel();
+        self.token.cancel();
+        if let Ok(mut running) = self.lane.running.lock() {
+            running.remove(&self.id);
+        }
     }
 }
 
-/// The pool of heavy jobs: a semaphore of [`Limits::workers`] permits.
+/// One lane of jobs: a semaphore of places, a deadline and a memory budget per job.
 #[derive(Debug)]
-pub struct Heavy {
+pub struct Lane {
     permits: Arc<Semaphore>,
     busy_wait: Duration,
     deadline: Duration,
+    memory: u64,
+    /// Heavy: each job on a thread of its own at a lower priority, memory trimmed after it.
+    heavy: bool,
+    /// The cancel tokens of the jobs running now, by job number.
+    running: Mutex<HashMap<u64, CancelToken>>,
+    next_id: AtomicU64,
 }
 
-impl Heavy {
-    /// A pool for `limits`.
-    pub fn new(limits: &Limits) -> Heavy {
-        Heavy {
-            permits: Arc::new(Semaphore::new(limits.workers)),
+impl Lane {
+    /// The heavy lane of `limits`.
+    pub fn heavy(limits: &Limits) -> Lane {
+        Lane::new(limits.workers, limits.deadline, limits, true)
+    }
+
+    /// The fast lane of `limits`.
+    pub fn fast(limits: &Limits) -> Lane {
+        Lane::new(limits.fast_workers, limits.fast_deadline, limits, false)
+    }
+
+    fn new(workers: usize, deadline: Duration, limits: &Limits, heavy: bool) -> Lane {
+        Lane {
+            permits: Arc::new(Semaphore::new(workers)),
             busy_wait: limits.busy_wait,
-            deadline: limits.deadline,
+            deadline,
+            memory: limits.job_memory,
+            heavy,
+            running: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(0),
         }
     }
 
-    /// Runs `job` on the blocking pool under a [`Control`] with the pool's deadline: 503 when
-    /// no worker is free within the busy wait or when the job is stopped at its deadline, 500
-    /// when the job panics, otherwise the job's own answer.
+    /// Tells every running job to stop (the server is shutting down).
+    pub fn stop_all(&self) {
+        if let Ok(running) = self.running.lock() {
+            running.values().for_each(CancelToken::cancel);
+        }
+    }
+
+    /// Runs `job` under a [`Control`] with the lane's deadline and memory budget: 503 when no
+    /// place is free within the busy wait or when the job is stopped at its deadline, 500 when
+    /// the job panics, otherwise the job's own answer.
     pub async fn run<T, F>(&self, job: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
@@ -129,28 +209,79 @@ impl Heavy {
             })?
             .map_err(|_| ApiError::internal("the worker pool is closed"))?;
         let token = CancelToken::new();
-        let _stop = CancelOnDrop(token.clone());
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut running) = self.running.lock() {
+            running.insert(id, token.clone());
+        }
+        let _guard = JobGuard {
+            token: token.clone(),
+            lane: self,
+            id,
+        };
         let ctl = Control::none()
             .with_token(token)
-            .with_deadline(Instant::now() + self.deadline);
+            .with_deadline(Instant::now() + self.deadline)
+            .with_memory(MemoryBudget::new(self.memory));
         let seconds = self.deadline.as_secs_f64();
         let timeout = || ApiError::timeout(seconds);
-        let handle = tokio::task::spawn_blocking(move || {
-            let _permit = permit; // released when the job's thread is done
-            let answer = job(&ctl);
-            (answer, ctl.should_stop())
-        });
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let heavy = self.heavy;
+        let work = move || {
+            let answer = catch_unwind(AssertUnwindSafe(|| job(&ctl)));
+            let stopped = ctl.should_stop();
+            drop(ctl);
+            let _ = tx.send((answer, stopped));
+            if heavy {
+                return_memory();
+            }
+            drop(permit); // the place is free once the job's memory is back
+        };
+        if heavy {
+            std::thread::Builder::new()
+                .name("grundy-job".into())
+                .spawn(move || {
+                    lower_priority();
+                    work()
+                })
+                .map_err(|e| ApiError::internal(format!("cannot start a worker thread: {e}")))?;
+        } else {
+            tokio::task::spawn_blocking(work);
+        }
         // A little grace beyond the deadline for a job to reach its next check and return.
         let (answer, stopped) =
-            tokio::time::timeout(self.deadline + Duration::from_millis(500), handle)
+            tokio::time::timeout(self.deadline + Duration::from_millis(500), rx)
                 .await
                 .map_err(|_| timeout())?
                 .map_err(|_| ApiError::internal("the computation failed unexpectedly"))?;
         match answer {
+            Err(_) => Err(ApiError::internal(
+                "internal error: the computation failed on this request",
+            )),
             // Any failure of a job stopped at its deadline (`Error::Cancelled`, or an error
             // a script raised when it was stopped) is the deadline's.
-            Err(_) if stopped => Err(timeout()),
-            other => other,
+            Ok(Err(_)) if stopped => Err(timeout()),
+            Ok(other) => other,
         }
+    }
+}
+
+/// Lowers the calling thread's scheduling priority to nice 10 (Linux keeps a nice value per
+/// thread), so that heavy jobs yield the processor to the fast lane and the connections.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority has no memory effects; `who` 0 is the calling thread on Linux.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
+}
+
+/// Hands freed heap memory back to the system. glibc keeps the blocks a thread freed in its
+/// arena for reuse, so the tables of a finished job would stay resident; `malloc_trim(0)`
+/// releases the free pages of every arena.
+pub fn return_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks the allocator's own free lists.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }

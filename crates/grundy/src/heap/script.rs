@@ -83,6 +83,21 @@ impl ScriptRule {
         crate::script::watch(&mut self.engine, ctl);
     }
 
+    /// Readies the script to run inside a server: `print` and `debug` write nothing (a server's
+    /// output is its own, not its users'), and `sleep` is an error, since a sleeping script runs
+    /// no operations and so cannot be stopped at a deadline.
+    pub fn for_server(&mut self) {
+        self.engine.on_print(|_| {});
+        self.engine.on_debug(|_, _, _| {});
+        let refuse = || -> std::result::Result<(), Box<rhai::EvalAltResult>> {
+            Err("sleep is not available to scripts run by a server".into())
+        };
+        self.engine
+            .register_fn("sleep", move |_: rhai::INT| refuse());
+        self.engine
+            .register_fn("sleep", move |_: rhai::FLOAT| refuse());
+    }
+
     fn compile_with(source: &str, name: &str, max_operations: u64) -> Result<ScriptRule> {
         let engine = crate::script::engine(max_operations);
         let ast = engine

@@ -1,0 +1,190 @@
+//! The server as a process: Ctrl-C stops it within two seconds even while jobs run, scripts'
+//! `print` and `debug` reach none of its output, and the memory of a heavy job is handed back
+//! to the system once the job ends.
+
+#[path = "support/server.rs"]
+mod support;
+
+use grundy_cli::serve::limits::Limits;
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use support::{exchange, post_raw, Server};
+
+/// `grundy serve --port 0`, and the port it reports.
+fn spawn_server() -> (Child, u16) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line
+        .trim()
+        .strip_prefix("listening on http://127.0.0.1:")
+        .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+        .parse()
+        .unwrap();
+    (child, port)
+}
+
+/// Sends SIGINT (what Ctrl-C sends) to `child` and waits at most `wait` for it to end: its exit
+/// status and the time it took, or `None` (then it is killed).
+fn interrupt(child: &mut Child, wait: Duration) -> Option<(std::process::ExitStatus, Duration)> {
+    // SAFETY: kill only sends a signal to the child we started.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let start = Instant::now();
+    while start.elapsed() < wait {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some((status, start.elapsed()));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+fn post_json(port: u16, path: &str, json: &str) -> std::thread::JoinHandle<(u16, String)> {
+    let raw = post_raw(
+        &format!("127.0.0.1:{port}"),
+        path,
+        Some("application/json"),
+        json,
+    );
+    std::thread::spawn(move || exchange(port, &raw, Duration::from_secs(30)))
+}
+
+#[test]
+fn ctrl_c_stops_the_server_within_two_seconds_while_jobs_run() {
+    let (mut child, port) = spawn_server();
+    let heaps200 = format!("[{}]", vec!["200"; 32].join(","));
+    let jobs = vec![
+        post_json(port, "/api/seq", r#"{"game":"grundys-game","n":100000}"#),
+        post_json(
+            port,
+            "/api/hint",
+            &format!(r#"{{"game":"grundys-game","heaps":{heaps200},"misere":true}}"#),
+        ),
+    ];
+    // Both jobs are running (each would take well over the 10 s deadline).
+    std::thread::sleep(Duration::from_millis(700));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the server ended early"
+    );
+    let (status, took) = interrupt(&mut child, Duration::from_secs(2))
+        .expect("the server did not stop within 2 s of Ctrl-C");
+    assert!(status.success(), "{status:?} after {took:?}");
+    for job in jobs {
+        // Each request was answered (503, the job stopped) or its connection closed.
+        let (status, _) = job.join().unwrap();
+        assert!(status == 503 || status == 0, "{status}");
+    }
+}
+
+#[test]
+fn scripts_print_nothing_to_the_server_output() {
+    let (mut child, port) = spawn_server();
+    let script = r#"fn options(n) { print("LEAKED-PRINT"); debug("LEAKED-DEBUG"); [[n - 1]] }"#;
+    let body = serde_json::json!({"game": "script", "script": script, "n": 5}).to_string();
+    let (status, answer) = post_json(port, "/api/seq", &body).join().unwrap();
+    assert_eq!(status, 200, "{answer}");
+    interrupt(&mut child, Duration::from_secs(5)).expect("the server did not stop");
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(
+        !out.contains("LEAKED") && !err.contains("LEAKED"),
+        "{out}\n{err}"
+    );
+}
+
+/// This process's resident memory, in bytes (Linux).
+fn rss() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    kb * 1024
+}
+
+const MB: u64 = 1 << 20;
+
+/// Runs one heavy job on `server` and returns this process's resident memory before it, at its
+/// peak, and one second after its answer.
+fn memory_around(server: &Server, path: &str, body: &str) -> (u64, u64, u64) {
+    let before = rss();
+    let job = post_json(server.port, path, body);
+    let mut peak = before;
+    while !job.is_finished() {
+        peak = peak.max(rss());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (status, answer) = job.join().unwrap();
+    assert!(status == 503 || status == 422, "{status} {answer}");
+    std::thread::sleep(Duration::from_secs(1));
+    (before, peak, rss())
+}
+
+#[test]
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn the_memory_of_a_heavy_job_is_returned_when_it_ends() {
+    let server = Server::start(Limits {
+        deadline: Duration::from_secs(3),
+        ..Limits::default()
+    });
+    // Misère searches, each growing until its deadline. Grundy's game on 32 heaps holds large
+    // tables of options (hundreds of megabytes); Kayles holds many small positions, which glibc
+    // keeps in the job thread's arena after they are freed (about 50 MB of this run stay
+    // resident without the trim at the end of the job).
+    let heaps200 = format!("[{}]", vec!["200"; 32].join(","));
+    let cases = [
+        (
+            format!(r#"{{"game":"grundys-game","heaps":{heaps200},"misere":true}}"#),
+            200 * MB,
+            100 * MB,
+        ),
+        (
+            r#"{"game":"kayles","heaps":[200,199,198,197,196],"misere":true}"#.to_string(),
+            40 * MB,
+            20 * MB,
+        ),
+    ];
+    for (body, growth, kept) in cases {
+        let (before, peak, after) = memory_around(&server, "/api/hint", &body);
+        let mb = |b: u64| b / MB;
+        assert!(
+            peak > before + growth,
+            "{body}: the job grew only from {} MB to {} MB, not a test of returning memory",
+            mb(before),
+            mb(peak)
+        );
+        assert!(
+            after <= before + kept,
+            "{body}: {} MB resident a second after the job, {} MB before it, {} MB at its peak",
+            mb(after),
+            mb(before),
+            mb(peak)
+        );
+    }
+}
