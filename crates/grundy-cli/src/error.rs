@@ -8,7 +8,7 @@ use std::io;
 /// line names the flag or environment variable that sets them.
 pub type Raise = &'static [(LimitKind, &'static str)];
 
-/// The memory budget of the graph commands: the flag and the environment variable.
+/// The memory budget of every command: the flag and the environment variable.
 pub const RAISE_MEMORY: &str =
     "raise it with --memory (e.g. --memory 16G) or the GRUNDY_MEMORY environment variable";
 
@@ -44,6 +44,26 @@ impl CliError {
         }
     }
 
+    /// Makes a memory limit name the flag that raises the budget: `--memory` is added to the
+    /// command's own advice (fewer values, smaller heaps), or replaces the library's.
+    pub fn with_memory_flag(self) -> Self {
+        match self {
+            CliError::Lib(Error::Limit(mut l))
+                if l.kind == LimitKind::Memory && !l.how_to_raise.contains("--memory") =>
+            {
+                l.how_to_raise = if l.how_to_raise.is_empty()
+                    || l.how_to_raise == grundy::control::LIBRARY_MEMORY_ADVICE
+                {
+                    RAISE_MEMORY.to_string()
+                } else {
+                    format!("{}; or {RAISE_MEMORY}", l.how_to_raise)
+                };
+                CliError::Lib(Error::Limit(l))
+            }
+            other => other,
+        }
+    }
+
     /// Prints the message to stderr and returns the exit status of the specification.
     pub fn report(&self) -> i32 {
         match self {
@@ -51,6 +71,17 @@ impl CliError {
             CliError::Lib(Error::Cancelled) if crate::output::interrupted() => {
                 eprintln!("grundy: interrupted");
                 crate::output::INTERRUPTED
+            }
+            // Stopped by the script time limit: a stated limit, with its flag.
+            CliError::Lib(Error::Cancelled) if crate::output::script_time_exceeded() => {
+                let secs = crate::output::script_time().map_or(0, |t| t.as_secs());
+                let e = Error::limit(
+                    LimitKind::Deadline,
+                    format!("the script game ran for {secs} s, the script time limit"),
+                    "raise it with --script-time SECONDS, or 0 for no limit",
+                );
+                eprintln!("grundy: {e}");
+                3
             }
             CliError::Lib(e) => {
                 eprintln!("grundy: {e}");

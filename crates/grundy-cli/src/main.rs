@@ -4,6 +4,7 @@
 //! answer as text or JSON. Errors are values rendered once, in [`main`], with the exit status of
 //! the specification: 0 success, 2 bad input or usage, 3 a stated resource limit, 1 otherwise.
 
+mod checkpoint;
 mod cmd;
 mod error;
 mod output;
@@ -26,6 +27,15 @@ use grundy::LimitKind as K;
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Memory budget of every computation, e.g. 512M, 16G (binary units). Default:
+    /// $GRUNDY_MEMORY if set, else a quarter of the physical memory. Work that would pass it
+    /// stops with exit status 3.
+    #[arg(long, global = true, value_name = "SIZE")]
+    memory: Option<String>,
+    /// Time limit of a command running a script game (script:PATH), in seconds, every call of
+    /// the script included; 0 for none. Default: 600. Passing it exits with status 3.
+    #[arg(long, global = true, value_name = "SECONDS")]
+    script_time: Option<u64>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -70,6 +80,9 @@ enum Command {
                       grundy ordinal cascade 1,0 0,3         # w+3"
     )]
     Ordinal(cmd::ordinal::OrdinalCommand),
+    /// Solve a game given by its rules (Chomp, Cram, Node-Kayles, Wythoff, a Rhai script):
+    /// outcome, Grundy value, winning moves.
+    Solve(cmd::solve::SolveArgs),
     /// Play a game of heaps against the engine in the terminal, with hints that explain the
     /// winning move.
     Play(cmd::play::PlayArgs),
@@ -160,6 +173,9 @@ const COUNT_RAISE: Raise = &[
 /// The flags of the graph commands.
 const GRAPH_RAISE: Raise = &[(K::Memory, RAISE_MEMORY)];
 
+/// The flags of `grundy solve`.
+const SOLVE_RAISE: Raise = &[(K::Memory, RAISE_MEMORY)];
+
 /// The flags of the ordinal commands.
 const ORDINAL_RAISE: Raise = &[(
     K::FieldDegree,
@@ -177,6 +193,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Misere(a) => cmd::misere::run(a).map_err(|e| e.raise_with(MISERE_RAISE)),
         Command::Count(c) => cmd::count::run(c).map_err(|e| e.raise_with(COUNT_RAISE)),
         Command::Ordinal(c) => cmd::ordinal::run(c).map_err(|e| e.raise_with(ORDINAL_RAISE)),
+        Command::Solve(a) => cmd::solve::run(a).map_err(|e| e.raise_with(SOLVE_RAISE)),
         Command::Completions(a) => cmd::completions::run(a),
         Command::Manpage(a) => cmd::manpage::run(a),
         Command::Play(a) => cmd::play::run(a),
@@ -197,7 +214,11 @@ fn main() {
             std::process::exit(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    let status = match run(cli) {
+    output::set_script_time(cli.script_time);
+    let status = match output::set_memory(cli.memory.as_deref())
+        .and_then(|()| run(cli))
+        .map_err(CliError::with_memory_flag)
+    {
         Ok(()) => 0,
         Err(e) => e.report(),
     };

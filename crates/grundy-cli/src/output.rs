@@ -2,7 +2,7 @@
 //! terminal, and the [`Control`] of long computations (progress bar and Ctrl-C).
 
 use crate::error::CliError;
-use grundy::control::{CancelToken, Control, ProgressFn};
+use grundy::control::{CancelToken, Control, MemoryBudget, ProgressFn};
 use grundy::heap::sequence;
 use grundy::heap::HeapGame;
 use grundy::notation::game::GameSpec;
@@ -56,9 +56,130 @@ pub fn interrupted() -> bool {
     INTERRUPT.get().is_some_and(CancelToken::is_cancelled)
 }
 
-/// A [`Control`] stopped by Ctrl-C, without progress reports.
+/// A [`Control`] stopped by Ctrl-C, without progress reports, drawing on the command's memory
+/// budget ([`memory`]) and, once a script game is loaded, stopped at the script time limit
+/// ([`start_script_clock`]).
 pub fn interruptible() -> Control<'static> {
-    Control::none().with_token(interrupt_token().clone())
+    let ctl = budgeted().with_token(interrupt_token().clone());
+    match SCRIPT_DEADLINE.get() {
+        Some(&d) => ctl.with_deadline(d),
+        None => ctl,
+    }
+}
+
+/// A [`Control`] with the command's memory budget only (Ctrl-C keeps its default action).
+pub fn budgeted() -> Control<'static> {
+    Control::none().with_memory(memory().clone())
+}
+
+static MEMORY: OnceLock<MemoryBudget> = OnceLock::new();
+
+/// The memory budget of every computation of the command: set once from `--memory` or
+/// `GRUNDY_MEMORY` ([`set_memory`]), else [`default_memory`].
+pub fn memory() -> &'static MemoryBudget {
+    MEMORY.get_or_init(|| MemoryBudget::new(default_memory()))
+}
+
+/// Sets the memory budget from the `--memory` flag, else the environment variable
+/// `GRUNDY_MEMORY`, else [`default_memory`]. A malformed size is a usage error naming where it
+/// came from.
+pub fn set_memory(flag: Option<&str>) -> Result<(), CliError> {
+    let limit = match flag {
+        Some(s) => parse_size(s).ok_or_else(|| {
+            CliError::usage(format!(
+                "--memory: expected a size like 512M or 16G, found '{s}'"
+            ))
+        })?,
+        None => match std::env::var("GRUNDY_MEMORY") {
+            Ok(s) => parse_size(&s).ok_or_else(|| {
+                CliError::usage(format!(
+                    "GRUNDY_MEMORY: expected a size like 512M or 16G, found '{s}'"
+                ))
+            })?,
+            Err(_) => default_memory(),
+        },
+    };
+    let _ = MEMORY.set(MemoryBudget::new(limit));
+    Ok(())
+}
+
+/// Parses `SIZE` (`123`, `64K`, `512M`, `16G`, `1T`; binary units, an optional `B` or `iB`)
+/// into bytes.
+pub fn parse_size(s: &str) -> Option<u64> {
+    let (digits, unit) = match s.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => s.split_at(i),
+        None => (s, ""),
+    };
+    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return None,
+    };
+    let n: u64 = digits.parse().ok()?;
+    n.checked_mul(1 << shift)
+}
+
+/// The budget when none is set: a quarter of the physical memory (`MemTotal` in
+/// `/proc/meminfo`), or [`FALLBACK_MEMORY`] where that cannot be read. A quarter leaves room
+/// for the rest of the machine and for what the budget does not count (the program, buffers of
+/// fixed size, allocator slack).
+pub fn default_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| total_kib(&m))
+        .map_or(FALLBACK_MEMORY, |kib| kib.saturating_mul(1024) / 4)
+}
+
+/// The default budget where the physical memory cannot be read: 2 GiB.
+pub const FALLBACK_MEMORY: u64 = 2 << 30;
+
+/// The `MemTotal:` figure of a `/proc/meminfo` text, in KiB.
+fn total_kib(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+static SCRIPT_TIME: OnceLock<Option<Duration>> = OnceLock::new();
+static SCRIPT_DEADLINE: OnceLock<Instant> = OnceLock::new();
+
+/// The default of `--script-time`: how long a command may run a script game, in seconds.
+pub const DEFAULT_SCRIPT_SECONDS: u64 = 600;
+
+/// Sets the time limit of a command running a script (`--script-time SECONDS`; 0: none).
+pub fn set_script_time(seconds: Option<u64>) {
+    let s = seconds.unwrap_or(DEFAULT_SCRIPT_SECONDS);
+    let _ = SCRIPT_TIME.set((s > 0).then(|| Duration::from_secs(s)));
+}
+
+/// The script time limit in seconds, if any.
+pub fn script_time() -> Option<Duration> {
+    *SCRIPT_TIME.get_or_init(|| Some(Duration::from_secs(DEFAULT_SCRIPT_SECONDS)))
+}
+
+/// Starts the clock of the script time limit: every [`Control`] made afterwards stops at the
+/// deadline, and so does every call of the script watched with one. Called once a script game
+/// is loaded, so that the limit bounds the whole run of the command, every call included.
+pub fn start_script_clock() {
+    if let Some(t) = script_time() {
+        let _ = SCRIPT_DEADLINE.set(Instant::now() + t);
+    }
+}
+
+/// Whether the script time limit has passed (a computation stopped then was stopped by it).
+pub fn script_time_exceeded() -> bool {
+    SCRIPT_DEADLINE.get().is_some_and(|&d| Instant::now() >= d)
+}
+
+/// Starts the script clock if `game` is a script, then makes its script watch Ctrl-C and the
+/// deadline.
+pub fn watch_game(game: &mut HeapGame) {
+    if matches!(game.spec(), GameSpec::Script(_)) {
+        start_script_clock();
+    }
+    game.watch(&interruptible());
 }
 
 /// A [`Control`] that reports to `report` (a progress bar's `set_position`) and is stopped by
@@ -72,19 +193,100 @@ pub fn control<'a>(report: ProgressFn<'a>) -> Control<'a> {
 /// over `path` (a rename within a directory is atomic on POSIX file systems). A process killed
 /// midway leaves at most a stray temporary file, never a truncated `path`. The directory must
 /// exist: none is created.
+///
+/// A `path` that exists and is not a regular file (a device such as `/dev/stdout` or
+/// `/dev/null`, a FIFO) is written to in place, never renamed over: replacing `/dev/null` with
+/// a file would break the whole system, and a device has no old contents to keep.
 pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomically_with(path, &mut |w| w.write_all(bytes))
+}
+
+/// [`write_atomically`] of what `fill` writes (buffered), for contents too large to build in
+/// memory first.
+pub fn write_atomically_with(
+    path: &std::path::Path,
+    fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        let mut target = std::fs::OpenOptions::new().write(true).open(path)?;
+        let mut w = BufWriter::with_capacity(1 << 20, &mut target);
+        fill(&mut w)?;
+        return w.flush();
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
     };
-    let mut file = tempfile::Builder::new()
-        .prefix(".grundy-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    file.write_all(bytes)?;
+    // The new file gets the old one's permissions, or those of a file created by `fs::write`
+    // (0644 before the umask) rather than the temporary file's private 0600.
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".grundy-").suffix(".tmp");
+    #[cfg(unix)]
+    let permissions = std::fs::metadata(path)
+        .map(|m| m.permissions())
+        .unwrap_or_else(|_| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::Permissions::from_mode(0o644)
+        });
+    #[cfg(unix)]
+    builder.permissions(permissions);
+    let mut file = builder.tempfile_in(dir)?;
+    {
+        let mut w = BufWriter::with_capacity(1 << 20, file.as_file_mut());
+        fill(&mut w)?;
+        w.flush()?;
+    }
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// How [`read_text`] failed.
+#[derive(Debug)]
+pub enum ReadError {
+    /// Reading failed.
+    Io(io::Error),
+    /// The input has more than the cap (at least this many bytes were seen).
+    TooLarge(u64),
+    /// A NUL byte, on this 1-based line: the input is not text.
+    Nul(usize),
+}
+
+/// Reads all of `input`, a text in which no NUL byte is valid (graph files), in chunks of
+/// 64 KiB: at most `cap` bytes are held, whatever size the file system reports (a device or a
+/// pipe reports 0), and a chunk holding a NUL byte ends the reading at once, so `/dev/zero` is
+/// refused after its first chunk. Checks Ctrl-C between chunks.
+pub fn read_text(mut input: impl io::Read, cap: u64) -> Result<Vec<u8>, ReadError> {
+    const CHUNK: usize = 1 << 16;
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; CHUNK];
+    loop {
+        if interrupted() {
+            return Err(ReadError::Io(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "interrupted",
+            )));
+        }
+        let n = match input.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ReadError::Io(e)),
+        };
+        if let Some(at) = chunk[..n].iter().position(|&b| b == 0) {
+            let line = bytes
+                .iter()
+                .chain(&chunk[..at])
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1;
+            return Err(ReadError::Nul(line));
+        }
+        if bytes.len() as u64 + n as u64 > cap {
+            return Err(ReadError::TooLarge(bytes.len() as u64 + n as u64));
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+    }
 }
 
 /// A buffered, locked stdout. Flush it (or drop it) before exiting.
@@ -335,5 +537,28 @@ impl Drop for Announcement {
         if let Some(done) = &self.done {
             done.store(true, Ordering::Relaxed);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_size, total_kib};
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("512M").unwrap(), 512 << 20);
+        assert_eq!(parse_size("16G").unwrap(), 16 << 30);
+        assert_eq!(parse_size("16GiB").unwrap(), 16 << 30);
+        assert_eq!(parse_size("100").unwrap(), 100);
+        assert!(parse_size("12X").is_none());
+        assert!(parse_size("G").is_none());
+        assert!(parse_size("99999999999T").is_none());
+    }
+
+    #[test]
+    fn total_memory_is_read_from_meminfo() {
+        let m = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   20000000 kB\n";
+        assert_eq!(total_kib(m), Some(24_000_000));
+        assert_eq!(total_kib("MemAvailable: 5 kB\n"), None);
     }
 }

@@ -56,9 +56,14 @@ fn ctrl_c_stops_long_commands() {
     )
     .unwrap();
     let script_game = format!("script:{}", script.display());
-    let long_commands: [&[&str]; 3] = [
+    let heaps = ["200"; 32];
+    let mut misere = vec!["position", "grundys-game", "--misere", "--memory", "2G"];
+    misere.extend(heaps);
+    let long_commands: [&[&str]; 4] = [
         // A game leaving three heaps: minutes of values.
         &["seq", "octal:0.8", "-n", "100000"],
+        // A misère search growing towards its memory budget.
+        &misere,
         // Its analysis, through the same engine.
         &["analyze", "octal:0.8", "--max", "100000"],
         &["seq", &script_game, "-n", "100000"],

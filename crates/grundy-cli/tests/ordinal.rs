@@ -142,6 +142,29 @@ fn matrix_dag_election() {
         .stdout("{\"value\":\"w*2+2\",\"outcome\":\"N\",\"winning_move\":{\"at\":\"x\",\"from\":\"2\",\"to\":\"0\",\"set\":[{\"at\":\"y\",\"to\":\"0\"}]}}\n");
 }
 
+/// A matrix row of 200,000 entries and a vertex with 200,000 successors, the sizes at which
+/// reading them was once quadratic (words located by recounting the line).
+#[test]
+fn wide_matrix_rows_and_long_successor_lists() {
+    let w = 200_000;
+    let mut row = vec!["0"; w];
+    row[0] = "1";
+    row[w - 1] = "5";
+    let m = file(&format!("{}\n", row.join(" ")));
+    ok(
+        &["ordinal", "matrix", m.path(), "--move"],
+        &format!("w^{}+5\n(1,1): 1 -> 0, set (1,{w}) = 0\n", w - 1),
+    );
+    let names: Vec<String> = (0..w).map(|i| format!("v{i}")).collect();
+    let g = file(&format!("a=1: {}\nv{}=3\n", names.join(" "), w - 1));
+    // Every successor is a sink, so a counts at ω and the move sets the last one listed
+    // (a longest path's next vertex) to clear the units.
+    ok(
+        &["ordinal", "dag", g.path(), "--move"],
+        &format!("w+3\na: 1 -> 0, set v{} = 0\n", w - 1),
+    );
+}
+
 #[test]
 fn increases() {
     ok(&["ordinal", "increases", "--zero", "0:2"], "w+1\n");

@@ -237,3 +237,40 @@ fn a_cache_path_in_a_missing_directory_creates_nothing() {
         dir.display()
     );
 }
+
+/// `nim-pow` with the exponent 10^12, which once took minutes: against the library's
+/// κ-polynomial square-and-multiply where that is quick, and as `(A^(10^6))^(10^6)` for an
+/// ordinal whose powers have hundreds of terms.
+#[test]
+fn nim_pow_with_a_large_exponent() {
+    let out = |name: &str, args: &[&str]| -> String {
+        let o = grundy(name).args(args).assert().success();
+        String::from_utf8(o.get_output().stdout.clone())
+            .unwrap()
+            .trim_end()
+            .to_string()
+    };
+    let e = "1000000000000";
+    let a = "w^(w^2)+w+1";
+    let mut f = grundy::ordinal::nim_mul::ClosureField::<grundy::nimber::NimBig>::new();
+    let x = grundy::ordinal::nim_mul::KappaPoly::from_ordinal(
+        &grundy::notation::ordinal::parse_ordinal(a).unwrap(),
+    )
+    .unwrap();
+    let want = f
+        .pow_by_products(&x, &num_bigint::BigUint::from(10u32).pow(12))
+        .unwrap()
+        .to_ordinal();
+    assert_eq!(
+        out("pow-big1", &["ordinal", "nim-pow", a, e]),
+        want.to_string()
+    );
+    let a = "w^(w^4)*3+w^(w^2)+w+5";
+    let whole = out("pow-big2", &["ordinal", "nim-pow", a, e]);
+    let half = out("pow-big3", &["ordinal", "nim-pow", a, "1000000"]);
+    assert_eq!(
+        out("pow-big4", &["ordinal", "nim-pow", &half, "1000000"]),
+        whole
+    );
+    assert_ne!(whole, "0");
+}

@@ -155,4 +155,18 @@ fn main() {
         naive,
         Some(slow),
     );
+
+    // Linearity on a window whose values all differ (G(n) = n): the "naive" column is four
+    // times the 10^7 time, so a ratio near 1.0× is linear growth.
+    let sub = Rule::parse("sub:1-1000000000").unwrap();
+    let runs = if quick { 1 } else { 3 };
+    let ten = time(&sub, 10_000_000, SequenceEngine::Naive, runs);
+    let forty = time(&sub, 40_000_000, SequenceEngine::Naive, runs);
+    row("sub:1-1000000000, N = 10^7", 10_000_000, ten, None);
+    row(
+        "sub:1-1000000000, N = 4·10^7 (naive column: 4 × the N = 10^7 time)",
+        40_000_000,
+        forty,
+        Some(ten * 4),
+    );
 }

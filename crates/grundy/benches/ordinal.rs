@@ -5,7 +5,7 @@
 mod common;
 
 use common::{header, median_time, row};
-use grundy::notation::ordinal::parse_ordinal;
+use grundy::notation::ordinal::{parse_heap_graph, parse_matrix, parse_ordinal};
 use grundy::ordinal::games::{reference as games_ref, FreeSet, LevelGame};
 use grundy::ordinal::nim_sum::{nim_sum, reference};
 use grundy::ordinal::Ordinal;
@@ -139,5 +139,45 @@ fn main() {
         (r * c) as u64,
         fast,
         None,
+    );
+
+    // Wide inputs: a matrix of one row and a vertex with many successors, read and solved
+    // (winning move). The "naive" column is twice the time of half the width, so a ratio near
+    // 1.0× is linear growth.
+    let wide = |w: usize| {
+        let row: Vec<String> = (0..w).map(|i| (i % 10).to_string()).collect();
+        let matrix = row.join(" ");
+        let names: Vec<String> = (0..w).map(|i| format!("v{i}")).collect();
+        let dag = format!("a=1: {}\n", names.join(" "));
+        (matrix, dag)
+    };
+    let solve_matrix = |text: &str| {
+        let rows = parse_matrix(text).unwrap();
+        let game = LevelGame::grid(rows.len(), rows[0].len()).unwrap();
+        let cells: Vec<BigUint> = rows.into_iter().flatten().collect();
+        game.winning_move(&cells).unwrap().is_some()
+    };
+    let solve_dag = |text: &str| {
+        let g = parse_heap_graph(text).unwrap();
+        let game = LevelGame::new(g.succ, FreeSet::Path).unwrap();
+        game.winning_move(&g.heaps).unwrap().is_some()
+    };
+    let (m100, d100) = wide(100_000);
+    let (m200, d200) = wide(200_000);
+    let half = median_time(runs, || solve_matrix(&m100));
+    let full = median_time(runs, || solve_matrix(&m200));
+    row(
+        "matrix --move, one row of 2·10^5 entries (naive column: 2 × 10^5 entries)",
+        200_000,
+        full,
+        Some(half * 2),
+    );
+    let half = median_time(runs, || solve_dag(&d100));
+    let full = median_time(runs, || solve_dag(&d200));
+    row(
+        "dag --move, one vertex with 2·10^5 successors (naive column: 2 × 10^5)",
+        200_000,
+        full,
+        Some(half * 2),
     );
 }

@@ -8,9 +8,11 @@ mod common;
 
 use common::{header, median_time, row};
 use grundy::nimber::NimBig;
+use grundy::notation::ordinal::parse_ordinal;
 use grundy::ordinal::excess::reference::is_pth_power;
 use grundy::ordinal::gf2::{self, BinaryField};
 use grundy::ordinal::nim_mul::{odd_prime, ClosureField, KappaPoly};
+use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 
 type F = ClosureField<NimBig>;
@@ -154,5 +156,17 @@ fn main() {
             fast,
             Some(flat),
         );
+    }
+
+    header("Nim powers A^(10^12) (flat field, exponent reduced mod 2^d - 1; naive: κ-polynomial square-and-multiply)");
+    let e = BigUint::from(10u32).pow(12);
+    for a in ["w^(w^2)+w+1", "w^(w^3)+w^(w)+3", "w^(w^4)*3+w^(w^2)+w+5"] {
+        let x = KappaPoly::<NimBig>::from_ordinal(&parse_ordinal(a).unwrap()).unwrap();
+        let mut f = F::new();
+        let fast = median_time(runs, || f.pow(&x, &e).expect("power").terms().count());
+        let naive = median_time(1, || {
+            f.pow_by_products(&x, &e).expect("power").terms().count()
+        });
+        row(&format!("({a})^(10^12)"), 1, fast, Some(naive));
     }
 }

@@ -9,7 +9,7 @@ mod common;
 
 use common::{header, median_time, row};
 use grundy::control::Control;
-use grundy::heap::sequence::{compute, compute_with, SequenceEngine};
+use grundy::heap::sequence::{self, compute, compute_with, Sequence, SequenceEngine};
 use grundy::heap::HeapGame;
 use grundy::pattern::periodic::{self, reference};
 use grundy::pattern::{divide, value};
@@ -83,6 +83,45 @@ fn main() {
         search,
         None,
     );
+    // The same proof read from the stored one-byte cells, against widening them to u32 first
+    // (what the analysis did before reading cells in their stored width).
+    let cells = compute(&game, 524_288, &Control::none()).unwrap();
+    let Sequence::U8(bytes) = &cells else {
+        panic!("0.16 has values below 256")
+    };
+    let compact = median_time(5, || periodic::prove_period(bytes, &theorem));
+    let widened = median_time(5, || periodic::prove_period(&cells.to_vec(), &theorem));
+    row(
+        "prove_period on 524288 one-byte cells of 0.16 vs widened to u32 first (previous)",
+        bytes.len() as u64,
+        compact,
+        Some(widened),
+    );
+
+    // Computing in checkpoint steps (the engine restarts every 2^20 values) against one run.
+    let game: HeapGame = "octal:0.1777".parse().unwrap();
+    let n = 1u64 << 22;
+    let stepped = median_time(3, || {
+        sequence::extend_saving(
+            &game,
+            Sequence::U8(Vec::new()),
+            n,
+            &Control::none(),
+            &mut |_| Ok(()),
+        )
+        .expect("computes")
+        .len()
+    });
+    let whole = median_time(3, || {
+        compute(&game, n, &Control::none()).expect("computes").len()
+    });
+    row(
+        "octal:0.1777, 2^22 values in checkpoint steps vs in one run",
+        n,
+        stepped,
+        Some(whole),
+    );
+
     let prefix = &values[..3000];
     let fast = median_time(21, || periodic::find_period(prefix));
     let brute = median_time(3, || {

@@ -60,6 +60,10 @@ impl CancelToken {
     }
 }
 
+/// The advice of the library's memory limit errors (a host replaces it with the setting that
+/// raises its budget).
+pub const LIBRARY_MEMORY_ADVICE: &str = "a larger memory budget";
+
 /// A number of bytes that computations may hold, shared by clones (so that several computations,
 /// or the threads of one, draw on one budget). [`MemoryBudget::unlimited`] never refuses.
 #[derive(Clone, Debug)]
@@ -125,7 +129,7 @@ impl MemoryBudget {
                         format_bytes(self.limit),
                         format_bytes(used)
                     ),
-                    "a larger memory budget",
+                    LIBRARY_MEMORY_ADVICE,
                     new,
                     self.limit,
                 ));

@@ -5,6 +5,11 @@
 //! arguments, gets the histogram of Grundy values over `[M, N]` and prints the answer.
 
 use crate::error::CliError;
+
+/// Bytes a value of the transforms of a count takes at most: the 128-bit transform and its
+/// signed copy (32), two 64-bit residues (16), and one number of a distribution with its
+/// heap-allocated digits (48).
+const TRANSFORM_ENTRY_BYTES: u64 = 96;
 use crate::output::{announce, control, interruptible, Reporter};
 use crate::output::{json_int, print_json, stdout};
 use clap::Args;
@@ -80,7 +85,7 @@ fn histogram_for(
     let budget = value::default_max(&spec).max(MAX_VALUES.min(max.saturating_add(1) as u64));
     let mut rule = HeapGame::from_spec(spec)?;
     // A script stops on Ctrl-C between two of its operations.
-    rule.watch(&interruptible());
+    crate::output::watch_game(&mut rule);
     let announced = announce(&rule, budget, true);
     let bar = Reporter::new(budget, "analysing", plain);
     let report = |done| bar.set_position(done);
@@ -149,6 +154,11 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
         .with_modulus(modulus)
         .with_unordered(args.unordered)
         .with_distribution(args.distribution);
+    // The transforms are held from the memory budget while they are computed.
+    let _tables = crate::output::memory().reserve(
+        (h.transform_len() as u64).saturating_mul(TRANSFORM_ENTRY_BYTES),
+        "the count's transforms",
+    )?;
     let answer = count_from_histogram(&h, &spec)?;
     if args.json {
         return print_json(&CountJson {

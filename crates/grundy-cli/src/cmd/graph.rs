@@ -2,15 +2,16 @@
 //! generalized Sprague-Grundy values, or drawn as Graphviz DOT.
 
 use crate::error::{CliError, RAISE_MEMORY};
-use crate::output::{control, progress, stdout};
+use crate::output::{control, progress, stdout, ReadError};
 use clap::{Args, Subcommand};
+use grundy::control::Reservation;
 use grundy::game::graph::{human_bytes, is_id_cap, Graph, VertexId};
 use grundy::notation::graph::{parse_arcs_stream_as, parse_graph_as, GraphFormat, Names};
 use grundy::solve::loopy::{self, LoopyValues};
 use grundy::solve::outcome::{self, Outcomes};
 use grundy::solve::{Outcome, Play};
 use grundy::{Error, LimitKind};
-use std::io::{Read, Write};
+use std::io::Write;
 
 /// Game-graph subcommands.
 #[derive(Subcommand, Debug)]
@@ -48,10 +49,6 @@ pub struct Input {
     /// Read one arc `U V` a line, with integer vertex ids.
     #[arg(long)]
     edges: bool,
-    /// Memory limit for reading and solving, e.g. 512M, 16G (default: $GRUNDY_MEMORY if set,
-    /// else 80% of the memory available now).
-    #[arg(long, value_name = "SIZE")]
-    memory: Option<String>,
     /// Solve with 64-bit vertex ids whatever the size (hidden: tests the path taken beyond the
     /// 32-bit caps, where arc lists read from a file are read again with 64-bit ids; memory
     /// estimates then use 8-byte words).
@@ -90,59 +87,6 @@ enum AnySolved {
     U64(Solved<u64>),
 }
 
-/// Parses `SIZE` (`123`, `64K`, `512M`, `16G`, `1T`; binary units) into bytes.
-fn parse_size(s: &str) -> Option<u64> {
-    let (digits, unit) = match s.find(|c: char| !c.is_ascii_digit()) {
-        Some(i) => s.split_at(i),
-        None => (s, ""),
-    };
-    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        "T" => 40,
-        _ => return None,
-    };
-    let n: u64 = digits.parse().ok()?;
-    n.checked_mul(1 << shift)
-}
-
-/// The default memory budget: 80% of `MemAvailable` in `/proc/meminfo` (memory the kernel can
-/// hand out without swapping, page cache included), or 8 GiB if it cannot be read.
-fn default_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| available_kib(&m))
-        .map_or(8 << 30, |kib| kib * 1024 / 5 * 4)
-}
-
-/// The `MemAvailable:` figure of a `/proc/meminfo` text, in KiB.
-fn available_kib(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// The memory budget: `--memory`, else the environment variable `GRUNDY_MEMORY`, else
-/// [`default_memory`]. A malformed size is a usage error naming where it came from.
-fn memory_limit(flag: Option<&str>) -> Result<u64, CliError> {
-    if let Some(s) = flag {
-        return parse_size(s).ok_or_else(|| {
-            CliError::usage(format!(
-                "--memory: expected a size like 512M or 16G, found '{s}'"
-            ))
-        });
-    }
-    match std::env::var("GRUNDY_MEMORY") {
-        Ok(s) => parse_size(&s).ok_or_else(|| {
-            CliError::usage(format!(
-                "GRUNDY_MEMORY: expected a size like 512M or 16G, found '{s}'"
-            ))
-        }),
-        Err(_) => Ok(default_memory()),
-    }
-}
-
 fn limit_error(what: &str, needed: u64, limit: u64) -> CliError {
     let needs = format!("{what} needs {}", human_bytes(needed));
     CliError::Lib(memory_error(needs, needed, limit))
@@ -161,7 +105,8 @@ fn memory_error(needs: String, needed: u64, limit: u64) -> Error {
 }
 
 fn solve(input: &Input) -> Result<AnySolved, CliError> {
-    let limit = memory_limit(input.memory.as_deref())?;
+    // The command's memory budget (`--memory`, `GRUNDY_MEMORY` or a quarter of the RAM).
+    let limit = crate::output::memory().limit();
     let in_source = |e: Error| in_source(e, &input.file);
     let unreadable = |e: std::io::Error| unreadable(&input.file, e);
     let play = if input.misere {
@@ -188,21 +133,38 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
         };
     }
     {
-        let bytes = if input.file == "-" {
-            let mut b = Vec::new();
-            std::io::stdin()
-                .take(limit.saturating_add(1))
-                .read_to_end(&mut b)?;
-            if b.len() as u64 > limit {
-                return Err(limit_error("holding the input", b.len() as u64, limit));
-            }
-            b
+        // Read in chunks against the budget: the size a file reports is not trusted (devices
+        // and pipes report 0), and a NUL byte (never valid in a graph file) ends it at once.
+        let read = if input.file == "-" {
+            crate::output::read_text(std::io::stdin().lock(), limit)
         } else {
-            let size = std::fs::metadata(&input.file).map_err(unreadable)?.len();
-            if size > limit {
-                return Err(limit_error("holding the file", size, limit));
+            let file = std::fs::File::open(&input.file).map_err(unreadable)?;
+            crate::output::read_text(file, limit)
+        };
+        let bytes = match read {
+            Ok(b) => b,
+            Err(ReadError::Io(_)) if crate::output::interrupted() => {
+                return Err(CliError::Lib(Error::Cancelled));
             }
-            std::fs::read(&input.file).map_err(unreadable)?
+            Err(ReadError::Io(e)) => return Err(unreadable(e)),
+            Err(ReadError::TooLarge(n)) => {
+                let what = if input.file == "-" {
+                    "holding the input"
+                } else {
+                    "holding the file"
+                };
+                let needs = format!("{what} needs more than {}", human_bytes(limit));
+                return Err(CliError::Lib(memory_error(needs, n, limit)));
+            }
+            Err(ReadError::Nul(line)) => {
+                return Err(CliError::Lib(in_source(Error::Parse(
+                    grundy::ParseError::at_line(
+                        line,
+                        None,
+                        "a NUL byte: graph files are UTF-8 text",
+                    ),
+                ))))
+            }
         };
         let budget = limit.saturating_sub(bytes.len() as u64);
         // The reader is given what the text leaves of the budget; its limit error is restated
@@ -248,7 +210,8 @@ fn solve_checked<I: VertexId>(
     limit: u64,
 ) -> Result<Solved<I>, CliError> {
     let (n, e) = (graph.vertex_count() as u64, graph.arc_count() as u64);
-    check_solve_memory::<I>(n, e, play, limit)?;
+    // The bytes are held from the command's budget while the solvers run.
+    let _held = check_solve_memory::<I>(n, e, play, limit)?;
     solve_graph(graph, names, play)
 }
 
@@ -280,8 +243,13 @@ fn solve_arcs<I: VertexId>(input: &Input, play: Play, limit: u64) -> Result<Solv
 
 /// Fails with a limit error unless solving a graph of `n` vertices and `e` arcs with ids of
 /// type `I` fits `limit` bytes: the graph, the solvers' words (of `I`'s width) and 16 bytes a
-/// vertex of output buffers.
-fn check_solve_memory<I: VertexId>(n: u64, e: u64, play: Play, limit: u64) -> Result<(), CliError> {
+/// vertex of output buffers; the bytes are reserved from the command's budget.
+fn check_solve_memory<I: VertexId>(
+    n: u64,
+    e: u64,
+    play: Play,
+    limit: u64,
+) -> Result<Reservation, CliError> {
     let solver_bytes = outcome::bytes_needed_for::<I>(n)
         + if play == Play::Normal {
             loopy::bytes_needed_for::<I>(n)
@@ -292,7 +260,9 @@ fn check_solve_memory<I: VertexId>(n: u64, e: u64, play: Play, limit: u64) -> Re
     if needed > limit {
         return Err(limit_error("solving the graph", needed, limit));
     }
-    Ok(())
+    // Within the limit: held from the budget, which may still refuse if other work holds
+    // some of it.
+    Ok(crate::output::memory().reserve(needed, "solving the graph")?)
 }
 
 /// Outcomes, remoteness and (normal play) `γ` values of every vertex, with progress bars.
@@ -431,27 +401,4 @@ fn write_dot<I: VertexId>(s: &Solved<I>) -> Result<(), CliError> {
     writeln!(out, "}}")?;
     out.flush()?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{available_kib, parse_size};
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("512M").unwrap(), 512 << 20);
-        assert_eq!(parse_size("16G").unwrap(), 16 << 30);
-        assert_eq!(parse_size("16GiB").unwrap(), 16 << 30);
-        assert_eq!(parse_size("100").unwrap(), 100);
-        assert!(parse_size("12X").is_none());
-        assert!(parse_size("G").is_none());
-        assert!(parse_size("99999999999T").is_none());
-    }
-
-    #[test]
-    fn available_memory_is_read_from_meminfo() {
-        let m = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   20000000 kB\n";
-        assert_eq!(available_kib(m), Some(20_000_000));
-        assert_eq!(available_kib("MemTotal: 5 kB\n"), None);
-    }
 }

@@ -1,5 +1,6 @@
 //! `grundy seq` and `grundy position`: Grundy sequences of heap games and sums of heaps.
 
+use crate::checkpoint::Checkpoint;
 use crate::error::CliError;
 use crate::output::{
     announce, control, interruptible, json_int, print_json, progress, stdout, Reporter,
@@ -47,6 +48,15 @@ pub struct SeqArgs {
     /// values).
     #[arg(long, value_name = "FILE")]
     plot: Option<String>,
+    /// Save the values computed to FILE every --checkpoint-every seconds (written whole to a
+    /// new file, then renamed over FILE), and resume from FILE when it holds values of this
+    /// game: a run killed midway loses at most one interval of work. A FILE of another game, or
+    /// damaged, is refused (exit status 2) and left as it is.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<String>,
+    /// Seconds between two checkpoint writes (decimal) [default: 60].
+    #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
+    checkpoint_every: Option<String>,
 }
 
 /// Arguments of `grundy position`.
@@ -84,7 +94,7 @@ fn rule(game: &str) -> Result<HeapGame, CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
     let mut game = HeapGame::from_spec(spec)?;
     // A script stops on Ctrl-C between two of its operations.
-    game.watch(&interruptible());
+    crate::output::watch_game(&mut game);
     Ok(game)
 }
 
@@ -111,7 +121,21 @@ pub fn seq(args: SeqArgs) -> Result<(), CliError> {
     announce(&rule, n, false);
     let bar = Reporter::new(n, "computing", args.progress);
     let report = |done| bar.set_position(done);
-    let values = sequence::compute(&rule, n, &control(&report))?;
+    let ctl = control(&report);
+    let values = match &args.checkpoint {
+        Some(path) => {
+            let every = super::pattern::checkpoint_every(&args.checkpoint_every)?;
+            let (mut cp, mut start) = Checkpoint::open(path, &game, every)?;
+            if start.len() as u64 > n {
+                start.truncate(n as usize);
+            }
+            let mut save = |s: &sequence::Sequence| cp.save(s, false);
+            let values = sequence::extend_saving(&rule, start, n, &ctl, &mut save)?;
+            cp.save(&values, true)?;
+            values
+        }
+        None => sequence::compute(&rule, n, &ctl)?,
+    };
     bar.finish_and_clear();
     if let Some(path) = plot {
         let figure = plot::Figure {

@@ -12,3 +12,4 @@ pub mod ordinal;
 pub mod ordinal_nim;
 pub mod pattern;
 pub mod play;
+pub mod solve;

@@ -120,12 +120,34 @@ fn cache_path(args: &CacheArgs) -> Option<PathBuf> {
     Some(base.join("grundy").join("excess.tsv"))
 }
 
+/// The largest excess cache read: far above what any field the command builds writes (a line
+/// an excess, each well under 1 KiB), and small enough that a device or a huge file given as
+/// the cache is refused before it costs memory.
+const MAX_CACHE_BYTES: u64 = 64 << 20;
+
 /// The field, with the cached excesses read in (an unreadable cache is ignored).
 fn open_field(args: &CacheArgs) -> ClosureField<NimBig> {
     let mut field = ClosureField::new();
     field.max_degree = args.max_degree;
+    // Excess searches started inside products and powers stop on Ctrl-C too.
+    field.watch(&crate::output::interruptible());
     if let Some(path) = cache_path(args) {
-        if let Ok(text) = std::fs::read_to_string(&path) {
+        let text = match std::fs::File::open(&path) {
+            Ok(file) => match crate::output::read_text(file, MAX_CACHE_BYTES) {
+                Ok(bytes) => String::from_utf8(bytes).ok(),
+                Err(_) => {
+                    eprintln!(
+                        "grundy: warning: the excess cache {} is not a cache file (larger than \
+                         {} MiB, not text, or unreadable); it is ignored",
+                        path.display(),
+                        MAX_CACHE_BYTES >> 20
+                    );
+                    None
+                }
+            },
+            Err(_) => None,
+        };
+        if let Some(text) = text {
             let load = field.load_excesses_tsv(&text);
             if load.rejected > 0 {
                 eprintln!(

@@ -1,10 +1,12 @@
 //! `grundy analyze` and `grundy value`: patterns of heap games, with proofs, and values of huge
 //! heaps.
 
+use crate::checkpoint::Checkpoint;
 use crate::error::CliError;
-use crate::output::{announce, control, interruptible, json_int, print_json, stdout, Reporter};
+use crate::output::{announce, control, json_int, print_json, stdout, Reporter};
 use crate::plot;
 use clap::Args;
+use grundy::heap::sequence::Sequence;
 use grundy::heap::HeapGame;
 use grundy::notation::game::parse_game;
 use grundy::notation::number::{parse_natural, parse_u64};
@@ -51,6 +53,15 @@ pub struct AnalyzeArgs {
     /// axis.
     #[arg(long, value_name = "FILE")]
     plot: Option<String>,
+    /// Save the values computed to FILE every --checkpoint-every seconds (written whole to a
+    /// new file, then renamed over FILE), and resume from FILE when it holds values of this
+    /// game: a run killed midway loses at most one interval of work. A FILE of another game, or
+    /// damaged, is refused (exit status 2) and left as it is.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<String>,
+    /// Seconds between two checkpoint writes (decimal) [default: 60].
+    #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
+    checkpoint_every: Option<String>,
 }
 
 /// Arguments of `grundy value`.
@@ -92,8 +103,17 @@ fn game(game: &str, max: &Option<String>) -> Result<(HeapGame, u64), CliError> {
     };
     let mut game = HeapGame::from_spec(spec)?;
     // A script stops on Ctrl-C between two of its operations.
-    game.watch(&interruptible());
+    crate::output::watch_game(&mut game);
     Ok((game, max))
+}
+
+/// The interval of `--checkpoint-every` (60 s by default).
+pub fn checkpoint_every(every: &Option<String>) -> Result<std::time::Duration, CliError> {
+    let secs = match every {
+        Some(s) => parse_u64(s).map_err(|e| e.in_source("--checkpoint-every"))?,
+        None => 60,
+    };
+    Ok(std::time::Duration::from_secs(secs))
 }
 
 /// Runs `grundy analyze`.
@@ -103,7 +123,17 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
     let announced = announce(&rule, max, true);
     let bar = Reporter::new(max, "computing", args.progress);
     let report = |done| bar.set_position(done);
-    let a = value::analyze(&rule, max, &control(&report))?;
+    let ctl = control(&report);
+    let a = match &args.checkpoint {
+        Some(path) => {
+            let every = checkpoint_every(&args.checkpoint_every)?;
+            let (mut cp, start) = Checkpoint::open(path, &rule.spec().to_string(), every)?;
+            // The last step of the last round is saved at once.
+            let mut save = |s: &Sequence| cp.save(s, s.len() as u64 >= max);
+            value::analyze_saving(&rule, max, start, &ctl, &mut save)?
+        }
+        None => value::analyze(&rule, max, &ctl)?,
+    };
     bar.finish_and_clear();
     drop(announced);
     if let Some(path) = plot_path {

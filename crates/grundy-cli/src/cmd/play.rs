@@ -14,7 +14,6 @@
 use crate::error::CliError;
 use crate::output::stdout;
 use clap::Args;
-use grundy::control::Control;
 use grundy::heap::hint;
 use grundy::heap::position::{Move, MAX_HEAP};
 use grundy::heap::{HeapGame, Options};
@@ -93,7 +92,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     }
     // Analysing the start once shows any limit (options, misère search) before the game begins;
     // every later position is reachable from it and so within the same limits.
-    hint::hint(&rule, &heaps, args.misere, &Control::none())?;
+    hint::hint(&rule, &heaps, args.misere, &crate::output::budgeted())?;
     let stdin = io::stdin();
     let mut game = Game {
         game: args.game,
@@ -373,9 +372,13 @@ impl Game {
             shown = false;
             match turn {
                 Player::Engine => {
-                    let mv =
-                        hint::engine_move(&self.rule, &self.heaps, self.misere, &Control::none())?
-                            .ok_or_else(|| Error::Internal("the engine found no move".into()))?;
+                    let mv = hint::engine_move(
+                        &self.rule,
+                        &self.heaps,
+                        self.misere,
+                        &crate::output::budgeted(),
+                    )?
+                    .ok_or_else(|| Error::Internal("the engine found no move".into()))?;
                     writeln!(out, "engine: {}", show_move(&mv))?;
                     self.heaps = hint::apply(&self.rule, &self.heaps, &mv)?;
                     turn = Player::Human;
@@ -473,7 +476,12 @@ impl Game {
 
     /// The hint for the player to move: outcome, explanation, suggested move.
     fn write_hint(&self, out: &mut impl Write) -> Result<(), CliError> {
-        let h = hint::hint(&self.rule, &self.heaps, self.misere, &Control::none())?;
+        let h = hint::hint(
+            &self.rule,
+            &self.heaps,
+            self.misere,
+            &crate::output::budgeted(),
+        )?;
         let verdict = match h.outcome {
             Outcome::N => "N: the player to move (you) can win",
             Outcome::P => "P: the player to move (you) loses against perfect play",
@@ -524,7 +532,7 @@ impl Game {
             say(out, &m)?;
             return Ok(());
         }
-        let moves = hint::legal_moves(&self.rule, &self.heaps, idx, &Control::none())?;
+        let moves = hint::legal_moves(&self.rule, &self.heaps, idx, &crate::output::budgeted())?;
         if moves.is_empty() {
             writeln!(out, "heap {i} ({}) has no legal move.", tokens(h))?;
             return Ok(());
@@ -744,12 +752,14 @@ mod tests {
         // Play the hint each turn by simulating the engine here too.
         let mut heaps = g.heaps.clone();
         loop {
-            let h = hint::hint(&g.rule, &heaps, false, &Control::none()).unwrap();
+            let h = hint::hint(&g.rule, &heaps, false, &grundy::control::Control::none()).unwrap();
             let Some(m) = h.suggested else { break };
             input.push_str(&show_move(&m));
             input.push('\n');
             heaps = hint::apply(&g.rule, &heaps, &m).unwrap();
-            match hint::engine_move(&g.rule, &heaps, false, &Control::none()).unwrap() {
+            match hint::engine_move(&g.rule, &heaps, false, &grundy::control::Control::none())
+                .unwrap()
+            {
                 Some(e) => heaps = hint::apply(&g.rule, &heaps, &e).unwrap(),
                 None => break,
             }

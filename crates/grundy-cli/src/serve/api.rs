@@ -888,3 +888,55 @@ pub async fn graph(
         })
         .await
 }
+
+/// The checks a request body passes before its job starts, for one endpoint (`seq`, `analyze`,
+/// `hint`, `move`, `moves` or `graph`): the JSON shape, the game notation, the limits, a
+/// script's compilation and a graph's text. This is the part of the API that reads arbitrary
+/// bytes from a client; the fuzz targets and their replay test call it (docs/fuzzing.md).
+#[doc(hidden)]
+pub fn check_request(endpoint: &str, body: &[u8], limits: &Limits) -> Result<(), ApiError> {
+    fn body_as<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+        serde_json::from_slice(body).map_err(|e| ApiError::bad(format!("request body: {e}")))
+    }
+    let compile = |game: &CheckedGame| game.rule(&Control::none()).map(drop);
+    match endpoint {
+        "seq" => {
+            let req: SeqRequest = body_as(body)?;
+            let game = check_game(&req.game, req.script.as_deref(), limits)?;
+            let most = values_limit(&game.spec, limits, limits.seq_n);
+            if req.n == 0 || req.n > most {
+                return Err(ApiError::bad("n: out of range"));
+            }
+            analyze_max(&game.spec, limits);
+            compile(&game)
+        }
+        "analyze" => {
+            let req: GameRequest = body_as(body)?;
+            let game = check_game(&req.game, req.script.as_deref(), limits)?;
+            analyze_max(&game.spec, limits);
+            compile(&game)
+        }
+        "hint" | "move" => {
+            let req: PositionRequest = body_as(body)?;
+            compile(&check_position(&req, limits)?.0)
+        }
+        "moves" => {
+            let req: MovesRequest = body_as(body)?;
+            let game = check_game(&req.game, req.script.as_deref(), limits)?;
+            check_heaps(&game, &req.heaps, limits)?;
+            compile(&game)
+        }
+        "graph" => {
+            let req: GraphRequest = body_as(body)?;
+            let format = match req.format.as_deref() {
+                None | Some("adjacency") => GraphFormat::Adjacency,
+                Some("arcs") => GraphFormat::Arcs,
+                Some(_) => return Err(ApiError::bad("format: unknown")),
+            };
+            let memory = 64 * req.text.len() as u64 + 4096;
+            parse_graph(req.text.as_bytes(), format, memory)?;
+            Ok(())
+        }
+        _ => Err(ApiError::not_found(endpoint)),
+    }
+}

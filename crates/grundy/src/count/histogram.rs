@@ -475,10 +475,11 @@ pub fn histogram_of_analysis(
                 "count over a smaller range of heap sizes",
             )
         })?;
-        let table = crate::pattern::divide::runs(
+        let table = crate::pattern::divide::runs_with(
             divisors,
             end,
             usize::try_from(limits.max_runs).unwrap_or(usize::MAX),
+            ctl,
         )?;
         let runs = RunList {
             runs: table

@@ -10,6 +10,7 @@
 //! * sums and products of games.
 
 pub mod examples;
+pub mod families;
 pub mod graph;
 pub(crate) mod hash;
 pub mod product;

@@ -145,29 +145,72 @@ fn simple<T: Cell>(
     Ok(Fill::Done)
 }
 
-/// Counts of the values in a sliding window, with the mex of the values present: a bitset of
-/// present values and a summary bitset of its full words.
+/// Counts of the values in a sliding window, with the mex of the values present.
+///
+/// The present values are the leaves of a tree of 64-bit words: level 0 has bit `v` set when
+/// `v` is present, and level `k + 1` has bit `i` set when word `i` of level `k` is full (all 64
+/// bits set). So a word of level `k` is full exactly when all `64^(k+1)` values below it are
+/// present, and the mex is found by descending from the top (a single word) to the first clear
+/// bit of each level: `O(log_64 V)` for values below `V`, as are adding and removing a value
+/// (a change moves up only while it fills or unfills a word). A flat summary scanned from 0
+/// costs `V / 4096` a call instead, quadratic over a window whose values all differ
+/// (`sub:1-1000000000`, where `G(n) = n`).
 #[derive(Default)]
 struct WindowCounts {
     count: Vec<u32>,
-    present: Vec<u64>,
-    full: Vec<u64>,
+    /// `levels[0]`: present values; `levels[k + 1]`: full words of `levels[k]`; the last level
+    /// is one word.
+    levels: Vec<Vec<u64>>,
 }
 
 impl WindowCounts {
+    /// Makes room for value `v`: `count` grows to a power of two of at least 4096 and the
+    /// levels are rebuilt from it.
+    fn grow(&mut self, v: usize) {
+        let len = (v + 1).next_power_of_two().max(4096);
+        self.count.resize(len, 0);
+        let mut level: Vec<u64> = vec![0; len / 64];
+        for (i, &c) in self.count.iter().enumerate() {
+            if c > 0 {
+                level[i / 64] |= 1 << (i % 64);
+            }
+        }
+        self.levels.clear();
+        loop {
+            let next: Vec<u64> = level
+                .chunks(64)
+                .map(|words| {
+                    words
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &w)| w == u64::MAX)
+                        .fold(0, |acc, (i, _)| acc | 1 << i)
+                })
+                .collect();
+            let top = level.len() == 1;
+            self.levels.push(level);
+            if top {
+                break;
+            }
+            level = next;
+        }
+    }
+
     fn add(&mut self, v: u32) {
         let v = v as usize;
         if v >= self.count.len() {
-            let len = (v + 1).next_power_of_two().max(4096);
-            self.count.resize(len, 0);
-            self.present.resize(len / 64, 0);
-            self.full.resize(len / 4096, 0);
+            self.grow(v);
         }
         self.count[v] += 1;
         if self.count[v] == 1 {
-            self.present[v / 64] |= 1 << (v % 64);
-            if self.present[v / 64] == u64::MAX {
-                self.full[v / 4096] |= 1 << (v / 64 % 64);
+            let mut i = v;
+            for level in &mut self.levels {
+                let word = &mut level[i / 64];
+                *word |= 1 << (i % 64);
+                if *word != u64::MAX {
+                    break;
+                }
+                i /= 64;
             }
         }
     }
@@ -176,19 +219,30 @@ impl WindowCounts {
         let v = v as usize;
         self.count[v] -= 1;
         if self.count[v] == 0 {
-            self.present[v / 64] &= !(1 << (v % 64));
-            self.full[v / 4096] &= !(1 << (v / 64 % 64));
+            let mut i = v;
+            for level in &mut self.levels {
+                let word = &mut level[i / 64];
+                let was_full = *word == u64::MAX;
+                *word &= !(1 << (i % 64));
+                if !was_full {
+                    break;
+                }
+                i /= 64;
+            }
         }
     }
 
     fn mex(&self) -> u32 {
-        for (i, &f) in self.full.iter().enumerate() {
-            if f != u64::MAX {
-                let w = i * 64 + f.trailing_ones() as usize;
-                return (w * 64) as u32 + self.present[w].trailing_ones();
+        let mut i = 0;
+        for (k, level) in self.levels.iter().enumerate().rev() {
+            // Word `i` of this level is not full (its bit in the level above is clear), except
+            // at the top, where all may be.
+            i = i * 64 + level[i].trailing_ones() as usize;
+            if k > 0 && i >= self.levels[k - 1].len() {
+                return self.count.len() as u32;
             }
         }
-        self.count.len() as u32
+        i.min(self.count.len()) as u32
     }
 }
 
@@ -412,6 +466,50 @@ impl PairTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::heap::{sequence, HeapGame};
+    use crate::notation::game::parse_game;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The window's mex against a count per value and a linear search for the first
+        /// missing one, through growth (values up to 2^14, so three levels) and removals.
+        #[test]
+        fn window_mex_matches_counting(ops in prop::collection::vec((any::<bool>(), 0u32..(1 << 14)), 0..200),
+                                       dense in 0u32..9000) {
+            let mut w = WindowCounts::default();
+            let mut counts = vec![0u32; 1 << 14];
+            let mex = |counts: &[u32]| counts.iter().position(|&c| c == 0).unwrap_or(counts.len()) as u32;
+            // A dense run 0..dense first, so that the mex is far from 0 and whole words fill.
+            for v in 0..dense {
+                w.add(v);
+                counts[v as usize] += 1;
+            }
+            prop_assert_eq!(w.mex(), mex(&counts));
+            for (add, v) in ops {
+                if add || counts[v as usize] == 0 {
+                    w.add(v);
+                    counts[v as usize] += 1;
+                } else {
+                    w.remove(v);
+                    counts[v as usize] -= 1;
+                }
+                prop_assert_eq!(w.mex(), mex(&counts));
+            }
+        }
+    }
+
+    /// `sub:1-1000000000` to 4·10^7 values, the size at which the mex once scanned a summary
+    /// from 0 each heap (quadratic): every value below the largest move is the heap itself.
+    #[test]
+    fn long_subtraction_window_of_distinct_values() {
+        let game = HeapGame::from_spec(parse_game("sub:1-1000000000").unwrap()).unwrap();
+        let n = 40_000_000;
+        let seq = sequence::compute(&game, n, &Control::none()).unwrap();
+        assert_eq!(seq.len(), n as usize);
+        assert!(seq.iter().enumerate().all(|(i, g)| g as usize == i));
+    }
 
     #[test]
     fn xor_permute_moves_bit_j_to_j_xor_s() {

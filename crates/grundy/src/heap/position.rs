@@ -11,9 +11,19 @@
 //! position is P exactly when the number of 1-heaps is odd. For other games the values do not
 //! add, so the outcome comes from a memoised search over positions (sorted multisets of heaps):
 //! a position is N when it has no move or some option is P. The search stops with
-//! [`Error::Limit`] beyond [`MISERE_MAX_POSITIONS`] positions.
+//! [`Error::Limit`] beyond [`MISERE_MAX_POSITIONS`] positions, and with the memory
+//! [`Error::Limit`] when its bytes would pass the budget of its [`Control`].
+//!
+//! **Bytes of the misère search.** Its memory is the table of settled positions and the stack
+//! of the depth-first search, where every open position holds all its options. Both are counted
+//! against the [`Control`]'s budget before they grow: a settled position of `k` heaps costs
+//! [`MEMO_ENTRY_BYTES`] + 8k bytes; an open position of `k` heaps with options of `k_i` heaps
+//! costs [`FRAME_BYTES`] + 8k + Σ ([`OPTION_BYTES`] + 8k_i). The options of a position are
+//! counted from the bound on their number before they are generated, then at their true size, so a
+//! search whose stack of options outgrows the budget (sums of many large heaps, whose depth is
+//! their total size) stops before it allocates them.
 
-use crate::control::Control;
+use crate::control::{Control, Reservation};
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::heap::rule::{HeapRule, HeapSum, Options, Rule};
@@ -33,6 +43,16 @@ const CHECK_EVERY: usize = 4096;
 
 /// The most positions the misère search visits.
 pub const MISERE_MAX_POSITIONS: usize = 200_000;
+
+/// Bytes of a settled position in the misère search's table, besides 8 bytes a heap: the
+/// `Vec` header (24), the outcome, and the hash table's slot and control byte at its lowest load
+/// (7/8 full after growth, half full just after it doubles), rounded up.
+pub const MEMO_ENTRY_BYTES: u64 = 64;
+/// Bytes of an open position on the misère search's stack, besides its heaps and options: the
+/// position's `Vec` header, the options' `Vec` header and the index of the next option.
+pub const FRAME_BYTES: u64 = 56;
+/// Bytes of one option of an open position, besides 8 bytes a heap: its `Vec` header.
+pub const OPTION_BYTES: u64 = 24;
 
 use crate::solve::Outcome;
 
@@ -239,7 +259,7 @@ pub fn misere(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<PositionA
     if let Some(found) = crate::misere::through_quotient(game, heaps, ctl)? {
         return Ok(found.analysis);
     }
-    let mut search = MisereSearch::new(rule, ctl);
+    let mut search = MisereSearch::new(rule, ctl)?;
     let start = HeapSum::<Rule>::position(heaps);
     let win = search.is_n(&start)?;
     let mut moves = Vec::new();
@@ -314,15 +334,24 @@ struct MisereSearch<'r, 'c> {
     game: HeapSum<'r, Rule>,
     memo: HashMap<Vec<u64>, bool>,
     ctl: &'c Control<'c>,
+    /// The bytes of `memo` (see the module documentation).
+    memo_bytes: Reservation,
+    /// The bytes of the frames on the stack.
+    stack_bytes: Reservation,
 }
 
+/// What the misère search's memory limit error names.
+const MISERE_MEMORY: &str = "the misère search";
+
 impl<'r, 'c> MisereSearch<'r, 'c> {
-    fn new(rule: &'r Rule, ctl: &'c Control<'c>) -> Self {
-        MisereSearch {
+    fn new(rule: &'r Rule, ctl: &'c Control<'c>) -> Result<Self> {
+        Ok(MisereSearch {
             game: HeapSum::new(rule),
             memo: HashMap::new(),
             ctl,
-        }
+            memo_bytes: ctl.reserve(0, MISERE_MEMORY)?,
+            stack_bytes: ctl.reserve(0, MISERE_MEMORY)?,
+        })
     }
 
     /// Whether `p` is an N position under misère play (iterative depth-first search).
@@ -333,19 +362,19 @@ impl<'r, 'c> MisereSearch<'r, 'c> {
         // Frames: a position, its options, and the next option to look at.
         let mut stack: Vec<Frame> = Vec::new();
         self.open(&mut stack, p.to_vec())?;
-        while let Some((pos, opts, next)) = stack.last_mut() {
+        while let Some((pos, opts, next, _)) = stack.last_mut() {
             if *next == opts.len() {
                 // No option is P (or there are none: terminal, so N).
                 let win = opts.is_empty();
                 let pos = std::mem::take(pos);
-                stack.pop();
+                self.pop(&mut stack);
                 self.settle(pos, win)?;
                 continue;
             }
             match self.memo.get(&opts[*next]) {
                 Some(false) => {
                     let pos = std::mem::take(pos);
-                    stack.pop();
+                    self.pop(&mut stack);
                     self.settle(pos, true)?;
                 }
                 Some(true) => *next += 1,
@@ -361,25 +390,58 @@ impl<'r, 'c> MisereSearch<'r, 'c> {
             .ok_or_else(|| Error::Internal("misère search lost its root".into()))
     }
 
-    /// Pushes the frame of position `q` with its options. A position of many heaps has
-    /// thousands of options, so the token and the clock are looked at for every one opened,
-    /// not every few thousand.
+    /// Pushes the frame of position `q` with its options, counting its bytes first from the
+    /// bound on the number of options (each leaving at most two heaps more), then exactly. A
+    /// position of many heaps has thousands of options, so the token and the clock are looked
+    /// at for every one opened, not every few thousand.
     fn open(&mut self, stack: &mut Vec<Frame>, q: Vec<u64>) -> Result<()> {
         self.ctl.stop_check()?;
-        for &h in &q {
-            check_option_count(self.game.rule(), h)?;
+        let rule = self.game.rule();
+        let mut bound: u128 = 0;
+        for (i, &h) in q.iter().enumerate() {
+            check_option_count(rule, h)?;
+            // Options are generated once per distinct heap size.
+            if i == 0 || q[i - 1] != h {
+                bound = bound.saturating_add(rule.option_count_bound(h));
+            }
         }
+        let heap_bytes = 8 * q.len() as u64;
+        let option_bytes = OPTION_BYTES + heap_bytes + 16;
+        let estimate = u64::try_from(bound)
+            .unwrap_or(u64::MAX)
+            .saturating_mul(option_bytes)
+            .saturating_add(FRAME_BYTES + heap_bytes);
+        let held = self.stack_bytes.bytes();
+        self.stack_bytes.grow(estimate, MISERE_MEMORY)?;
         let mut opts = Vec::new();
         self.game.options(&q, &mut opts);
         if let Some(e) = self.game.error() {
             return Err(e);
         }
-        stack.push((q, opts, 0));
+        let bytes = FRAME_BYTES
+            + heap_bytes
+            + opts
+                .iter()
+                .map(|o| OPTION_BYTES + 8 * o.len() as u64)
+                .sum::<u64>();
+        self.stack_bytes.resize(held + bytes, MISERE_MEMORY)?;
+        stack.push((q, opts, 0, bytes));
         Ok(())
+    }
+
+    /// Pops the top frame and gives back its bytes.
+    fn pop(&mut self, stack: &mut Vec<Frame>) {
+        if let Some((.., bytes)) = stack.pop() {
+            let held = self.stack_bytes.bytes().saturating_sub(bytes);
+            // Shrinking never fails.
+            let _ = self.stack_bytes.resize(held, MISERE_MEMORY);
+        }
     }
 
     /// Records the outcome of a finished position.
     fn settle(&mut self, pos: Vec<u64>, win: bool) -> Result<()> {
+        self.memo_bytes
+            .grow(MEMO_ENTRY_BYTES + 8 * pos.len() as u64, MISERE_MEMORY)?;
         if self.memo.len() >= MISERE_MAX_POSITIONS {
             return Err(Error::limit(
                 crate::LimitKind::Positions,
@@ -394,8 +456,9 @@ impl<'r, 'c> MisereSearch<'r, 'c> {
     }
 }
 
-/// A search frame: a position, its options, the index of the next option to examine.
-type Frame = (Vec<u64>, Vec<Vec<u64>>, usize);
+/// A search frame: a position, its options, the index of the next option to examine, and the
+/// bytes counted for it.
+type Frame = (Vec<u64>, Vec<Vec<u64>>, usize, u64);
 
 #[cfg(test)]
 mod tests;

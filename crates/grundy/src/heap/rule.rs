@@ -154,7 +154,7 @@ impl Rule {
             Rule::Divide(d) => d.len() as u128,
             Rule::Squares => (n as f64).sqrt() as u128 + 1,
             #[cfg(feature = "script")]
-            Rule::Script(_) => 1 << 20,
+            Rule::Script(_) => crate::script::MAX_ARRAY as u128,
         }
     }
 }

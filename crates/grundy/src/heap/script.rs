@@ -64,7 +64,8 @@ impl ScriptRule {
     /// Compiles script source text with at most `max_operations` operations per call of
     /// `options`, every call watching the cancel token and the deadline of `ctl`: a call still
     /// running when the token is cancelled or the deadline passes stops with
-    /// [`Error::Cancelled`] (see the module documentation).
+    /// [`Error::Cancelled`] (see the module documentation). The script's `print` and `debug`
+    /// write nothing ([`crate::script::silence`]): its text is not the host's to show.
     pub fn compile_limited(
         source: &str,
         name: &str,
@@ -72,6 +73,7 @@ impl ScriptRule {
         ctl: &Control,
     ) -> Result<ScriptRule> {
         let mut rule = ScriptRule::compile_with(source, name, max_operations)?;
+        crate::script::silence(&mut rule.engine);
         rule.watch(ctl);
         Ok(rule)
     }
@@ -84,18 +86,11 @@ impl ScriptRule {
     }
 
     /// Readies the script to run inside a server: `print` and `debug` write nothing (a server's
-    /// output is its own, not its users'), and `sleep` is an error, since a sleeping script runs
-    /// no operations and so cannot be stopped at a deadline.
+    /// output is its own, not its users'; see [`crate::script::silence`]). `sleep`, which runs
+    /// no operations and so could not be stopped at a deadline, is absent from every sandboxed
+    /// engine (see [`crate::script`]).
     pub fn for_server(&mut self) {
-        self.engine.on_print(|_| {});
-        self.engine.on_debug(|_, _, _| {});
-        let refuse = || -> std::result::Result<(), Box<rhai::EvalAltResult>> {
-            Err("sleep is not available to scripts run by a server".into())
-        };
-        self.engine
-            .register_fn("sleep", move |_: rhai::INT| refuse());
-        self.engine
-            .register_fn("sleep", move |_: rhai::FLOAT| refuse());
+        crate::script::silence(&mut self.engine);
     }
 
     fn compile_with(source: &str, name: &str, max_operations: u64) -> Result<ScriptRule> {

@@ -19,18 +19,24 @@ pub const MAX_LEN: u64 = 2_000_000_000;
 /// those cost about n²·B/128 word operations (B the value bound), hours beyond this.
 pub const MAX_LEN_THREE_HEAPS: u64 = 100_000;
 
-testing_pub! {
-    /// A cell type for values: `u8`, `u16` or `u32`.
-    pub trait Cell:
-        Copy + Default + Send + Sync + Ord + std::ops::BitXor<Output = Self> + 'static
-    {
-        /// The largest value the type holds.
-        const MAX: u32;
-        /// Narrows `v` (which must be at most `MAX`).
-        fn from_u32(v: u32) -> Self;
-        /// Widens to `u32`.
-        fn get(self) -> u32;
-    }
+/// A cell type for stored values: `u8`, `u16` or `u32` (sealed: no other type implements it).
+/// The analyses of [`crate::pattern`] read sequences through it, in their stored width.
+pub trait Cell:
+    Copy + Default + Send + Sync + Ord + std::ops::BitXor<Output = Self> + sealed::Sealed + 'static
+{
+    /// The largest value the type holds.
+    const MAX: u32;
+    /// Narrows `v` (which must be at most `MAX`).
+    fn from_u32(v: u32) -> Self;
+    /// Widens to `u32`.
+    fn get(self) -> u32;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u8 {}
+    impl Sealed for u16 {}
+    impl Sealed for u32 {}
 }
 
 macro_rules! cell {
@@ -62,6 +68,19 @@ testing_pub! {
         Overflow,
     }
 }
+
+/// Evaluates `$body` with `$v` bound to the cells of the sequence `$seq` (a `&Sequence` or
+/// `&mut Sequence`), whatever their width: the body is compiled once per cell type.
+macro_rules! with_cells {
+    ($seq:expr, $v:ident => $body:expr) => {
+        match $seq {
+            $crate::heap::sequence::Sequence::U8($v) => $body,
+            $crate::heap::sequence::Sequence::U16($v) => $body,
+            $crate::heap::sequence::Sequence::U32($v) => $body,
+        }
+    };
+}
+pub(crate) use with_cells;
 
 /// A Grundy sequence G(0..len), stored compactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +127,78 @@ impl Sequence {
     /// The values in order.
     pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         (0..self.len()).map(move |i| self.get(i))
+    }
+
+    /// The bytes one value takes: 1, 2 or 4.
+    pub fn width(&self) -> usize {
+        match self {
+            Sequence::U8(_) => 1,
+            Sequence::U16(_) => 2,
+            Sequence::U32(_) => 4,
+        }
+    }
+
+    /// The largest value (0 for an empty sequence).
+    pub fn max_value(&self) -> u32 {
+        with_cells!(self, v => v.iter().max().map_or(0, |x| x.get()))
+    }
+
+    /// Keeps the first `len` values and returns the memory of the rest.
+    pub fn truncate(&mut self, len: usize) {
+        with_cells!(self, v => {
+            v.truncate(len);
+            v.shrink_to_fit();
+        })
+    }
+
+    /// Writes the values as `width()`-byte little-endian integers, in order.
+    pub fn write_le(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        with_cells!(self, v => {
+            let mut buf = Vec::with_capacity(1 << 16);
+            for chunk in v.chunks(1 << 14) {
+                buf.clear();
+                for &x in chunk {
+                    buf.extend_from_slice(&x.get().to_le_bytes()[..self.width()]);
+                }
+                w.write_all(&buf)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Reads `len` values written by [`Sequence::write_le`] with `width` bytes each (1, 2 or
+    /// 4; `None` for another width). Fails with the reader's error, e.g. on a short input.
+    pub fn read_le(
+        r: &mut dyn std::io::Read,
+        width: usize,
+        len: usize,
+    ) -> Option<std::io::Result<Sequence>> {
+        fn read<T: Cell>(
+            r: &mut dyn std::io::Read,
+            width: usize,
+            len: usize,
+        ) -> std::io::Result<Vec<T>> {
+            let mut out: Vec<T> = Vec::new();
+            out.try_reserve_exact(len)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::OutOfMemory, e))?;
+            let mut buf = vec![0u8; width << 14];
+            while out.len() < len {
+                let k = (len - out.len()).min(1 << 14);
+                r.read_exact(&mut buf[..k * width])?;
+                out.extend(buf[..k * width].chunks_exact(width).map(|b| {
+                    let mut x = [0u8; 4];
+                    x[..width].copy_from_slice(b);
+                    T::from_u32(u32::from_le_bytes(x))
+                }));
+            }
+            Ok(out)
+        }
+        Some(match width {
+            1 => read(r, 1, len).map(Sequence::U8),
+            2 => read(r, 2, len).map(Sequence::U16),
+            4 => read(r, 4, len).map(Sequence::U32),
+            _ => return None,
+        })
     }
 }
 
@@ -173,6 +264,60 @@ pub fn extend(game: &HeapGame, seq: Sequence, n: u64, ctl: &Control) -> Result<S
 /// [`extend`] for the engines' rule.
 pub(crate) fn extend_rule(rule: &Rule, seq: Sequence, n: u64, ctl: &Control) -> Result<Sequence> {
     extend_from(rule, seq, n, SequenceEngine::Auto, ctl)
+}
+
+/// A hook called with the values computed so far, between two steps of a long computation
+/// (see [`extend_saving`]); an error it returns stops the computation.
+pub type SaveFn<'a> = dyn FnMut(&Sequence) -> Result<()> + 'a;
+
+/// [`extend`] in steps, calling `saved` with the values so far after each step, so that a long
+/// run can keep them (a checkpoint) and later resume from them with [`extend`]; the result is
+/// the same as [`extend`]'s.
+///
+/// A step is a 32nd of the values so far, at least 2^20 and at most 2^24 values: the engines
+/// rebuild their side tables from all the values at each start (linear time, a few nanoseconds
+/// a value against the microsecond or so a value costs), so steps that grow with the length
+/// keep that cost to a few percent.
+pub fn extend_saving(
+    game: &HeapGame,
+    seq: Sequence,
+    n: u64,
+    ctl: &Control,
+    saved: &mut SaveFn<'_>,
+) -> Result<Sequence> {
+    extend_rule_saving(game.rule(), seq, n, ctl, saved)
+}
+
+/// [`extend_saving`] for the engines' rule.
+pub(crate) fn extend_rule_saving(
+    rule: &Rule,
+    mut seq: Sequence,
+    n: u64,
+    ctl: &Control,
+    saved: &mut SaveFn<'_>,
+) -> Result<Sequence> {
+    check_len(rule, n)?;
+    let _held = ctl.reserve(
+        n.saturating_mul(seq.width() as u64),
+        "the values of the sequence",
+    )?;
+    // One reservation for the whole run, so that the steps do not reallocate.
+    let reserved =
+        with_cells!(&mut seq, v => v.try_reserve_exact((n as usize).saturating_sub(v.len())));
+    if reserved.is_err() {
+        return Err(Error::limit(
+            crate::LimitKind::Memory,
+            format!("not enough memory for {n} values"),
+            "ask for fewer values",
+        ));
+    }
+    while (seq.len() as u64) < n {
+        let len = seq.len() as u64;
+        let step = (len / 32).clamp(1 << 20, 1 << 24);
+        seq = extend_rule(rule, seq, (len + step).min(n), ctl)?;
+        saved(&seq)?;
+    }
+    Ok(seq)
 }
 
 /// Fails with a [`LimitKind::Length`](crate::LimitKind::Length) error when `n` values of `rule`
@@ -269,6 +414,12 @@ fn run<T: Cell>(
     n: usize,
     ctl: &Control,
 ) -> Result<Fill> {
+    // The values are counted against the budget at their width (1, 2 or 4 bytes); the engines'
+    // other tables grow with the values' size, not with n.
+    let _bytes = ctl.reserve(
+        (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+        "the sequence's values",
+    )?;
     if values
         .try_reserve_exact(n.saturating_sub(values.len()))
         .is_err()

@@ -234,25 +234,23 @@ pub fn parse_matrix(text: &str) -> Result<Vec<Vec<BigUint>>, ParseError> {
     Ok(rows)
 }
 
-/// The whitespace-separated words of a line with their 1-based starting columns.
+/// The whitespace-separated words of a line with their 1-based starting columns (in
+/// characters), in one pass: linear in the line's length, however many words it has.
 fn words(line: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    let mut col = 0;
-    let mut byte_start = 0;
-    for (b, c) in line.char_indices() {
-        col += 1;
+    // The current word's starting column and byte offset.
+    let mut start: Option<(usize, usize)> = None;
+    for (col, (b, c)) in line.char_indices().enumerate() {
         if c.is_whitespace() {
-            if start.take().is_some() {
-                out.push((col_of(line, byte_start), &line[byte_start..b]));
+            if let Some((word_col, word_start)) = start.take() {
+                out.push((word_col, &line[word_start..b]));
             }
         } else if start.is_none() {
-            start = Some(col);
-            byte_start = b;
+            start = Some((col + 1, b));
         }
     }
-    if start.is_some() {
-        out.push((col_of(line, byte_start), &line[byte_start..]));
+    if let Some((word_col, word_start)) = start {
+        out.push((word_col, &line[word_start..]));
     }
     out
 }
@@ -483,6 +481,48 @@ mod tests {
         assert!(parse_heap_graph("").is_err());
     }
 
+    /// The words of a line with columns found the slow way: each word's column counted from the
+    /// start of the line.
+    fn words_by_recounting(line: &str) -> Vec<(usize, &str)> {
+        let mut out = Vec::new();
+        let mut rest = line;
+        while let Some(i) = rest.find(|c: char| !c.is_whitespace()) {
+            let word_start = line.len() - rest.len() + i;
+            let tail = &line[word_start..];
+            let end = tail.find(char::is_whitespace).unwrap_or(tail.len());
+            out.push((col_of(line, word_start), &tail[..end]));
+            rest = &tail[end..];
+        }
+        out
+    }
+
+    /// A matrix row of 200,000 entries and a vertex with 200,000 successors (inputs whose words
+    /// were once located by recounting the line for each word): every entry read, and an error
+    /// in the last word names its column.
+    #[test]
+    fn wide_rows_and_long_successor_lists() {
+        let w = 200_000usize;
+        let row: Vec<String> = (0..w).map(|i| (i % 10).to_string()).collect();
+        let rows = parse_matrix(&row.join(" ")).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].len(), w);
+        assert_eq!(rows[0][w - 1], BigUint::from((w - 1) as u64 % 10));
+        let bad = format!("{} x", row.join(" "));
+        let e = parse_matrix(&bad).unwrap_err();
+        assert_eq!(e.at.column, Some(2 * w + 1));
+
+        let names: Vec<String> = (0..w).map(|i| format!("v{i}")).collect();
+        let text = format!("a=1: {}\n", names.join(" "));
+        let g = parse_heap_graph(&text).unwrap();
+        assert_eq!(g.names.len(), w + 1);
+        assert_eq!(g.succ[0].len(), w);
+        assert_eq!(g.succ[0][w - 1], w);
+        let e = parse_heap_graph(&format!("a=1: {} b!", names.join(" "))).unwrap_err();
+        // "a=1: " is 5 characters; the names and their spaces follow, then "b!".
+        let names_len: usize = names.iter().map(|n| n.len() + 1).sum();
+        assert_eq!(e.at.column, Some(5 + names_len + 2));
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -490,6 +530,11 @@ mod tests {
         fn print_parse_round_trip(a in arb_ordinal(3)) {
             let s = a.to_string();
             prop_assert_eq!(parse_ordinal(&s).unwrap(), a);
+        }
+
+        #[test]
+        fn words_match_recounting(line in "[ a\\t\u{e9}\u{3000}b\u{1F600}]{0,24}") {
+            prop_assert_eq!(words(&line), words_by_recounting(&line));
         }
 
         #[test]

@@ -80,7 +80,13 @@ impl<C: Coefficient> ClosureField<C> {
     /// not known yet. [`Error::Invalid`] if `p` is not an odd prime; [`Error::Limit`] if a field
     /// beyond [`ClosureField::max_degree`] would be needed.
     pub fn excess(&mut self, p: u64) -> Result<Excess> {
-        self.excess_with(p, &Control::none())
+        let (token, deadline) = self.stop.clone();
+        let ctl = Control::none().with_token(token);
+        let ctl = match deadline {
+            Some(d) => ctl.with_deadline(d),
+            None => ctl,
+        };
+        self.excess_with(p, &ctl)
     }
 
     /// As [`excess`](Self::excess), checking `ctl` before each candidate is tested (one
@@ -335,7 +341,7 @@ pub mod reference {
         }
         let m = m.lcm(&super::order_of_two(p));
         let e = ((BigUint::one() << m) - 1u32) / p;
-        let y = field.pow(x, &e)?;
+        let y = field.pow_by_products(x, &e)?;
         Ok(y == KappaPoly::constant(C::one()))
     }
 }
@@ -344,6 +350,20 @@ pub mod reference {
 mod tests {
     use super::super::nim_mul::tests::F;
     use super::*;
+
+    /// A watched field stops the excess searches that products start, once its token is
+    /// cancelled, and records nothing; unwatched again, it computes the excess.
+    #[test]
+    fn watched_excess_searches_stop() {
+        let mut field = F::new();
+        let token = crate::control::CancelToken::new();
+        token.cancel();
+        field.watch(&Control::none().with_token(token));
+        assert_eq!(field.excess(11), Err(Error::Cancelled));
+        assert!(!field.known_excesses().any(|e| e.p == 11));
+        field.watch(&Control::none());
+        assert!(field.excess(11).is_ok());
+    }
 
     #[test]
     fn orders_of_two() {

@@ -54,7 +54,7 @@ use super::tower::Tower;
 use crate::nimber::NimberField;
 use crate::{Error, Result};
 use num_bigint::BigUint;
-use num_traits::{One, ToPrimitive};
+use num_traits::{One, ToPrimitive, Zero};
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 use std::sync::{Mutex, OnceLock};
@@ -326,6 +326,9 @@ pub struct ClosureField<C> {
     /// Time spent in excess computations nested in the ones under way (one entry a level), to
     /// report each prime's own time.
     pub(crate) nested: Vec<std::time::Duration>,
+    /// The cancel token and deadline that excess searches started by products and powers watch
+    /// (see [`ClosureField::watch`]).
+    pub(crate) stop: (crate::control::CancelToken, Option<std::time::Instant>),
 }
 
 /// The default limit on the degree of the finite fields built ([`ClosureField::max_degree`]).
@@ -355,7 +358,16 @@ impl<C: Coefficient> ClosureField<C> {
             towers: Vec::new(),
             nested: Vec::new(),
             max_degree: DEFAULT_MAX_DEGREE,
+            stop: (crate::control::CancelToken::new(), None),
         }
+    }
+
+    /// Makes every later excess search of this field, including those a product or a power
+    /// starts when it needs an excess not known yet, stop with [`crate::Error::Cancelled`] once
+    /// the token of `ctl` is cancelled or its deadline has passed (checked before each
+    /// candidate is tested).
+    pub fn watch(&mut self, ctl: &crate::control::Control) {
+        self.stop = (ctl.token().clone(), ctl.deadline());
     }
 
     /// `α_p` for the prime of index `j`, as a polynomial (computing the excess if needed).
@@ -426,8 +438,39 @@ impl<C: Coefficient> ClosureField<C> {
         Ok(acc)
     }
 
-    /// The nim power `x^e` (`x^0 = 1`) by square-and-multiply.
+    /// The nim power `x^e` (`x^0 = 1`), computed in the finite field holding `x`.
+    ///
+    /// That field has `2^d` elements (`d` its degree over GF(2)), so its nonzero elements form
+    /// a group of order `2^d − 1` and `x^(2^d − 1) = 1` for `x ≠ 0` (Lagrange): `x^e` is
+    /// `x^(e mod (2^d − 1))`, taken by square-and-multiply on the flat representation. That is
+    /// at most `d` squarings of field elements, whatever the size of `e`, where squaring the
+    /// κ-polynomial ([`Self::pow_by_products`]) costs a product of every pair of its terms a
+    /// bit of `e`. When flattening the field is refused ([`crate::LimitKind::FieldDegree`]),
+    /// the power falls back to the polynomial products.
     pub fn pow(&mut self, x: &KappaPoly<C>, e: &BigUint) -> Result<KappaPoly<C>> {
+        if e.is_zero() {
+            return Ok(KappaPoly::constant(C::one()));
+        }
+        if x.is_zero() {
+            return Ok(KappaPoly::zero());
+        }
+        let tower = match self.tower_for(&[x]) {
+            Ok(t) => t,
+            Err(Error::Limit(l)) if l.kind == crate::LimitKind::FieldDegree => {
+                return self.pow_by_products(x, e)
+            }
+            Err(other) => return Err(other),
+        };
+        let v = self.poly_to_flat(&tower, x)?;
+        let f = tower.field();
+        let order = (BigUint::one() << f.degree()) - 1u32;
+        let y = f.pow(&v, &(e % &order));
+        self.flat_to_poly(&tower, &y)
+    }
+
+    /// The nim power `x^e` (`x^0 = 1`) by square-and-multiply on κ-polynomials: a product a
+    /// bit of `e`, with no finite field built. The slow reference for [`Self::pow`].
+    pub fn pow_by_products(&mut self, x: &KappaPoly<C>, e: &BigUint) -> Result<KappaPoly<C>> {
         let mut r = KappaPoly::constant(C::one());
         for i in (0..e.bits()).rev() {
             r = self.mul(&r, &r)?;
@@ -668,6 +711,67 @@ pub(crate) mod tests {
             .pow_ordinal(&o("w^(w^13)"), &BigUint::from(47u32))
             .unwrap();
         assert_eq!(got, o("w^(w^7)+1"));
+    }
+
+    /// Powers in the flat field agree with square-and-multiply on κ-polynomials, including
+    /// exponents at and around the group order `2^d − 1` and zero.
+    #[test]
+    fn powers_agree_with_polynomial_products() {
+        let mut f = F::new();
+        for a in [
+            "0",
+            "1",
+            "7",
+            "w",
+            "w+1",
+            "w^2*3+w+5",
+            "w^(w)+2",
+            "w^(w^2)+w+1",
+            "w^(w^3)+w^(w)+3",
+        ] {
+            let x = KappaPoly::from_ordinal(&o(a)).unwrap();
+            let d = if x.is_zero() {
+                1
+            } else {
+                f.tower_for(&[&x]).unwrap().field().degree()
+            };
+            let order = (BigUint::one() << d) - 1u32;
+            let mut exponents: Vec<BigUint> = (0u32..20).map(BigUint::from).collect();
+            exponents.extend([order.clone() - 1u32, order.clone(), order.clone() + 1u32]);
+            exponents.push(BigUint::from(1_000_003u32));
+            for e in exponents {
+                let want = f.pow_by_products(&x, &e).unwrap();
+                assert_eq!(f.pow(&x, &e).unwrap(), want, "{a}^{e}");
+            }
+        }
+    }
+
+    /// `x^(10^12)`, the exponent at which a product a bit of `e` on a polynomial of many terms
+    /// took minutes: against the polynomial products for an ordinal whose powers stay small,
+    /// and by `x^(ab) = (x^a)^b` and `x^(a+b) = x^a ⊗ x^b` for one whose powers fill the field.
+    #[test]
+    fn powers_with_a_large_exponent() {
+        let mut f = F::new();
+        let e = BigUint::from(10u32).pow(12);
+        let x = KappaPoly::from_ordinal(&o("w^(w^2)+w+1")).unwrap();
+        assert_eq!(f.pow(&x, &e).unwrap(), f.pow_by_products(&x, &e).unwrap());
+
+        let x = KappaPoly::from_ordinal(&o("w^(w^4)*3+w^(w^2)+w+5")).unwrap();
+        let million = BigUint::from(10u32).pow(6);
+        let big = f.pow(&x, &e).unwrap();
+        let by_halves = f.pow(&x, &million).unwrap();
+        assert_eq!(f.pow(&by_halves, &million).unwrap(), big);
+        let (a, b) = (BigUint::from(999_999_999_999u64), BigUint::one());
+        let (xa, xb) = (f.pow(&x, &a).unwrap(), f.pow(&x, &b).unwrap());
+        assert_eq!(f.mul(&xa, &xb).unwrap(), big);
+        // Any size of exponent: x^(10^1000) = (x^(10^500))^(10^500).
+        let huge = BigUint::from(10u32).pow(1000);
+        let half = f.pow(&x, &BigUint::from(10u32).pow(500)).unwrap();
+        assert_eq!(
+            f.pow(&half, &BigUint::from(10u32).pow(500)).unwrap(),
+            f.pow(&x, &huge).unwrap()
+        );
+        assert!(!big.is_zero());
     }
 
     fn mul(f: &mut F, a: &str, b: &str) -> String {

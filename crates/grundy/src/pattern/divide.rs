@@ -30,6 +30,7 @@
 //! `S_last / s` over run starts `s` dividing the last one.
 
 use super::runs::RunTable;
+use crate::control::Control;
 use crate::error::{Error, Result};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -47,6 +48,19 @@ pub const MAX_BREAKPOINTS: usize = 1 << 25;
 /// Fails with [`Error::Limit`] if more than `max_runs` runs (or [`MAX_BREAKPOINTS`] queued
 /// breakpoints) are needed.
 pub fn runs(divisors: &[u64], end: u128, max_runs: usize) -> Result<RunTable> {
+    runs_with(divisors, end, max_runs, &Control::none())
+}
+
+/// Bytes of one run of [`runs`]: its start (16) and value (4) in the table, at most doubled by
+/// the growth of the table's vectors.
+pub const RUN_BYTES: u64 = 40;
+
+/// [`runs`], counting the bytes of the table ([`RUN_BYTES`] a run, and 16 bytes a queued
+/// breakpoint) against the budget of `ctl` before it grows, and checking `ctl` as it goes.
+pub fn runs_with(divisors: &[u64], end: u128, max_runs: usize, ctl: &Control) -> Result<RunTable> {
+    let mut bytes = ctl.reserve(0, "the run table of the floor-division game")?;
+    let per_run = RUN_BYTES + 16 * divisors.len() as u64;
+    ctl.stop_check()?;
     let d_min = *divisors
         .iter()
         .min()
@@ -63,6 +77,7 @@ pub fn runs(divisors: &[u64], end: u128, max_runs: usize) -> Result<RunTable> {
     let mut seen = vec![false; divisors.len() + 2];
     let mut x: u128 = 1;
     while x < end {
+        ctl.tick()?;
         while breaks.peek().is_some_and(|b| b.0 <= x) {
             breaks.pop();
         }
@@ -91,6 +106,7 @@ pub fn runs(divisors: &[u64], end: u128, max_runs: usize) -> Result<RunTable> {
                      heaps",
                 ));
             }
+            bytes.grow(per_run, "the run table of the floor-division game")?;
             table.push(x, g);
             for &d in divisors {
                 if let Some(b) = x.checked_mul(d as u128) {
@@ -170,6 +186,34 @@ pub mod reference {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The run table counts its bytes against the budget: a budget below one run's bytes stops
+    /// it with the memory limit, a cancelled token with `Cancelled`, and a budget large enough
+    /// gives the table of the unbounded engine.
+    #[test]
+    fn run_tables_count_their_bytes_and_stop_when_asked() {
+        use crate::control::{CancelToken, MemoryBudget};
+        let small = Control::none().with_memory(MemoryBudget::new(RUN_BYTES));
+        let e = runs_with(SEED, 1 << 40, DEFAULT_MAX_RUNS, &small).unwrap_err();
+        assert!(
+            matches!(e, Error::Limit(ref l) if l.kind == crate::LimitKind::Memory),
+            "{e}"
+        );
+        let token = CancelToken::new();
+        token.cancel();
+        let cancelled = Control::none().with_token(token);
+        assert_eq!(
+            runs_with(&[2], u128::MAX, usize::MAX, &cancelled),
+            Err(Error::Cancelled)
+        );
+        let budget = MemoryBudget::new(64 << 20);
+        let enough = Control::none().with_memory(budget.clone());
+        assert_eq!(
+            runs_with(SEED, 1 << 40, DEFAULT_MAX_RUNS, &enough).unwrap(),
+            runs(SEED, 1 << 40, DEFAULT_MAX_RUNS).unwrap()
+        );
+        assert_eq!(budget.used(), 0);
+    }
 
     const SEED: &[u64] = &[2, 3, 4, 5, 6];
 

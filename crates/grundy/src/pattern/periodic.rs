@@ -36,6 +36,7 @@
 //! (`G(n) = n`, since the options of `n` are all smaller heaps); no other theorem is
 //! implemented, so every other saltus is reported as not proved.
 
+use crate::heap::sequence::Cell;
 use std::fmt;
 
 /// An eventual period of a sequence: `G(n + period) = G(n) + saltus` for `n >= preperiod`.
@@ -150,14 +151,14 @@ impl fmt::Display for PeriodProof {
 /// the smallest `n0` from which the finite sequence satisfies the relation.
 ///
 /// Scans backwards from the end, so a wrong `p` usually costs a few comparisons.
-pub fn start_of_relation(values: &[u32], p: usize, s: u64) -> usize {
+pub fn start_of_relation<T: Cell>(values: &[T], p: usize, s: u64) -> usize {
     let n = values.len();
     if p >= n {
         return 0;
     }
     let mut i = n - p;
     while i > 0 {
-        let (a, b) = (values[i - 1] as u64, values[i - 1 + p] as u64);
+        let (a, b) = (values[i - 1].get() as u64, values[i - 1 + p].get() as u64);
         if b != a + s {
             return i;
         }
@@ -179,22 +180,25 @@ fn apparent(len: usize, n0: usize, p: usize) -> bool {
 /// The smallest apparent eventual period of the finite sequence (saltus 0), with its smallest
 /// preperiod: the least `p` whose relation holds from some `n0` over a stretch of at least one
 /// full period and [`MIN_APPARENT_STRETCH`] values. Not a proof.
-pub fn find_period(values: &[u32]) -> Option<Periodicity> {
+pub fn find_period<T: Cell>(values: &[T]) -> Option<Periodicity> {
     find_relation(values, 0)
 }
 
 /// The smallest apparent arithmetic period with a positive saltus (see [`find_period`]); the
 /// saltus of period `p` is read off the last values, `G(N-1) - G(N-1-p)`.
-pub fn find_arithmetic_period(values: &[u32]) -> Option<Periodicity> {
+pub fn find_arithmetic_period<T: Cell>(values: &[T]) -> Option<Periodicity> {
     find_relation(values, 1)
 }
 
 /// [`find_period`] (`min_saltus = 0`, only saltus 0) or [`find_arithmetic_period`]
 /// (`min_saltus = 1`, any positive saltus).
-fn find_relation(values: &[u32], min_saltus: u64) -> Option<Periodicity> {
+fn find_relation<T: Cell>(values: &[T], min_saltus: u64) -> Option<Periodicity> {
     let len = values.len();
     for p in 1..=len / 2 {
-        let (last, before) = (values[len - 1] as u64, values[len - 1 - p] as u64);
+        let (last, before) = (
+            values[len - 1].get() as u64,
+            values[len - 1 - p].get() as u64,
+        );
         let s = if min_saltus == 0 {
             0
         } else if last > before {
@@ -235,10 +239,25 @@ pub enum PeriodOutcome {
 /// `(n0, p)` is proved when the theorem's check range lies inside the data. Multiples of an
 /// apparent but unproved period are skipped: their preperiod is no smaller in true data and
 /// their bound is larger, so they would only cost time.
-pub fn prove_period(values: &[u32], theorem: &Theorem) -> PeriodOutcome {
+pub fn prove_period<T: Cell>(values: &[T], theorem: &Theorem) -> PeriodOutcome {
+    match prove_period_with(values, theorem, &crate::control::Control::none()) {
+        Ok(outcome) => outcome,
+        // A control that never stops: no error is possible.
+        Err(_) => PeriodOutcome::None,
+    }
+}
+
+/// [`prove_period`], checking `ctl` before each candidate period (each costs time in the length
+/// of `values`): it returns [`crate::Error::Cancelled`] once `ctl` asks to stop.
+pub fn prove_period_with<T: Cell>(
+    values: &[T],
+    theorem: &Theorem,
+    ctl: &crate::control::Control,
+) -> crate::error::Result<PeriodOutcome> {
     let len = values.len();
     let mut first_apparent: Option<(Periodicity, Option<u128>)> = None;
     for p in 1..len {
+        ctl.stop_check()?;
         if let Some((a, _)) = &first_apparent {
             if p % a.period == 0 {
                 continue;
@@ -264,7 +283,7 @@ pub fn prove_period(values: &[u32], theorem: &Theorem) -> PeriodOutcome {
                 applied,
                 check: (start, end),
             };
-            return PeriodOutcome::Proved(smallest(values, applied), proof);
+            return Ok(PeriodOutcome::Proved(smallest(values, applied), proof));
         }
         if first_apparent.is_none() && apparent(len, n0, p) {
             first_apparent = Some((
@@ -277,10 +296,10 @@ pub fn prove_period(values: &[u32], theorem: &Theorem) -> PeriodOutcome {
             ));
         }
     }
-    match first_apparent {
+    Ok(match first_apparent {
         Some((a, need)) => PeriodOutcome::Apparent(a, need),
         None => PeriodOutcome::None,
-    }
+    })
 }
 
 /// Reduces a proved periodicity `(n0, p)` of the infinite sequence to its smallest period and
@@ -289,7 +308,7 @@ pub fn prove_period(values: &[u32], theorem: &Theorem) -> PeriodOutcome {
 /// The smallest period divides `p`; a divisor `d` is a period from `n0` iff `G(n + d) = G(n)`
 /// over one full period `n0 <= n < n0 + p` (values beyond the data are read through the proved
 /// period). The preperiod is then lowered while `G(n0 - 1) = G(n0 - 1 + d)`.
-pub fn smallest(values: &[u32], proved: Periodicity) -> Periodicity {
+pub fn smallest<T: Cell>(values: &[T], proved: Periodicity) -> Periodicity {
     let Periodicity {
         preperiod: n0,
         period: p,
@@ -355,6 +374,25 @@ pub mod reference {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A cancelled search for a period stops with `Cancelled`; unwatched, the same data proves
+    /// its period (G(n) = n mod 3 for the subtraction game {1, 2}).
+    #[test]
+    fn a_cancelled_period_search_stops() {
+        let values: Vec<u32> = (0..64).map(|n| n % 3).collect();
+        let theorem = Theorem::Subtraction { t: 2 };
+        let token = crate::control::CancelToken::new();
+        token.cancel();
+        let ctl = crate::control::Control::none().with_token(token);
+        assert_eq!(
+            prove_period_with(&values, &theorem, &ctl),
+            Err(crate::Error::Cancelled)
+        );
+        assert!(matches!(
+            prove_period(&values, &theorem),
+            PeriodOutcome::Proved(..)
+        ));
+    }
 
     /// An eventually periodic sequence: `pre` then `block` repeated up to `len` values,
     /// each repetition raised by `saltus`.

@@ -10,6 +10,7 @@
 //! Found in finite data a rule is only *apparent*; [`crate::pattern::divide`] proves rules of
 //! floor-division games.
 
+use crate::heap::sequence::Cell;
 use std::fmt::Write;
 
 /// The runs of a Grundy sequence over `[0, end)`: run `i` is `[starts[i], starts[i+1])` (the
@@ -189,6 +190,89 @@ pub fn find_self_similar(table: &RunTable) -> Option<SelfSimilar> {
     })
 }
 
+/// What [`RunStats::of`] reads off a sequence in one pass, without a run table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RunStats {
+    /// The number of runs.
+    pub count: usize,
+    /// The first of the longest runs `(start, end, value)`, if any value.
+    pub longest: Option<(u128, u128, u32)>,
+    /// The start of the last run (0 if there are no values).
+    pub last_start: usize,
+}
+
+impl RunStats {
+    /// The runs of `values`, counted in one pass (the same as [`RunTable::from_values`]'s
+    /// length and its first longest run, in constant memory).
+    pub fn of<T: Cell>(values: &[T]) -> RunStats {
+        let mut st = RunStats {
+            count: 0,
+            longest: None,
+            last_start: 0,
+        };
+        let close = |st: &mut RunStats, b: usize, v: u32| {
+            let a = st.last_start;
+            if st.longest.is_none_or(|(x, y, _)| (b - a) as u128 > y - x) {
+                st.longest = Some((a as u128, b as u128, v));
+            }
+        };
+        for n in 1..values.len() {
+            if values[n] != values[n - 1] {
+                close(&mut st, n, values[n - 1].get());
+                st.count += 1;
+                st.last_start = n;
+            }
+        }
+        if let Some(v) = values.last() {
+            close(&mut st, values.len(), v.get());
+            st.count += 1;
+        }
+        st
+    }
+}
+
+/// [`find_self_similar`] read straight off the values, without a run table (whose starts cost
+/// 16 bytes a run): the candidate ratios `S_last / s` are found from the divisors `s` of the
+/// last run start `S_last` that start a run, and the smallest start `n0` of a ratio `r` by
+/// scanning `G(n) = G(⌊n/r⌋)` down from the last value to the first `n` where it fails.
+pub fn find_self_similar_in<T: Cell>(values: &[T], stats: &RunStats) -> Option<SelfSimilar> {
+    let len = values.len();
+    let last = stats.last_start;
+    if len == 0 || last < 2 {
+        return None;
+    }
+    let starts_run = |s: usize| values[s] != values[s - 1];
+    let mut divisors = Vec::new();
+    let mut d = 1;
+    while d * d <= last {
+        if last.is_multiple_of(d) {
+            divisors.push(d);
+            divisors.push(last / d);
+        }
+        d += 1;
+    }
+    let mut ratios: Vec<usize> = divisors
+        .into_iter()
+        .filter(|&s| s >= 1 && s < last && starts_run(s))
+        .map(|s| last / s)
+        .collect();
+    ratios.sort_unstable();
+    ratios.dedup();
+    ratios.into_iter().find_map(|r| {
+        let mut from = len;
+        while from > 1 && values[from - 1] == values[(from - 1) / r] {
+            from -= 1;
+        }
+        let from = from.max(1) as u128;
+        let (r, end) = (r as u128, len as u128);
+        let reproduced = from.checked_mul(r)?;
+        let two_generations = reproduced.checked_mul(r)?;
+        (two_generations <= end && last as u128 >= reproduced)
+            .then_some(SelfSimilar { ratio: r, from })
+    })
+}
+
 #[cfg(any(test, feature = "testing"))]
 /// Definition-level search, for testing [`find_self_similar`].
 pub mod reference {
@@ -254,6 +338,15 @@ mod tests {
                 let found = find_self_similar(&RunTable::from_values(data))
                     .map(|s| (s.ratio, s.from));
                 prop_assert_eq!(found, reference::find_self_similar(data));
+                let stats = RunStats::of(data.as_slice());
+                let table = RunTable::from_values(data);
+                prop_assert_eq!(stats.count, table.len());
+                prop_assert_eq!(stats.last_start as u128, *table.starts().last().unwrap());
+                let longest = (0..table.len()).rev().map(|i| table.run(i)).max_by_key(|&(a, b, _)| b - a);
+                prop_assert_eq!(stats.longest, longest);
+                prop_assert_eq!(find_self_similar_in(data.as_slice(), &stats).map(|s| (s.ratio, s.from)), found);
+                let narrow: Vec<u8> = data.iter().map(|&x| x as u8).collect();
+                prop_assert_eq!(find_self_similar_in(&narrow, &RunStats::of(&narrow)).map(|s| (s.ratio, s.from)), found);
             }
         }
     }

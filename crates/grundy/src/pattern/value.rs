@@ -19,11 +19,11 @@
 
 use super::divide::{self, SelfSimilarRule, DEFAULT_MAX_RUNS};
 use super::periodic::{self, PeriodOutcome, PeriodProof, Periodicity, Theorem};
-use super::runs::{self, RunTable};
+use super::runs::{self, RunStats, RunTable};
 use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::heap::rule::Rule;
-use crate::heap::sequence::{self};
+use crate::heap::sequence::{self, with_cells, Cell, SaveFn, Sequence};
 use crate::heap::HeapGame;
 use crate::notation::game::GameSpec;
 use num_bigint::BigUint;
@@ -91,7 +91,7 @@ enum Knowledge {
     /// Periodic forever (proved): the first `preperiod + period` values suffice.
     Period {
         /// `G(0 .. preperiod + period)`.
-        head: Vec<u32>,
+        head: Sequence,
         /// Smallest preperiod and period.
         per: Periodicity,
     },
@@ -103,7 +103,7 @@ enum Knowledge {
         rule: Option<SelfSimilarRule>,
     },
     /// Only the values computed.
-    Values(Vec<u32>),
+    Values(Sequence),
 }
 
 /// What is known about a heap game's Grundy sequence `G(0), G(1), ...`: the result of
@@ -154,12 +154,59 @@ pub fn analyze(game: &HeapGame, max: u64, ctl: &Control) -> Result<SequenceAnaly
     let game = spec.to_string();
     match spec {
         GameSpec::Nim => Ok(nim(game)),
-        GameSpec::Divide(d) => match divide::runs(d, DIVIDE_END, DEFAULT_MAX_RUNS) {
+        GameSpec::Divide(d) => match divide::runs_with(d, DIVIDE_END, DEFAULT_MAX_RUNS, ctl) {
             Ok(table) => Ok(divide_analysis(game, d, table)),
-            Err(Error::Limit(_)) => computed_analysis(game, rule, None, max, ctl),
+            Err(Error::Limit(l)) if l.kind != crate::LimitKind::Memory => {
+                computed_analysis(game, rule, None, max, ctl, Start::fresh())
+            }
             Err(e) => Err(e),
         },
-        _ => computed_analysis(game, rule, theorem(spec), max, ctl),
+        _ => computed_analysis(game, rule, theorem(spec), max, ctl, Start::fresh()),
+    }
+}
+
+/// [`analyze`] resuming from `start`, the first values of the game's sequence (from an earlier
+/// run), and calling `saved` with the values computed so far every few million values (see
+/// [`sequence::extend_saving`]), so that a run of hours can be stopped and resumed. Games
+/// analysed without computing values (Nim, `divide:D`) ignore both.
+///
+/// `start` must hold values of this game: they are trusted, not recomputed.
+pub fn analyze_saving(
+    game: &HeapGame,
+    max: u64,
+    start: Sequence,
+    ctl: &Control,
+    saved: &mut SaveFn<'_>,
+) -> Result<SequenceAnalysis> {
+    let spec = game.spec();
+    match spec {
+        GameSpec::Nim | GameSpec::Divide(_) => analyze(game, max, ctl),
+        _ => computed_analysis(
+            spec.to_string(),
+            game.rule(),
+            theorem(spec),
+            max,
+            ctl,
+            Start {
+                values: start,
+                saved: Some(saved),
+            },
+        ),
+    }
+}
+
+/// Where a computed analysis starts: values already known, and the hook that saves them.
+struct Start<'s, 'a> {
+    values: Sequence,
+    saved: Option<&'s mut SaveFn<'a>>,
+}
+
+impl Start<'_, '_> {
+    fn fresh() -> Self {
+        Start {
+            values: Sequence::U8(Vec::new()),
+            saved: None,
+        }
     }
 }
 
@@ -223,6 +270,7 @@ fn computed_analysis(
     theorem: Option<Theorem>,
     max: u64,
     ctl: &Control,
+    start: Start<'_, '_>,
 ) -> Result<SequenceAnalysis> {
     // Refused before any work: a three-heap code's cost grows as the square of `max`.
     sequence::check_len(rule, max)?;
@@ -236,25 +284,40 @@ fn computed_analysis(
             "ask for fewer values",
         ));
     }
+    let Start {
+        values: mut seq,
+        mut saved,
+    } = start;
+    if seq.len() as u64 > max {
+        seq.truncate(max as usize);
+    }
     let mut n = if theorem.is_some() {
         max.min(1024)
     } else {
         max
     };
-    let mut seq = sequence::Sequence::U8(Vec::new());
     loop {
-        seq = sequence::extend_rule(rule, seq, n, ctl)?;
-        let values = seq.to_vec();
+        // Rounds that resumed values already cover are replayed on a prefix, so that a resumed
+        // analysis stops where an uninterrupted one does.
+        if (seq.len() as u64) < n {
+            seq = match saved.as_deref_mut() {
+                Some(save) => sequence::extend_rule_saving(rule, seq, n, ctl, save)?,
+                None => sequence::extend_rule(rule, seq, n, ctl)?,
+            };
+        }
         let outcome = match &theorem {
-            Some(t) => periodic::prove_period(&values, t),
+            Some(t) => {
+                with_cells!(&seq, v => periodic::prove_period_with(&v[..n as usize], t, ctl))?
+            }
             None => PeriodOutcome::None,
         };
         if let PeriodOutcome::Proved(per, proof) = outcome {
-            return Ok(proved_period(game, values, per, proof));
+            seq.truncate(n as usize);
+            return Ok(proved_period(game, seq, per, proof));
         }
         ctl.stop_check()?;
         if n >= max {
-            return Ok(unproved(game, values, theorem, outcome));
+            return Ok(unproved(game, seq, theorem, outcome));
         }
         let need = match outcome {
             PeriodOutcome::Apparent(_, Some(need)) => need.min(max as u128) as u64,
@@ -265,21 +328,20 @@ fn computed_analysis(
 }
 
 /// The values of one period, listed when short.
-fn period_values(values: &[u32], per: &Periodicity) -> String {
+fn period_values(values: &Sequence, per: &Periodicity) -> String {
     if per.period > PERIOD_SHOWN {
         return String::new();
     }
     let start = per.preperiod;
-    let list: Vec<String> = values[start..start + per.period]
-        .iter()
-        .map(|v| v.to_string())
+    let list: Vec<String> = (start..start + per.period)
+        .map(|n| values.get(n).to_string())
         .collect();
     format!("; one period from n = {start}: {}", list.join(" "))
 }
 
 fn proved_period(
     game: String,
-    values: Vec<u32>,
+    mut values: Sequence,
     per: Periodicity,
     proof: PeriodProof,
 ) -> SequenceAnalysis {
@@ -290,7 +352,9 @@ fn proved_period(
         n0 = per.preperiod,
     );
     let computed = values.len() as u128;
-    let head = values[..per.preperiod + per.period].to_vec();
+    // Only the preperiod and one period are kept: the rest follows from them.
+    values.truncate(per.preperiod + per.period);
+    let head = values;
     SequenceAnalysis {
         game,
         computed,
@@ -304,10 +368,31 @@ fn proved_period(
 
 fn unproved(
     game: String,
-    values: Vec<u32>,
+    values: Sequence,
     theorem: Option<Theorem>,
     outcome: PeriodOutcome,
 ) -> SequenceAnalysis {
+    let (pattern, period) =
+        with_cells!(&values, v => unproved_pattern(v, &values, theorem, outcome));
+    SequenceAnalysis {
+        game,
+        computed: values.len() as u128,
+        period,
+        proved: false,
+        proof: None,
+        pattern,
+        knowledge: Knowledge::Values(values),
+    }
+}
+
+/// The pattern text of [`unproved`] and the period it reports, from the cells `values` of
+/// `seq` (read in their stored width: no table a value).
+fn unproved_pattern<T: Cell>(
+    values: &[T],
+    seq: &Sequence,
+    theorem: Option<Theorem>,
+    outcome: PeriodOutcome,
+) -> (String, Option<Periodicity>) {
     let len = values.len();
     let why = |need: Option<u128>| {
         match (&theorem, need) {
@@ -323,8 +408,8 @@ fn unproved(
     let mut period = None;
     // A self-similar rule explains long final runs better than an apparent period 1 (which is
     // then only the last run), so it is looked for first and such a period is dropped.
-    let table = RunTable::from_values(&values);
-    let similar = runs::find_self_similar(&table);
+    let stats = RunStats::of(values);
+    let similar = runs::find_self_similar_in(values, &stats);
     if let Some(s) = similar {
         parts.push(format!(
             "apparently self-similar: G(n) = G(floor(n/{})) for {} <= n < {len} (not proved: \
@@ -334,7 +419,7 @@ fn unproved(
     }
     let apparent = match outcome {
         PeriodOutcome::Apparent(per, need) => Some((per, need)),
-        _ => periodic::find_period(&values).map(|per| {
+        _ => periodic::find_period(values).map(|per| {
             let need = theorem.and_then(|t| t.values_needed(per.preperiod, per.period));
             (per, need)
         }),
@@ -348,13 +433,13 @@ fn unproved(
                 per.preperiod,
                 len - per.period,
                 why(need),
-                period_values(&values, &per)
+                period_values(seq, &per)
             ));
             period = Some(per);
         }
         None if similar.is_some() => {}
         None => {
-            if let Some(per) = periodic::find_arithmetic_period(&values) {
+            if let Some(per) = periodic::find_arithmetic_period(values) {
                 parts.push(format!(
                     "apparently arithmetic-periodic: G(n+{}) = G(n) + {} for {} <= n < {} \
                      (not proved: no arithmetic-periodicity theorem is implemented for this \
@@ -373,26 +458,13 @@ fn unproved(
             "no period, arithmetic period or self-similar rule found in the first {len} values"
         ));
     }
-    // The first of the longest runs (`max_by_key` keeps the last maximum, so walk backwards).
-    let longest = (0..table.len())
-        .rev()
-        .map(|i| table.run(i))
-        .max_by_key(|&(a, b, _)| b - a);
-    if let Some((a, b, v)) = longest {
+    if let Some((a, b, v)) = stats.longest {
         parts.push(format!(
             "{} runs of equal values; the first longest: G(n) = {v} for {a} <= n < {b}",
-            table.len()
+            stats.count
         ));
     }
-    SequenceAnalysis {
-        game,
-        computed: len as u128,
-        period,
-        proved: false,
-        proof: None,
-        pattern: parts.join("; "),
-        knowledge: Knowledge::Values(values),
-    }
+    (parts.join("; "), period)
 }
 
 impl SequenceAnalysis {
@@ -442,7 +514,7 @@ impl SequenceAnalysis {
                         per.preperiod + off.to_usize().unwrap_or(0)
                     }
                 };
-                Ok(BigUint::from(head[i]))
+                Ok(BigUint::from(head.get(i)))
             }
             Knowledge::Runs { table, rule } => {
                 let mut m = n.clone();
@@ -459,8 +531,8 @@ impl SequenceAnalysis {
             }
             Knowledge::Values(v) => n
                 .to_usize()
-                .and_then(|i| v.get(i))
-                .map(|&g| BigUint::from(g))
+                .filter(|&i| i < v.len())
+                .map(|i| BigUint::from(v.get(i)))
                 .ok_or_else(|| beyond(&v.len())),
         }
     }
@@ -481,13 +553,13 @@ pub fn values(game: &HeapGame, heaps: &[BigUint], max: u64, ctl: &Control) -> Re
                 .and_then(|l| l.checked_add(1))
                 .unwrap_or(u128::MAX)
                 .max(DIVIDE_END);
-            match divide::runs(d, end, DEFAULT_MAX_RUNS) {
+            match divide::runs_with(d, end, DEFAULT_MAX_RUNS, ctl) {
                 Ok(table) => divide_analysis(spec.to_string(), d, table),
                 Err(e) => return Err(e),
             }
         }
         (_, Some(l)) => {
-            let v = sequence::compute_rule(rule, l + 1, ctl)?.to_vec();
+            let v = sequence::compute_rule(rule, l + 1, ctl)?;
             unproved(spec.to_string(), v, None, PeriodOutcome::None)
         }
         _ => analyze(game, max, ctl)?,

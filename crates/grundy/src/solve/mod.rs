@@ -9,6 +9,7 @@
 //! | [`sum`] | values, outcomes and winning moves of sums from those of their components | per component |
 //! | [`tartan`] | the Tartan theorem for products of games: `G(g×h) = G(g) ⊗ G(h)` | — |
 //! | [`misere`] | misère Nim by Bouton's rule | `O(heaps)` |
+//! | [`search`] | games by rules ([`families`](crate::game::families)): memoised search over canonical components, outcome of `G + *k`, misère play | positions searched |
 //!
 //! The engines over whole graphs take a [`Control`](crate::control::Control): it receives the
 //! number of vertices labelled (or positions explored) now and then, and may stop the engine
@@ -21,6 +22,7 @@ pub mod acyclic;
 pub mod loopy;
 pub mod misere;
 pub mod outcome;
+pub mod search;
 pub mod sum;
 pub mod tartan;
 

@@ -110,3 +110,27 @@ fn limits() {
     );
     assert!(a.is_ok());
 }
+
+/// A misère search whose stack of options outgrows the memory budget stops with the memory
+/// limit (a sum of 32 heaps of 200 in Grundy's game is thousands of moves deep, with thousands
+/// of options a level), and gives every byte back.
+#[test]
+fn misere_search_stops_at_the_memory_budget() {
+    use crate::control::MemoryBudget;
+    let budget = MemoryBudget::new(64 << 20);
+    let ctl = Control::none().with_memory(budget.clone());
+    let start = std::time::Instant::now();
+    let e = misere(&rule("grundys-game"), &[200; 32], &ctl).unwrap_err();
+    assert!(
+        matches!(e, Error::Limit(ref l) if l.kind == crate::LimitKind::Memory),
+        "{e}"
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(budget.used(), 0);
+    // A small search fits a small budget, and answers as without one.
+    let small = Control::none().with_memory(MemoryBudget::new(1 << 20));
+    assert_eq!(
+        misere(&rule("kayles"), &[3, 4, 5], &small).unwrap(),
+        misere(&rule("kayles"), &[3, 4, 5], &Control::none()).unwrap()
+    );
+}

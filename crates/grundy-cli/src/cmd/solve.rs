@@ -1,0 +1,143 @@
+//! `grundy solve`: games given by their rules (Chomp, Cram, Node-Kayles, Wythoff, Rhai
+//! scripts), solved by the search engine of the library.
+
+use crate::error::CliError;
+use crate::output::{interruptible, print_json, stdout};
+use clap::Args;
+use grundy::game::families;
+use grundy::notation::board::{parse_board_game, BoardGame};
+use grundy::solve::search::{Settings, Solution};
+use grundy::solve::Play;
+use grundy::Error;
+use serde::Serialize;
+use std::io::Write;
+
+/// Arguments of `grundy solve`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    grundy solve cram:3x3                 # N, value 1\n  \
+    grundy solve chomp:3,2,2 --moves      # every winning move: (row,column): position after\n  \
+    grundy solve cram:.../.#./... --json\n  \
+    grundy solve node-kayles:grid:3x4 -v  # statistics on stderr\n  \
+    grundy solve node-kayles:graph.txt    # a graph file, edges undirected\n  \
+    grundy solve wythoff:3,5 --misere\n  \
+    grundy solve rules:game.rhai --moves  # rules in a Rhai script (docs/games-by-rules.md)\n\n\
+    GAME is one of: chomp:A,B,C (row lengths, bottom row first, non-increasing), chomp:RxC, \
+    cram:RxC, cram:ROWS (rows separated by /, '.' free, '#' blocked), node-kayles:path:N, \
+    node-kayles:cycle:N, node-kayles:grid:RxC, node-kayles:FILE, wythoff:A,B, rules:PATH.\n\n\
+    Output: P (the player to move loses) or N; then `value G` (normal play only); with --moves \
+    one line per winning move, `MOVE: POSITION-AFTER`.")]
+pub struct SolveArgs {
+    /// The game, e.g. `cram:4x5`, `chomp:3,3,2`, `node-kayles:path:20`, `wythoff:4,7`.
+    game: String,
+    /// Misère play: the player who cannot move wins (no value is printed: misère values do not
+    /// add; the outcome comes from a direct search).
+    #[arg(long)]
+    misere: bool,
+    /// Also print every winning move, as the move and the position after it.
+    #[arg(long)]
+    moves: bool,
+    /// Print one JSON document `{"game", "outcome", "value", "winning_moves", "stats"}`.
+    #[arg(long)]
+    json: bool,
+    /// Print positions searched, table hits and time on stderr.
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+#[derive(Serialize)]
+struct JsonMove<'a> {
+    #[serde(rename = "move")]
+    name: &'a str,
+    after: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonStats {
+    positions: u64,
+    lookups: u64,
+    hits: u64,
+    hit_rate: f64,
+    table_bytes: u64,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct JsonSolution<'a> {
+    game: &'a str,
+    outcome: String,
+    value: Option<u64>,
+    winning_moves: Vec<JsonMove<'a>>,
+    stats: JsonStats,
+}
+
+/// Runs `grundy solve`.
+pub fn run(args: SolveArgs) -> Result<(), CliError> {
+    let game = parse_board_game(&args.game).map_err(|e| Error::Parse(e.in_source("GAME")))?;
+    // The command's memory budget (`--memory`, global) bounds the transposition table and the
+    // graph file a Node-Kayles game is read from.
+    if matches!(game, BoardGame::Rules(_)) {
+        crate::output::start_script_clock();
+    }
+    let ctl = interruptible();
+    let loaded = families::load(&game, ctl.memory().limit(), &ctl)?;
+    let play = if args.misere {
+        Play::Misere
+    } else {
+        Play::Normal
+    };
+    let s = loaded.solve(play, Settings::new(), args.moves, &ctl)?;
+    if args.verbose {
+        eprintln!(
+            "positions searched {}, table hits {} of {} lookups ({:.1}%), table {} bytes, time {:.3} s",
+            s.stats.positions,
+            s.stats.hits,
+            s.stats.lookups,
+            100.0 * s.stats.hit_rate(),
+            s.stats.table_bytes,
+            s.seconds
+        );
+    }
+    if args.json {
+        write_json(&args.game, &s)
+    } else {
+        write_text(&s)
+    }
+}
+
+fn write_text(s: &Solution) -> Result<(), CliError> {
+    let mut out = stdout();
+    writeln!(out, "{}", s.outcome)?;
+    if let Some(v) = s.value {
+        writeln!(out, "value {v}")?;
+    }
+    for m in &s.winning_moves {
+        writeln!(out, "{}: {}", m.name, m.after)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn write_json(game: &str, s: &Solution) -> Result<(), CliError> {
+    print_json(&JsonSolution {
+        game,
+        outcome: s.outcome.to_string(),
+        value: s.value,
+        winning_moves: s
+            .winning_moves
+            .iter()
+            .map(|m| JsonMove {
+                name: &m.name,
+                after: &m.after,
+            })
+            .collect(),
+        stats: JsonStats {
+            positions: s.stats.positions,
+            lookups: s.stats.lookups,
+            hits: s.stats.hits,
+            hit_rate: s.stats.hit_rate(),
+            table_bytes: s.stats.table_bytes,
+            seconds: s.seconds,
+        },
+    })
+}

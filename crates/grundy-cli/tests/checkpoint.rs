@@ -1,0 +1,158 @@
+//! `--checkpoint FILE` of `grundy seq` and `grundy analyze`: a run killed midway resumes from
+//! what it saved, with the same result as an uninterrupted run; foreign or damaged files are
+//! refused.
+
+use assert_cmd::Command;
+use predicates::str::contains;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn grundy() -> Command {
+    Command::cargo_bin("grundy").unwrap()
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("grundy-checkpoint-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The value count in a checkpoint's header (None while there is no complete file).
+fn saved_count(path: &Path) -> Option<u64> {
+    let bytes = std::fs::read(path).ok()?;
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).to_string();
+    head.lines()
+        .find_map(|l| l.strip_prefix("values: "))
+        .and_then(|n| n.parse().ok())
+}
+
+fn stdout_of(args: &[&str]) -> (String, String) {
+    let out = grundy().args(args).assert().success().get_output().clone();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Starts a run, kills it (SIGKILL) once it has saved a checkpoint and before it ends, reruns
+/// it: the rerun says it resumed from the saved values and prints what an uninterrupted run
+/// prints.
+#[test]
+fn a_killed_run_resumes_from_its_checkpoint() {
+    let d = dir("kill");
+    let file = d.join("octal.ckpt");
+    let f = file.to_str().unwrap();
+    let n = "6000000";
+    let args = [
+        "seq",
+        "octal:0.1777",
+        "-n",
+        n,
+        "--checkpoint",
+        f,
+        "--checkpoint-every",
+        "0",
+    ];
+    let bin = assert_cmd::cargo::cargo_bin("grundy");
+    let mut child = std::process::Command::new(&bin)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let saved = loop {
+        if let Some(k) = saved_count(&file) {
+            break k;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before its first checkpoint"
+        );
+        assert!(start.elapsed() < Duration::from_secs(600), "no checkpoint");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // What the killed run left (a later checkpoint may have been renamed in meanwhile).
+    let left = saved_count(&file).unwrap();
+    assert!(left >= saved && left >= 1 << 20, "{left}");
+    assert!(left < 6_000_000, "the run had finished before the kill");
+    let (resumed, err) = stdout_of(&args);
+    assert!(
+        err.contains(&format!("resuming from checkpoint {f}: {left} values")),
+        "{err}"
+    );
+    let (fresh, _) = stdout_of(&["seq", "octal:0.1777", "-n", n]);
+    assert_eq!(resumed, fresh);
+    assert_eq!(saved_count(&file), Some(6_000_000));
+    // A shorter request is answered from the longer checkpoint, which stays as it is.
+    let (short, err) = stdout_of(&["seq", "octal:0.1777", "-n", "10", "--checkpoint", f]);
+    assert!(err.contains("resuming from checkpoint"), "{err}");
+    assert_eq!(short, "0 1 1 2 2 3 4 1 1 6\n");
+    assert_eq!(saved_count(&file), Some(6_000_000));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// An analysis resumed from a checkpoint (here one a `seq` run left) reports what a fresh one
+/// reports: the proved period of 0.16.
+#[test]
+fn analyze_resumes_and_proves_the_same_period() {
+    let d = dir("analyze");
+    let file = d.join("016.ckpt");
+    let f = file.to_str().unwrap();
+    let (fresh, _) = stdout_of(&["analyze", "octal:0.16"]);
+    assert!(
+        fresh.contains("period 149459, preperiod 105351 (proved)"),
+        "{fresh}"
+    );
+    stdout_of(&["seq", "octal:0.16", "-n", "300000", "--checkpoint", f]);
+    let (resumed, err) = stdout_of(&["analyze", "octal:0.16", "--checkpoint", f]);
+    assert!(
+        err.contains(&format!("resuming from checkpoint {f}: 300000 values")),
+        "{err}"
+    );
+    assert_eq!(resumed, fresh);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A checkpoint of another game, or a damaged one, is refused with exit status 2 and left
+/// untouched.
+#[test]
+fn foreign_and_damaged_checkpoints_are_refused() {
+    let d = dir("refuse");
+    let file = d.join("kayles.ckpt");
+    let f = file.to_str().unwrap();
+    stdout_of(&["seq", "kayles", "-n", "100", "--checkpoint", f]);
+    let good = std::fs::read(&file).unwrap();
+    grundy()
+        .args(["analyze", "dawsons-kayles", "--checkpoint", f])
+        .assert()
+        .code(2)
+        .stderr(contains("holds values of octal:0.77, not of octal:0.07"));
+    assert_eq!(std::fs::read(&file).unwrap(), good);
+    let mut bad = good.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    std::fs::write(&file, &bad).unwrap();
+    grundy()
+        .args(["seq", "kayles", "-n", "200", "--checkpoint", f])
+        .assert()
+        .code(2)
+        .stderr(contains("checksum mismatch"));
+    std::fs::write(&file, &good[..good.len() - 3]).unwrap();
+    grundy()
+        .args(["analyze", "kayles", "--checkpoint", f])
+        .assert()
+        .code(2)
+        .stderr(contains("cut short"));
+    std::fs::write(&file, b"hello\n").unwrap();
+    grundy()
+        .args(["analyze", "kayles", "--checkpoint", f])
+        .assert()
+        .code(2)
+        .stderr(contains("not a sound checkpoint"));
+    assert_eq!(std::fs::read(&file).unwrap(), b"hello\n");
+    let _ = std::fs::remove_dir_all(&d);
+}

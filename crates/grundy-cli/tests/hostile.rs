@@ -1,0 +1,384 @@
+//! Hostile inputs, replayed: devices and pipes that never end, huge lines, deep nesting,
+//! scripts that sleep, loop or grow without end, poisoned caches, kills during writes and
+//! searches that outgrow any memory. Each command must end by itself with the status of the
+//! specification (2 bad input, 3 a stated limit), within a generous time, and with a peak
+//! memory (the child's maximum resident set, from `wait4`) well under 1 GB when run with
+//! `--memory 512M`.
+#![cfg(target_os = "linux")]
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The time any of these commands may take (they take well under a second on an idle machine;
+/// the bound leaves room for a loaded one).
+const TIME_BOUND: Duration = Duration::from_secs(20);
+/// The peak memory any of them may reach, run with `--memory 512M`.
+const PEAK_BOUND_KIB: u64 = 1 << 20;
+
+/// What one run of the binary did.
+#[derive(Debug)]
+struct Run {
+    code: Option<i32>,
+    took: Duration,
+    peak_kib: u64,
+    stdout: String,
+    stderr: String,
+}
+
+/// Where a command's standard input comes from.
+enum Input<'a> {
+    Nothing,
+    /// A file or device opened for reading.
+    File(&'a Path),
+    /// A pipe fed with zero bytes until the command closes it.
+    EndlessZeros,
+}
+
+/// Runs `grundy ARGS` with `--memory 512M`, killing it should it outlive twice [`TIME_BOUND`],
+/// and measures its peak memory with `wait4`.
+fn run(args: &[&str], input: Input) -> Run {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("grundy"));
+    cmd.args(args)
+        .args(["--memory", "512M"])
+        .env_remove("GRUNDY_MEMORY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    match input {
+        Input::Nothing => cmd.stdin(Stdio::null()),
+        Input::File(p) => cmd.stdin(std::fs::File::open(p).unwrap()),
+        Input::EndlessZeros => cmd.stdin(Stdio::piped()),
+    };
+    let start = Instant::now();
+    // Reaped by `wait4` below, which also reports its peak memory.
+    #[allow(clippy::zombie_processes)]
+    let mut child = cmd.spawn().unwrap();
+    let pid = child.id() as libc::pid_t;
+    if let Some(mut stdin) = child.stdin.take() {
+        std::thread::spawn(move || {
+            let zeros = vec![0u8; 1 << 16];
+            // Ends when the command closes its end (a broken pipe).
+            while stdin.write_all(&zeros).is_ok() {}
+        });
+    }
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    // A watchdog: a command still running long after the bound is killed (and the assertion on
+    // the time then fails).
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen = done.clone();
+    std::thread::spawn(move || {
+        let start = Instant::now();
+        while start.elapsed() < 2 * TIME_BOUND {
+            if seen.load(std::sync::atomic::Ordering::Relaxed) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        if !seen.load(std::sync::atomic::Ordering::Relaxed) {
+            // SAFETY: kill(2) on the child's pid, which is not reaped before `done` is set.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    });
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value to be overwritten by wait4.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: wait4 on our own child, with valid pointers to the status and the usage.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(r, pid, "wait4 failed");
+    let took = start.elapsed();
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    Run {
+        code,
+        took,
+        // Linux reports ru_maxrss in KiB.
+        peak_kib: usage.ru_maxrss as u64,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+/// Asserts the status, the time bound and the peak memory bound of a run.
+fn check(what: &str, r: &Run, code: i32) {
+    assert_eq!(r.code, Some(code), "{what}: {r:?}");
+    assert!(r.took < TIME_BOUND, "{what} took {:?}", r.took);
+    assert!(
+        r.peak_kib < PEAK_BOUND_KIB,
+        "{what} peaked at {} KiB",
+        r.peak_kib
+    );
+    assert!(
+        !r.stderr.contains("panicked"),
+        "{what} panicked: {}",
+        r.stderr
+    );
+}
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("grundy-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn is_char_device(p: &str) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::metadata(p).is_ok_and(|m| m.file_type().is_char_device())
+}
+
+/// Devices and pipes report a size of 0 and never end: every reader refuses them after a
+/// bounded read, and nothing replaces the device.
+#[test]
+fn devices_and_endless_pipes() {
+    let zero = Path::new("/dev/zero");
+    let cases: [(&str, &[&str], Input, i32); 8] = [
+        (
+            "graph file",
+            &["graph", "solve", "/dev/zero"],
+            Input::Nothing,
+            2,
+        ),
+        (
+            "graph stdin",
+            &["graph", "solve", "-"],
+            Input::File(zero),
+            2,
+        ),
+        (
+            "graph pipe",
+            &["graph", "solve", "-"],
+            Input::EndlessZeros,
+            2,
+        ),
+        (
+            "arc list",
+            &["graph", "solve", "--edges", "/dev/zero"],
+            Input::Nothing,
+            2,
+        ),
+        (
+            "script",
+            &["seq", "script:/dev/zero", "-n", "3"],
+            Input::Nothing,
+            3,
+        ),
+        (
+            "product stdin",
+            &["nimber", "product"],
+            Input::File(zero),
+            2,
+        ),
+        (
+            "product pipe",
+            &["nimber", "product"],
+            Input::EndlessZeros,
+            2,
+        ),
+        (
+            "cache",
+            &["ordinal", "excess", "11", "--cache", "/dev/zero"],
+            Input::Nothing,
+            0,
+        ),
+    ];
+    for (what, args, input, code) in cases {
+        let r = run(args, input);
+        check(what, &r, code);
+    }
+    // The cache was not renamed over the device.
+    assert!(is_char_device("/dev/zero"), "/dev/zero was replaced");
+}
+
+/// A FIFO whose writer never stops is read like a pipe.
+#[test]
+fn an_endless_fifo() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("graph");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let writer_path = fifo.clone();
+    std::thread::spawn(move || {
+        if let Ok(mut w) = std::fs::OpenOptions::new().write(true).open(&writer_path) {
+            let line = b"a: b\n".repeat(1 << 12);
+            while w.write_all(&line).is_ok() {}
+        }
+    });
+    let r = run(&["graph", "solve", fifo.to_str().unwrap()], Input::Nothing);
+    // An endless valid text: refused at the memory budget.
+    check("fifo", &r, 3);
+    assert!(r.stderr.contains("--memory"), "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Lines longer than any valid line, and nesting deeper than any parser recursion.
+#[test]
+fn huge_lines_and_deep_nesting() {
+    let dir = scratch("lines");
+    let huge = dir.join("huge.txt");
+    std::fs::write(&huge, format!("1\n{}\n", "1".repeat(10_000_000))).unwrap();
+    let r = run(&["nimber", "product"], Input::File(&huge));
+    check("product line", &r, 2);
+    let arcs = dir.join("arcs.txt");
+    std::fs::write(&arcs, "7".repeat(3 << 20)).unwrap();
+    let r = run(
+        &["graph", "solve", "--edges", arcs.to_str().unwrap()],
+        Input::Nothing,
+    );
+    check("arc line", &r, 2);
+    let tower = format!("{}1{}", "w^(".repeat(20_000), ")".repeat(20_000));
+    let parens = format!("{}1{}", "(".repeat(60_000), ")".repeat(60_000));
+    for (what, x) in [("tower", &tower), ("parentheses", &parens)] {
+        let r = run(&["ordinal", "nim-sum", x, "1"], Input::Nothing);
+        check(what, &r, 2);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Scripts that sleep, read files, loop, fill arrays without end or print: each ends by itself
+/// with the right status, and nothing they print reaches standard output.
+#[test]
+fn sleeping_looping_and_printing_scripts() {
+    let dir = scratch("scripts");
+    let script = |name: &str, body: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, body).unwrap();
+        format!("script:{}", p.display())
+    };
+    let sleeps = script("sleep.rhai", "fn options(n) { sleep(1000); [[n - 1]] }");
+    let imports = script(
+        "import.rhai",
+        "import \"/etc/hostname\" as m; fn options(n) { [[n - 1]] }",
+    );
+    let loops = script("loop.rhai", "fn options(n) { loop { } }");
+    let pushes = script(
+        "push.rhai",
+        "fn options(n) { let a = []; loop { a.push(n); } }",
+    );
+    // Every call is short; the whole run is long: the script time limit stops it.
+    let slow = script(
+        "slow.rhai",
+        "fn options(n) { let s = 0; for i in 0..200000 { s += i; } [[n - 1]] }",
+    );
+    let prints = script(
+        "print.rhai",
+        "fn options(n) { print(\"to stderr\"); debug(n); [[n - 1]] }",
+    );
+    for (what, game) in [
+        ("sleep", &sleeps),
+        ("import", &imports),
+        ("loop", &loops),
+        ("push", &pushes),
+    ] {
+        let r = run(&["seq", game, "-n", "5"], Input::Nothing);
+        check(what, &r, 2);
+    }
+    let start = Instant::now();
+    let r = run(
+        &["analyze", &slow, "--max", "1000000", "--script-time", "2"],
+        Input::Nothing,
+    );
+    check("script time", &r, 3);
+    assert!(r.stderr.contains("--script-time"), "{}", r.stderr);
+    assert!(start.elapsed() >= Duration::from_secs(2));
+    let r = run(&["seq", &prints, "-n", "3", "--json"], Input::Nothing);
+    check("print", &r, 0);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("stdout is one JSON");
+    assert_eq!(doc["values"], serde_json::json!([0, 1, 0]));
+    assert!(r.stderr.contains("to stderr"), "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Misère searches of sums of many large heaps grow their stack of options without bound:
+/// they stop at the memory budget.
+#[test]
+fn huge_misere_searches_stop_at_the_budget() {
+    let heaps: Vec<String> = vec!["200".to_string(); 32];
+    for game in ["grundys-game", "octal:0.FFFFFFFF"] {
+        let mut args = vec!["position", game, "--misere"];
+        args.extend(heaps.iter().map(String::as_str));
+        let r = run(&args, Input::Nothing);
+        check(game, &r, 3);
+        assert!(r.stderr.contains("--memory"), "{game}: {}", r.stderr);
+    }
+}
+
+/// A damaged line of the excess cache is ignored with a warning and computed again, never used.
+#[test]
+fn poisoned_caches_are_not_trusted() {
+    let dir = scratch("cache");
+    let cache = dir.join("excess.tsv");
+    let c = cache.to_str().unwrap();
+    let args = ["ordinal", "nim-pow", "--cache", c, "w^(w^23)", "97"];
+    let r = run(&args, Input::Nothing);
+    check("fresh cache", &r, 0);
+    assert_eq!(r.stdout.trim(), "w+256");
+    let good = std::fs::read_to_string(&cache).unwrap();
+    let line = good
+        .lines()
+        .find(|l| l.starts_with("97\t"))
+        .expect("the cache has the line of 97");
+    // Cut the line short by one byte at every position of its value and checksum fields, and
+    // change one byte of it.
+    let mut poisons: Vec<String> = (1..=line.len().min(40))
+        .map(|k| good.replace(line, &line[..line.len() - k]))
+        .collect();
+    poisons.push(good.replace(line, &line.replace("w+256", "w+25")));
+    poisons.push(good.replace(line, &line.replace("w+256", "w+257")));
+    for poison in poisons {
+        std::fs::write(&cache, &poison).unwrap();
+        let r = run(&args, Input::Nothing);
+        check("poisoned cache", &r, 0);
+        assert_eq!(r.stdout.trim(), "w+256", "cache:\n{poison}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A writer killed (SIGKILL) at any moment leaves the previous plot intact: the new one goes to
+/// a temporary file renamed over the old only once complete.
+#[test]
+fn kills_during_writes_leave_the_previous_file() {
+    let dir = scratch("kill");
+    let plot = dir.join("plot.svg");
+    let p = plot.to_str().unwrap();
+    let args = ["seq", "kayles", "-n", "100000", "--plot", p];
+    let start = Instant::now();
+    let r = run(&args, Input::Nothing);
+    let full = start.elapsed();
+    check("plot", &r, 0);
+    let reference = std::fs::read(&plot).unwrap();
+    assert!(reference.len() > 1 << 20, "a large plot");
+    // Kills spread over the whole run, from its start to past its end.
+    let kills = 60;
+    for i in 0..kills {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(full.mul_f64(1.2 * i as f64 / kills as f64));
+        let _ = child.kill();
+        let _ = child.wait();
+        let now = std::fs::read(&plot).unwrap();
+        assert!(
+            now == reference,
+            "kill {i}: the plot is damaged ({} bytes)",
+            now.len()
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

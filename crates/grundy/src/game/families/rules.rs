@@ -1,0 +1,250 @@
+//! Games whose rules are a [Rhai](https://rhai.rs) script (`rules:PATH`).
+//!
+//! The script defines positions as values built from integers, strings, characters, booleans
+//! and arrays of them, and the functions
+//!
+//! * `start()`: the starting position;
+//! * `moves(p)`: the array of positions one move away from `p` (empty when `p` is terminal);
+//!
+//! and optionally
+//!
+//! * `canonical(p)`: a position with the same game graph as `p`, the same for symmetric
+//!   positions (a sorted array, the least rotation of a board, …);
+//! * `split(p)`: an array of positions whose disjunctive sum is `p` (independent parts: no move
+//!   touches two of them); their values xor;
+//! * `show(p)`: a string for `p` in move listings (otherwise Rhai's own rendering).
+//!
+//! The engine trusts `canonical` and `split`: a wrong one gives wrong values. The game must be
+//! finite (every sequence of moves ends); a script that loops back to a position on the current
+//! line of search is reported as an error, not searched forever.
+//!
+//! Scripts run in the shared sandbox of [`crate::script`]: a budget of operations per call and
+//! sizes of values, the cancel token and deadline of the [`Control`] that built the family.
+
+use super::Family;
+use crate::control::Control;
+use crate::error::{Error, Result};
+use rhai::{Array, Dynamic, Engine, Scope, AST};
+use std::path::Path;
+
+/// A position of a scripted game, in a form that can be hashed and compared.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    /// A boolean.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A character.
+    Char(char),
+    /// A string.
+    Str(String),
+    /// An array.
+    Array(Vec<Value>),
+}
+
+impl Value {
+    fn from_dynamic(d: Dynamic, context: &dyn Fn() -> String) -> Result<Value> {
+        if d.is_array() {
+            let a: Array = d.cast();
+            return a
+                .into_iter()
+                .map(|x| Value::from_dynamic(x, context))
+                .collect::<Result<Vec<_>>>()
+                .map(Value::Array);
+        }
+        if let Ok(i) = d.as_int() {
+            return Ok(Value::Int(i));
+        }
+        if let Ok(b) = d.as_bool() {
+            return Ok(Value::Bool(b));
+        }
+        if let Ok(c) = d.as_char() {
+            return Ok(Value::Char(c));
+        }
+        if d.is_string() {
+            return Ok(Value::Str(d.into_string().unwrap_or_default()));
+        }
+        Err(Error::invalid(format!(
+            "{}: a position holds a value of type {}; expected integers, strings, characters, \
+             booleans and arrays of them",
+            context(),
+            d.type_name()
+        )))
+    }
+
+    fn to_dynamic(&self) -> Dynamic {
+        match self {
+            Value::Bool(b) => Dynamic::from(*b),
+            Value::Int(i) => Dynamic::from(*i),
+            Value::Char(c) => Dynamic::from(*c),
+            Value::Str(s) => Dynamic::from(s.clone()),
+            Value::Array(a) => Dynamic::from_array(a.iter().map(Value::to_dynamic).collect()),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Value>()
+            + match self {
+                Value::Str(s) => s.len(),
+                Value::Array(a) => a.iter().map(Value::bytes).sum(),
+                _ => 0,
+            }
+    }
+}
+
+impl std::fmt::Display for Value {
+    /// Rhai's literal syntax: `[1, 2, "ab"]`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Char(c) => write!(f, "'{c}'"),
+            Value::Str(s) => write!(f, "{s:?}"),
+            Value::Array(a) => {
+                f.write_str("[")?;
+                for (i, x) in a.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{x}")?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}
+
+/// A game defined by a script.
+pub struct Rules {
+    engine: Engine,
+    ast: AST,
+    name: String,
+    has_canonical: bool,
+    has_split: bool,
+    has_show: bool,
+}
+
+impl std::fmt::Debug for Rules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Rules({})", self.name)
+    }
+}
+
+impl Rules {
+    /// Reads and compiles the script at `path`, watching `ctl` (see [`Rules::compile`]).
+    pub fn load(path: &Path, ctl: &Control) -> Result<Rules> {
+        let source = crate::script::read_source(path)?;
+        Rules::compile(
+            &source,
+            &path.display().to_string(),
+            crate::script::MAX_OPERATIONS,
+            ctl,
+        )
+    }
+
+    /// Compiles `source` (named `name` in messages) with at most `max_operations` operations
+    /// per call, every call watching the cancel token and deadline of `ctl`. The script must
+    /// define `start()` and `moves(p)`.
+    pub fn compile(source: &str, name: &str, max_operations: u64, ctl: &Control) -> Result<Rules> {
+        let mut engine = crate::script::engine(max_operations);
+        crate::script::watch(&mut engine, ctl);
+        let ast = engine
+            .compile(source)
+            .map_err(|e| Error::invalid(format!("script {name}: {e}")))?;
+        let has = |f: &str, arity: usize| {
+            ast.iter_functions()
+                .any(|x| x.name == f && x.params.len() == arity)
+        };
+        for (f, arity, what) in [("start", 0, "fn start()"), ("moves", 1, "fn moves(p)")] {
+            if !has(f, arity) {
+                return Err(Error::invalid(format!(
+                    "script {name}: expected a function `{what}` (see the games-by-rules guide)"
+                )));
+            }
+        }
+        Ok(Rules {
+            has_canonical: has("canonical", 1),
+            has_split: has("split", 1),
+            has_show: has("show", 1),
+            engine,
+            ast,
+            name: name.to_string(),
+        })
+    }
+
+    fn call(&self, f: &str, args: Vec<Dynamic>, shown: &dyn Fn() -> String) -> Result<Dynamic> {
+        let mut scope = Scope::new();
+        self.engine
+            .call_fn::<Dynamic>(&mut scope, &self.ast, f, args)
+            .map_err(|e| {
+                crate::script::call_error(e, &format!("script {}: {f}({})", self.name, shown()))
+            })
+    }
+
+    fn call_on(&self, f: &str, p: &Value) -> Result<Dynamic> {
+        self.call(f, vec![p.to_dynamic()], &|| p.to_string())
+    }
+
+    fn positions(&self, f: &str, p: &Value, out: &mut Vec<Value>) -> Result<()> {
+        let context = || format!("script {}: {f}({p})", self.name);
+        let answer = self.call_on(f, p)?;
+        let list: Array = answer.try_cast::<Array>().ok_or_else(|| {
+            Error::invalid(format!("{}: expected an array of positions", context()))
+        })?;
+        for q in list {
+            out.push(Value::from_dynamic(q, &context)?);
+        }
+        Ok(())
+    }
+
+    /// The starting position, `start()`.
+    pub fn start(&self) -> Result<Value> {
+        let d = self.call("start", Vec::new(), &String::new)?;
+        Value::from_dynamic(d, &|| format!("script {}: start()", self.name))
+    }
+}
+
+impl Family for Rules {
+    type Position = Value;
+
+    fn moves(&self, p: &Value, out: &mut Vec<Value>) -> Result<()> {
+        self.positions("moves", p, out)
+    }
+
+    fn split(&self, p: &Value, out: &mut Vec<Value>) -> Result<()> {
+        if self.has_split {
+            self.positions("split", p, out)
+        } else {
+            out.push(p.clone());
+            Ok(())
+        }
+    }
+
+    fn canonical(&self, p: &Value) -> Result<Value> {
+        if !self.has_canonical {
+            return Ok(p.clone());
+        }
+        let d = self.call_on("canonical", p)?;
+        Value::from_dynamic(d, &|| format!("script {}: canonical({p})", self.name))
+    }
+
+    fn show(&self, p: &Value) -> Result<String> {
+        if !self.has_show {
+            return Ok(p.to_string());
+        }
+        let d = self.call_on("show", p)?;
+        if d.is_string() {
+            Ok(d.into_string().unwrap_or_default())
+        } else {
+            Ok(d.to_string())
+        }
+    }
+
+    fn bytes(&self, p: &Value) -> usize {
+        p.bytes()
+    }
+
+    fn surely_finite(&self) -> bool {
+        false
+    }
+}
