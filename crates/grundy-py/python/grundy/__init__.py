@@ -1,0 +1,713 @@
+"""grundy: impartial combinatorial games from Python.
+
+Nimbers of any size (:class:`Nimber`, :func:`nim_mul` over numpy arrays), heap games of the
+command line's notation or of a Python rule (:class:`HeapGame`), game graphs with cycles
+(:class:`Graph`), counting positions (:func:`count`) and ordinals with their nim-arithmetic
+(:class:`Ordinal`, :func:`cascade`, :func:`matrix_game`, :func:`election`, :func:`dag_game`).
+
+The engines are the Rust library's; long computations release the GIL, stop on Ctrl-C
+(``KeyboardInterrupt``) and take ``progress=True`` for a progress bar. Bad input raises
+``ValueError`` with the command line's message, a stated limit :class:`LimitError`.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _grundy
+from ._grundy import Analysis, InternalError, LimitError, Nimber, Ordinal, cascade
+
+__all__ = [
+    "Analysis",
+    "Graph",
+    "GraphSolution",
+    "HeapGame",
+    "InternalError",
+    "LimitError",
+    "Move",
+    "Nimber",
+    "Ordinal",
+    "Plot",
+    "Position",
+    "cascade",
+    "count",
+    "dag_game",
+    "election",
+    "matrix_game",
+    "nim_mul",
+]
+
+# --------------------------------------------------------------------------------------------
+# Progress
+
+
+class _Progress:
+    """A progress display for ``total`` steps: tqdm when installed, else one stderr line."""
+
+    def __init__(self, total: Optional[int], desc: str) -> None:
+        self.total = total
+        self.desc = desc
+        self.last = 0
+        self.bar = None
+        try:
+            from tqdm.auto import tqdm  # type: ignore
+
+            self.bar = tqdm(total=total, desc=desc, unit="")
+        except ImportError:
+            pass
+
+    def __call__(self, done: int) -> None:
+        if self.bar is not None:
+            self.bar.update(max(0, done - self.last))
+        else:
+            if self.total:
+                sys.stderr.write(f"\r{self.desc}: {done}/{self.total} ({100 * done // self.total}%)")
+            else:
+                sys.stderr.write(f"\r{self.desc}: {done}")
+            sys.stderr.flush()
+        self.last = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        elif self.last:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _with_progress(progress: bool, total: Optional[int], desc: str, call: Callable[[Any], Any]) -> Any:
+    if not progress:
+        return call(None)
+    bar = _Progress(total, desc)
+    try:
+        return call(bar)
+    finally:
+        bar.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Nimbers
+
+
+def nim_mul(a: Any, b: Any, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Element-wise nim-product of ``uint64`` arrays (or an array and a scalar).
+
+    Contiguous ``uint64`` arrays are read in place, without a copy; other array-likes are
+    converted first. The product runs with the GIL released, in parallel for long arrays.
+    ``out`` (a contiguous ``uint64`` array of the result's shape) receives the result.
+
+    >>> nim_mul(np.array([2, 16], dtype=np.uint64), np.array([2, 16], dtype=np.uint64))
+    array([ 3, 24], dtype=uint64)
+    """
+    if np.ndim(a) == 0 and np.ndim(b) != 0:
+        a, b = b, a
+    if np.ndim(a) == 0:
+        raise ValueError("nim_mul: expected an array (multiply two scalars with Nimber)")
+    a_arr = np.ascontiguousarray(a, dtype=np.uint64)
+    shape = a_arr.shape
+    scalar = None
+    if np.ndim(b) == 0:
+        scalar = _natural(b, "nim_mul")
+        if scalar >= 2**64:
+            raise ValueError(f"nim_mul: the scalar {scalar} is not below 2^64")
+    else:
+        b_arr = np.ascontiguousarray(b, dtype=np.uint64)
+        if b_arr.shape != shape:
+            raise ValueError(f"nim_mul: shapes {a_arr.shape} and {b_arr.shape} differ")
+    if out is None:
+        out = np.empty(shape, dtype=np.uint64)
+    elif out.dtype != np.uint64 or out.shape != shape or not out.flags.c_contiguous:
+        raise ValueError("nim_mul: out must be a contiguous uint64 array of the result's shape")
+    if np.shares_memory(out, a_arr) or (scalar is None and np.shares_memory(out, b_arr)):
+        raise ValueError("nim_mul: out must not overlap the inputs")
+    flat_out = out.reshape(-1)
+    if scalar is not None:
+        _grundy._nim_mul_scalar(scalar, a_arr.reshape(-1), flat_out)
+    else:
+        _grundy._nim_mul_arrays(a_arr.reshape(-1), b_arr.reshape(-1), flat_out)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Heap games
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move in a sum of heaps: heap number ``heap`` (0-based) of size ``from_`` is replaced
+    by the heaps ``to`` (empty when it is removed)."""
+
+    heap: int
+    from_: int
+    to: Tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"heap {self.heap + 1}: {self.from_} -> {' '.join(map(str, self.to))}".rstrip()
+
+
+@dataclass(frozen=True)
+class Position:
+    """The analysis of a sum of heaps: ``outcome`` is ``"P"`` (the player to move loses) or
+    ``"N"``; ``nim_sum`` the xor of the heaps' values (None under misère play);
+    ``winning_moves`` every move to a P-position."""
+
+    outcome: str
+    nim_sum: Optional[int]
+    winning_moves: List[Move] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return "\n".join([self.outcome] + [str(m) for m in self.winning_moves])
+
+
+class Plot:
+    """An SVG scatter plot of G(n), shown by Jupyter (``_repr_svg_``)."""
+
+    def __init__(self, values: Sequence[int], title: str) -> None:
+        self.values = [int(v) for v in values]
+        self.title = title
+
+    def svg(self) -> str:
+        """The SVG text."""
+        w, h, m = 640, 320, 40
+        n = max(len(self.values), 1)
+        top = max(self.values + [1])
+        sx = (w - 2 * m) / max(n - 1, 1)
+        sy = (h - 2 * m) / top
+        esc = self.title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
+            f'<rect width="{w}" height="{h}" fill="white"/>',
+            f'<text x="{w / 2}" y="20" text-anchor="middle" font-family="sans-serif" font-size="14">{esc}</text>',
+            f'<line x1="{m}" y1="{h - m}" x2="{w - m}" y2="{h - m}" stroke="black"/>',
+            f'<line x1="{m}" y1="{m}" x2="{m}" y2="{h - m}" stroke="black"/>',
+            f'<text x="{m - 6}" y="{m + 4}" text-anchor="end" font-family="sans-serif" font-size="11">{top}</text>',
+            f'<text x="{m - 6}" y="{h - m + 4}" text-anchor="end" font-family="sans-serif" font-size="11">0</text>',
+            f'<text x="{w - m}" y="{h - m + 16}" text-anchor="end" font-family="sans-serif" font-size="11">n = {n - 1}</text>',
+        ]
+        for i, v in enumerate(self.values):
+            parts.append(f'<circle cx="{m + i * sx:.1f}" cy="{h - m - v * sy:.1f}" r="2" fill="steelblue"/>')
+        parts.append("</svg>")
+        return "\n".join(parts)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def save(self, path: str) -> None:
+        """Writes the SVG to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.svg())
+
+
+def _natural(x: Any, what: str) -> int:
+    i = int(x.__index__()) if not isinstance(x, int) else int(x)
+    if i < 0:
+        raise ValueError(f"{what}: expected a natural number, found {i}")
+    return i
+
+
+class _PythonRule:
+    """A heap game whose options come from a Python function: ``rule(n)`` returns the options
+    of a heap of n tokens, each an int (the heap left, 0 when it is gone) or a sequence of ints
+    (the heaps left), every heap below n. G(n) = mex of the options' nim-sums, by definition."""
+
+    def __init__(self, rule: Callable[[int], Iterable[Any]], name: str) -> None:
+        self.rule = rule
+        self.name = name
+        self.values: List[int] = []
+
+    def options(self, n: int) -> List[Tuple[int, ...]]:
+        out = []
+        for o in self.rule(n):
+            heaps = (o,) if isinstance(o, (int, np.integer)) else tuple(o)
+            left = []
+            for h in heaps:
+                h = _natural(h, f"rule({n})")
+                if h >= n:
+                    raise ValueError(f"rule({n}) returned a heap of {h}: every heap left must be below {n}")
+                if h:
+                    left.append(h)
+            out.append(tuple(sorted(left)))
+        return out
+
+    def extend(self, n: int, progress: Any) -> None:
+        values = self.values
+        while len(values) < n:
+            k = len(values)
+            seen = set()
+            for o in self.options(k):
+                x = 0
+                for h in o:
+                    x ^= values[h]
+                seen.add(x)
+            g = 0
+            while g in seen:
+                g += 1
+            values.append(g)
+            if progress is not None and k % 1024 == 0:
+                progress(k)
+
+
+class HeapGame:
+    """A heap game: the command line's notation (``"kayles"``, ``"octal:0.137"``,
+    ``"sub:1,3,4"``, ``"divide:2,3"``, ``"script:rule.rhai"``, ...) or, by
+    :meth:`from_rule`, a rule written in Python.
+
+    >>> HeapGame("kayles").sequence(12)
+    array([0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6], dtype=uint32)
+    """
+
+    def __init__(self, notation: str) -> None:
+        self._native: Optional[_grundy.NativeHeapGame] = _grundy.NativeHeapGame(notation)
+        self._rule: Optional[_PythonRule] = None
+        self.name: str = self._native.name
+
+    @classmethod
+    def from_rule(cls, rule: Callable[[int], Iterable[Any]], name: str = "python-rule") -> "HeapGame":
+        """A heap game whose options are ``rule(n)``: an iterable of options, each the heap left
+        (an int, 0 when the heap is gone) or a sequence of the heaps left, all below n.
+
+        >>> g = HeapGame.from_rule(lambda n: [n - k for k in (1, 2) if k <= n])
+        >>> g.sequence(6).tolist()
+        [0, 1, 2, 0, 1, 2]
+        """
+        self = cls.__new__(cls)
+        self._native = None
+        self._rule = _PythonRule(rule, name)
+        self.name = name
+        return self
+
+    def __repr__(self) -> str:
+        return f"HeapGame({self.name!r})"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def sequence(self, n: int, progress: bool = False) -> np.ndarray:
+        """G(0), ..., G(n-1) as a numpy ``uint32`` array."""
+        n = _natural(n, "n")
+        if self._native is not None:
+            native = self._native
+            return _with_progress(progress, n, "computing", lambda cb: native.sequence(n, cb))
+        rule = self._rule
+        assert rule is not None
+        _with_progress(progress, n, "computing", lambda cb: rule.extend(n, cb))
+        return np.array(rule.values[:n], dtype=np.uint32)
+
+    def analyze(self, max: Optional[int] = None, progress: bool = False) -> Analysis:
+        """What the sequence does: computes until a period is proved or ``max`` values are done
+        (the game's default when None). The result has ``period``, ``preperiod``, ``saltus``,
+        ``proved``, ``proof`` (the theorem applied) and ``pattern`` (other regularity)."""
+        if self._native is not None:
+            native = self._native
+            total = max if max is not None else native.default_max()
+            return _with_progress(progress, total, "analysing", lambda cb: native.analyze(max, cb))
+        return _PythonAnalysis(self, 1000 if max is None else _natural(max, "max"), progress)
+
+    def value(self, n: Any, max: Optional[int] = None, progress: bool = False) -> Any:
+        """G(n) for an int n of any size (or a list of them), by proved patterns where n is
+        beyond computing; :class:`LimitError` where no pattern is proved and n is too large."""
+        many = not isinstance(n, (int, np.integer))
+        ns = [_natural(x, "n") for x in (n if many else [n])]
+        if self._native is not None:
+            native = self._native
+            top = max if max is not None else native.default_max()
+            vs = _with_progress(progress, top, "analysing", lambda cb: native.values(ns, max, cb))
+        else:
+            rule = self._rule
+            assert rule is not None
+            limit = 10**7 if max is None else max
+            if ns and builtins_max(ns) >= limit:
+                raise LimitError(
+                    f"heap {builtins_max(ns)} is beyond the {limit} values a Python rule computes: raise max"
+                )
+            if ns:
+                _with_progress(progress, builtins_max(ns) + 1, "computing", lambda cb: rule.extend(builtins_max(ns) + 1, cb))
+            vs = [rule.values[x] for x in ns]
+        return vs if many else vs[0]
+
+    def position(self, heaps: Iterable[Any], misere: bool = False, max: Optional[int] = None,
+                 progress: bool = False) -> Position:
+        """The sum of heaps ``heaps``: outcome and every winning move (any heap size where the
+        game's pattern allows it; misère play for heaps below 2^64)."""
+        hs = [_natural(h, f"heap {i + 1}") for i, h in enumerate(heaps)]
+        if self._native is not None:
+            native = self._native
+            outcome, x, moves = _with_progress(
+                progress, None, "computing", lambda cb: native.position(hs, misere, max, cb)
+            )
+            return Position(outcome, None if misere else x, [Move(i, f, tuple(t)) for i, f, t in moves])
+        return self._rule_position(hs, misere)
+
+    def _rule_position(self, hs: List[int], misere: bool) -> Position:
+        rule = self._rule
+        assert rule is not None
+        if not misere:
+            rule.extend(builtins_max(hs, default=0) + 1, None)
+            g = rule.values
+            x = 0
+            for h in hs:
+                x ^= g[h]
+            moves = []
+            if x:
+                for i, h in enumerate(hs):
+                    seen = set()
+                    for o in rule.options(h):
+                        y = 0
+                        for p in o:
+                            y ^= g[p]
+                        if y == g[h] ^ x and o not in seen:
+                            seen.add(o)
+                            moves.append(Move(i, h, o))
+            return Position("P" if x == 0 else "N", x, moves)
+        # Misère play: no nim-sum rule; search the sums of heaps (sorted tuples) by definition.
+        memo: Dict[Tuple[int, ...], bool] = {}
+        limit = 1_000_000
+
+        def wins(p: Tuple[int, ...]) -> bool:
+            if p in memo:
+                return memo[p]
+            if len(memo) >= limit:
+                raise LimitError(f"the misère search passed {limit} positions: use smaller heaps")
+            result = not p  # no move: the player to move wins under misère play
+            for j, h in enumerate(p):
+                if result:
+                    break
+                for o in rule.options(h):
+                    q = tuple(sorted(p[:j] + p[j + 1:] + o))
+                    if not wins(q):
+                        result = True
+                        break
+            memo[p] = result
+            return result
+
+        start = [h for h in hs if h > 0]
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max_recursion(old, sum(start)))
+        try:
+            moves = []
+            for i, h in enumerate(hs):
+                rest = tuple(x for j, x in enumerate(hs) if j != i and x > 0)
+                seen = set()
+                for o in (rule.options(h) if h else []):
+                    if o not in seen and not wins(tuple(sorted(rest + o))):
+                        seen.add(o)
+                        moves.append(Move(i, h, o))
+            win = wins(tuple(sorted(start)))
+        finally:
+            sys.setrecursionlimit(old)
+        return Position("N" if win else "P", None, moves if win else [])
+
+    def plot(self, n: int = 100) -> Plot:
+        """An SVG plot of G(0..n-1) that Jupyter shows; ``.save(path)`` writes it."""
+        return Plot(list(self.sequence(n)), f"{self.name}: G(n) for 0 <= n < {n}")
+
+    def _repr_svg_(self) -> str:
+        return self.plot(100).svg()
+
+
+builtins_max = max
+
+
+def max_recursion(old: int, depth: int) -> int:
+    return builtins_max(old, 4 * depth + 1000)
+
+
+class _PythonAnalysis:
+    """The analysis of a Python rule's sequence: its apparent period, never proved (no
+    periodicity theorem covers an arbitrary rule)."""
+
+    def __init__(self, game: HeapGame, max: int, progress: bool) -> None:
+        seq = game.sequence(max, progress)
+        found = _grundy._find_period([int(v) for v in seq])
+        self.game = game.name
+        self.computed = len(seq)
+        self.preperiod, self.period, self.saltus = found if found else (None, None, None)
+        self.proved = False
+        self.proof = None
+        self.pattern = (
+            f"apparently periodic from n = {self.preperiod} with period {self.period}"
+            + (f" and saltus {self.saltus}" if self.saltus else "")
+            + " (not proved)"
+            if found
+            else ""
+        )
+        self._values = seq
+
+    def value(self, n: int) -> int:
+        if n < self.computed:
+            return int(self._values[n])
+        raise LimitError(
+            f"no pattern of {self.game} is proved and heap {n} is beyond the {self.computed} values computed"
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Analysis(game={self.game!r}, computed={self.computed}, period={self.period}, "
+            f"preperiod={self.preperiod}, saltus={self.saltus}, proved=False)"
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Counting
+
+
+def count(game: Any, heaps: int, max: int, min: int = 1, nim_sum: int = 0, mod: Optional[int] = None,
+          unordered: bool = False, distribution: bool = False, progress: bool = False) -> Any:
+    """The number of ``heaps``-tuples of heap sizes in ``[min, max]`` whose Grundy values xor to
+    ``nim_sum``, modulo ``mod`` when given; ``unordered=True`` counts multisets. With
+    ``distribution=True``, the list of counts for every nim-sum instead (as ``grundy count``).
+
+    >>> count("nim", heaps=3, max=7)
+    42
+    """
+    g = game if isinstance(game, HeapGame) else HeapGame(game)
+    if g._native is None:
+        raise ValueError("count works on games of the notation (a Python rule has no histogram engine)")
+    native = g._native
+    total, dist = _with_progress(
+        progress, None, "analysing",
+        lambda cb: _grundy._count(native, heaps, max, min, nim_sum, mod, unordered, distribution, cb),
+    )
+    return dist if distribution else total
+
+
+# --------------------------------------------------------------------------------------------
+# Graphs
+
+_OUTCOMES = np.array(["P", "N", "D"])
+
+
+@dataclass(frozen=True)
+class GraphSolution:
+    """The solution of a game graph, by vertex index (``names[i]`` is vertex i's name).
+
+    ``outcome``: numpy array of ``"P"``/``"N"``/``"D"``; ``remoteness``: int64, -1 for draws;
+    ``value``: int64 generalized Sprague-Grundy values, -1 where infinite (and everywhere under
+    misère play); ``infinite``: vertex index -> the set K of finite option values of ∞(K)."""
+
+    names: List[Hashable]
+    outcome: np.ndarray
+    remoteness: np.ndarray
+    value: np.ndarray
+    infinite: Dict[int, List[int]]
+    misere: bool
+
+    @property
+    def index(self) -> Dict[Hashable, int]:
+        """Name -> vertex index."""
+        return {n: i for i, n in enumerate(self.names)}
+
+    def value_str(self, i: int) -> str:
+        """The value as the command line writes it: a number, ``inf{1,3}``, or ``-``."""
+        if self.misere:
+            return "-"
+        if i in self.infinite:
+            return "inf{" + ",".join(map(str, self.infinite[i])) + "}"
+        return str(int(self.value[i]))
+
+    def __getitem__(self, name: Hashable) -> Tuple[str, Optional[int], Any]:
+        """(outcome, remoteness or None, value: int, ('inf', K) or None under misère)."""
+        i = self.index[name]
+        r = int(self.remoteness[i])
+        if self.misere:
+            v: Any = None
+        elif i in self.infinite:
+            v = ("inf", self.infinite[i])
+        else:
+            v = int(self.value[i])
+        return str(self.outcome[i]), (None if r < 0 else r), v
+
+    def __str__(self) -> str:
+        lines = []
+        for i, n in enumerate(self.names):
+            r = int(self.remoteness[i])
+            lines.append(f"{n} {self.outcome[i]} {'-' if r < 0 else r} {self.value_str(i)}")
+        return "\n".join(lines)
+
+
+class Graph:
+    """A game graph (cycles allowed): vertices are any hashable names, arcs are moves.
+
+    Build it from an edge list ``[(u, v), ...]``, a dict ``{v: [w, ...]}``, a networkx
+    ``DiGraph``, or the command line's graph-file text with :meth:`parse`. Vertices are numbered
+    in order of first appearance."""
+
+    def __init__(self, data: Any = None, vertices: Iterable[Hashable] = ()) -> None:
+        self.names: List[Hashable] = []
+        self._index: Dict[Hashable, int] = {}
+        src: List[int] = []
+        dst: List[int] = []
+        for v in vertices:
+            self._id(v)
+        if data is None:
+            pass
+        elif _is_networkx(data):
+            if not data.is_directed():
+                raise ValueError("Graph: a networkx graph must be directed (a DiGraph): moves have a direction")
+            for v in data.nodes:
+                self._id(v)
+            for u, v in data.edges():
+                src.append(self._id(u))
+                dst.append(self._id(v))
+        elif isinstance(data, dict):
+            for v, ws in data.items():
+                i = self._id(v)
+                for w in ws:
+                    src.append(i)
+                    dst.append(self._id(w))
+        else:
+            for k, e in enumerate(data):
+                try:
+                    u, v = e
+                except (TypeError, ValueError):
+                    raise ValueError(f"Graph: edge {k + 1} is {e!r}, expected a pair (u, v)") from None
+                src.append(self._id(u))
+                dst.append(self._id(v))
+        if len(self.names) >= 2**32 - 1:
+            raise LimitError("Graph: more than 2^32 - 2 vertices")
+        self._src = np.array(src, dtype=np.uint32)
+        self._dst = np.array(dst, dtype=np.uint32)
+
+    def _id(self, v: Hashable) -> int:
+        i = self._index.get(v)
+        if i is None:
+            i = self._index[v] = len(self.names)
+            self.names.append(v)
+        return i
+
+    @classmethod
+    def parse(cls, text: str, edges: bool = False) -> "Graph":
+        """A graph from the command line's graph-file text (``V: W1 W2`` lines, or one ``U V``
+        arc a line with ``edges=True``)."""
+        names, src, dst = _grundy._parse_graph(text, edges)
+        g = cls(vertices=names)
+        g._src = np.array(src, dtype=np.uint32)
+        g._dst = np.array(dst, dtype=np.uint32)
+        return g
+
+    @property
+    def edges(self) -> List[Tuple[Hashable, Hashable]]:
+        """The arcs as name pairs."""
+        return [(self.names[u], self.names[v]) for u, v in zip(self._src.tolist(), self._dst.tolist())]
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __repr__(self) -> str:
+        return f"Graph({len(self.names)} vertices, {len(self._src)} arcs)"
+
+    def solve(self, misere: bool = False, progress: bool = False) -> GraphSolution:
+        """Outcomes (P, N, D), remoteness and generalized Sprague-Grundy values of every vertex."""
+        n = len(self.names)
+        codes, remote, values, infinite = _with_progress(
+            progress, n, "solving",
+            lambda cb: _grundy._solve_graph(n, self._src, self._dst, misere, cb),
+        )
+        return GraphSolution(list(self.names), _OUTCOMES[codes], remote, values, dict(infinite), misere)
+
+    def to_dot(self, misere: bool = False) -> str:
+        """Graphviz DOT with vertices coloured by outcome (as ``grundy graph dot``)."""
+        s = self.solve(misere)
+        colour = {"P": "red", "N": "blue", "D": "grey"}
+        out = ["digraph game {", "  node [style=filled, fontcolor=white];"]
+        for i, name in enumerate(self.names):
+            o = str(s.outcome[i])
+            r = int(s.remoteness[i])
+            label = f"{name}\\n{o} {'-' if r < 0 else r} {s.value_str(i)}"
+            out.append(f'  "{name}" [fillcolor={colour[o]}, label="{label}"];')
+        for u, v in zip(self._src.tolist(), self._dst.tolist()):
+            out.append(f'  "{self.names[u]}" -> "{self.names[v]}";')
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+    def to_networkx(self) -> Any:
+        """The graph as a networkx ``DiGraph`` (networkx must be installed)."""
+        import networkx as nx  # type: ignore
+
+        g = nx.DiGraph()
+        g.add_nodes_from(self.names)
+        g.add_edges_from(self.edges)
+        return g
+
+
+def _is_networkx(data: Any) -> bool:
+    return type(data).__module__.startswith("networkx") and hasattr(data, "is_directed")
+
+
+# --------------------------------------------------------------------------------------------
+# Ordinal games
+
+
+@dataclass(frozen=True)
+class LevelMove:
+    """A move in a level game: lower vertex ``vertex``'s heap from ``from_`` to ``to`` and set
+    the heaps ``set`` (vertex -> new heap)."""
+
+    vertex: Any
+    from_: int
+    to: int
+    set: Dict[Any, int]
+
+
+def _level(answer: Any, names: Sequence[Any]) -> Tuple[Ordinal, Optional[LevelMove]]:
+    value, mv = answer
+    if mv is None:
+        return value, None
+    v, f, t, s = mv
+    return value, LevelMove(names[v], f, t, {names[w]: h for w, h in s})
+
+
+def matrix_game(rows: Sequence[Sequence[int]]) -> Tuple[Ordinal, Optional[LevelMove]]:
+    """The matrix game of Codeforces 1451F ("Nullify The Matrix"): its value and a winning move
+    (None when the first player loses), cells named ``(row, column)`` from 1.
+
+    >>> matrix_game([[1, 2], [3, 4]])[0]
+    Ordinal('w^2+w+4')
+    """
+    rows = [list(r) for r in rows]
+    m = len(rows[0]) if rows else 0
+    names = [(i // m + 1, i % m + 1) for i in range(len(rows) * m)] if m else []
+    return _level(_grundy._matrix_game(rows), names)
+
+
+def _dag(graph: Dict[Hashable, Iterable[Hashable]], heaps: Dict[Hashable, int], path: bool):
+    names: List[Hashable] = []
+    index: Dict[Hashable, int] = {}
+
+    def idx(v: Hashable) -> int:
+        if v not in index:
+            index[v] = len(names)
+            names.append(v)
+        return index[v]
+
+    for v, ws in graph.items():
+        idx(v)
+        for w in ws:
+            idx(w)
+    for v in heaps:
+        idx(v)
+    succ: List[List[int]] = [[] for _ in names]
+    for v, ws in graph.items():
+        succ[index[v]] = [idx(w) for w in ws]
+    hs = [heaps.get(v, 0) for v in names]
+    return _level(_grundy._dag_game(succ, hs, path), names)
+
+
+def dag_game(graph: Dict[Hashable, Iterable[Hashable]], heaps: Dict[Hashable, int]) -> Tuple[Ordinal, Optional[LevelMove]]:
+    """The DAG path game (``grundy ordinal dag``): a move lowers a heap and sets the heaps along
+    any one path leaving it freely. Value and a winning move."""
+    return _dag(graph, heaps, True)
+
+
+def election(graph: Dict[Hashable, Iterable[Hashable]], heaps: Dict[Hashable, int]) -> Tuple[Ordinal, Optional[LevelMove]]:
+    """The game of Codeforces 1149E ("Election Promises", ``grundy ordinal election``): lower
+    a city's tax and set its direct successors' freely. Value and a winning move.
+
+    >>> election({"a": ["b", "c"], "b": ["c"], "c": []}, {"a": 1, "b": 1, "c": 1})[0]
+    Ordinal('w^2+w+1')
+    """
+    return _dag(graph, heaps, False)

@@ -1,0 +1,42 @@
+"""Shared references written from the definitions, for the tests to check the engines against."""
+
+from functools import lru_cache
+
+
+def mex(values):
+    """The least natural number not in `values`."""
+    s = set(values)
+    m = 0
+    while m in s:
+        m += 1
+    return m
+
+
+@lru_cache(maxsize=None)
+def nim_mul_ref(a, b):
+    """Conway's definition: a*b = mex { a'*b + a*b' + a'*b' : a' < a, b' < b } (+ is xor)."""
+    return mex(nim_mul_ref(x, b) ^ nim_mul_ref(a, y) ^ nim_mul_ref(x, y) for x in range(a) for y in range(b))
+
+
+def octal_ref(code, n):
+    """G(0..n-1) of the take-and-break game `code` (digits after "0."), from the rules: digit
+    d_k for removing k tokens; bit 1 leaves no heap, bit 2 one heap, bit 4 two heaps."""
+    digits = [int(c, 16) for c in code]
+    g = []
+    for h in range(n):
+        opts = set()
+        for k, d in enumerate(digits, start=1):
+            if k > h:
+                break
+            rest = h - k
+            if d & 1 and rest == 0:
+                opts.add(0)
+            if d & 2 and rest > 0:
+                opts.add(g[rest])
+            if d & 4:
+                for a in range(1, rest):
+                    b = rest - a
+                    if a <= b:
+                        opts.add(g[a] ^ g[b])
+        g.append(mex(opts))
+    return g

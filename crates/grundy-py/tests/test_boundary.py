@@ -1,0 +1,112 @@
+"""The boundary: errors, panics, Ctrl-C, the GIL, progress, and the worked session in the docs."""
+
+import doctest
+import os
+import pathlib
+import signal
+import threading
+import time
+
+import pytest
+
+import grundy
+from grundy import HeapGame, InternalError, LimitError, Nimber
+
+DOCS = pathlib.Path(__file__).resolve().parents[3] / "docs" / "python.md"
+
+
+def test_bad_input_is_value_error_with_the_cli_message():
+    with pytest.raises(ValueError) as e:
+        HeapGame("octal:0.G")
+    assert str(e.value).startswith("GAME, column")
+    with pytest.raises(ValueError, match="unknown game"):
+        HeapGame("foo")
+    with pytest.raises(ValueError, match="natural number"):
+        HeapGame("kayles").position([-1])
+
+
+def test_limit_error():
+    assert issubclass(LimitError, Exception) and not issubclass(LimitError, ValueError)
+    with pytest.raises(LimitError) as e:
+        Nimber(2**20000 + 1) ** (2**19999 + 1)
+    assert e.value.kind == "fixed" and "smaller" in str(e.value)
+
+
+def test_a_panic_becomes_an_exception_and_the_interpreter_lives_on():
+    for worker in (False, True):
+        with pytest.raises(InternalError, match="boom"):
+            grundy._grundy._panic_for_test("boom", worker)
+        assert isinstance(InternalError("x"), RuntimeError)
+    assert int(Nimber(2) * 2) == 3
+
+
+def test_ctrl_c_stops_a_long_computation():
+    # Grundy's game to 10^7 takes far longer than the 0.3 s after which SIGINT arrives.
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        HeapGame("grundys-game").sequence(10**7)
+    elapsed = time.monotonic() - start
+    timer.join()
+    assert elapsed < 5, elapsed
+    assert list(HeapGame("kayles").sequence(3)) == [0, 1, 2]
+
+
+def test_the_gil_is_released_during_long_work():
+    done = threading.Event()
+    ticks = 0
+
+    def work():
+        HeapGame("grundys-game").sequence(20000)
+        done.set()
+
+    t = threading.Thread(target=work)
+    t.start()
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0.001)
+    t.join()
+    # The main thread kept running Python while the worker computed.
+    assert ticks > 10
+
+
+def test_progress_line_without_tqdm(capsys, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_tqdm(name, *args, **kwargs):
+        if name.startswith("tqdm"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_tqdm)
+    HeapGame("grundys-game").sequence(30000, progress=True)
+    err = capsys.readouterr().err
+    assert "computing:" in err and "/30000" in err
+
+
+def test_progress_callback_errors_stop_the_work():
+    native = HeapGame("grundys-game")._native
+
+    def cb(done):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        native.sequence(10**7, cb)
+
+
+def test_docstrings():
+    failures, tried = doctest.testmod(grundy, verbose=False)
+    assert tried > 0 and failures == 0
+
+
+def test_the_worked_session_in_the_docs():
+    text = DOCS.read_text(encoding="utf-8")
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(text, {}, "docs/python.md", str(DOCS), 0)
+    assert len(test.examples) >= 10
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.failures == 0, f"{runner.failures} of {runner.tries} examples failed"
