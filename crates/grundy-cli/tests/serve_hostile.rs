@@ -282,7 +282,8 @@ fn hostile_jobs_stop_at_their_deadline_and_free_their_workers() {
         ),
         (
             "/api/move",
-            format!(r#"{{"game":"octal:0.F","heaps":{heaps200},"misere":true}}"#),
+            // Not octal:0.F: its misère quotient (Z/2) is proved and answers at once.
+            format!(r#"{{"game":"octal:0.FFFFFFFF","heaps":{heaps200},"misere":true}}"#),
             &[503, 422],
         ),
         // Scripts that sleep or loop.

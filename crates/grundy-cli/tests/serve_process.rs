@@ -66,7 +66,13 @@ fn ctrl_c_stops_the_server_within_two_seconds_while_jobs_run() {
     let (mut child, port) = spawn_server();
     let heaps200 = format!("[{}]", vec!["200"; 32].join(","));
     let jobs = vec![
-        post_json(port, "/api/seq", r#"{"game":"grundys-game","n":100000}"#),
+        // Two misère searches without a proved quotient: each grows until its deadline or
+        // budget (a sequence of Grundy's game, tried before, ends within a second).
+        post_json(
+            port,
+            "/api/hint",
+            &format!(r#"{{"game":"octal:0.FFFFFFFF","heaps":{heaps200},"misere":true}}"#),
+        ),
         post_json(
             port,
             "/api/hint",

@@ -462,8 +462,14 @@ fn cache() -> &'static Cache {
 
 /// Answers a misère sum of heaps through the quotient of the heaps up to the largest of them,
 /// when that quotient can be built within [`POSITION_MAX_HEAP`] and [`POSITION_MAX_ORDER`]
-/// (quotients are kept for the life of the process, except for script games); `None` when it
-/// cannot, and the caller searches instead. Nim is left to Bouton's rule.
+/// and is proved for every heap size ([`MisereQuotient::proof`]) (quotients are kept for the
+/// life of the process, except for script games); `None` otherwise, and the caller searches
+/// instead. Nim is left to Bouton's rule.
+///
+/// Only proved quotients answer positions: the heap-by-heap construction checks each new heap
+/// against the options of the elements' least representatives, a necessary condition that
+/// does not by itself exclude a later heap telling apart two sums the quotient identifies, so
+/// an unproved quotient could give a wrong outcome where the search gives the right one.
 pub fn through_quotient(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<Option<Answer>> {
     let max = heaps.iter().copied().max().unwrap_or(0);
     if matches!(game.spec(), GameSpec::Nim) || max > POSITION_MAX_HEAP {
@@ -492,7 +498,7 @@ pub fn through_quotient(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result
             built
         }
     };
-    let Some(q) = q.filter(|q| q.max_heap() >= max) else {
+    let Some(q) = q.filter(|q| q.max_heap() >= max && q.proof().is_some()) else {
         return Ok(None);
     };
     Ok(q.analyze(game, heaps, ctl)?.map(|analysis| Answer {
