@@ -394,6 +394,38 @@ async fn play_chomp_by_clicks_following_the_hints(c: &Client) -> Result<(), Stri
     assert!(status.contains("you win"), "{status}");
     let png = c.screenshot().await.unwrap();
     std::fs::write(e2e_dir().join("playground-boards.png"), png).unwrap();
+
+    // Cram 2×2, the human first: a domino by two clicks, the engine places the parallel one
+    // and the human, left without a move, loses.
+    find(c, "#boards-kind")
+        .await
+        .select_by_value("cram")
+        .await
+        .unwrap();
+    set_text(c, "#boards-rows", "2").await;
+    set_text(c, "#boards-cols", "2").await;
+    find(c, "#boards-new").await.click().await.unwrap();
+    wait_attr(c, "#boards-status", "data-state", |v| v == "playing").await;
+    let outcome = find(c, "#boards-outcome").await.text().await.unwrap();
+    assert!(outcome.starts_with("P, value 0"), "{outcome}");
+    find(c, "#boards-grid [data-r='0'][data-c='0']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(count(c, "#boards-grid [data-selected='1']").await, 1);
+    find(c, "#boards-grid [data-r='0'][data-c='1']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let state = wait_attr(c, "#boards-status", "data-state", |v| {
+        v == "playing" || v == "won" || v == "lost"
+    })
+    .await;
+    assert_eq!(state, "lost");
+    assert_eq!(count(c, "#boards-grid [data-state='human']").await, 2);
+    assert_eq!(count(c, "#boards-grid [data-state='engine']").await, 2);
     Ok(())
 }
 
