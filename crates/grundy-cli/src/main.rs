@@ -66,6 +66,9 @@ enum Command {
     Analyze(cmd::pattern::AnalyzeArgs),
     /// Grundy values G(N) of heaps of any size, through proved patterns.
     Value(cmd::pattern::ValueArgs),
+    /// The misère quotient of a heap game over heaps up to N: presentation, order, P-portion,
+    /// heap map, tame or wild, proved for all heaps or not.
+    Misere(cmd::misere::MisereArgs),
     /// Count K-heap positions by nim-sum: how many K-tuples (or multisets) of heap sizes in
     /// [M, N] have Grundy values xoring to X.
     Count(cmd::count::CountArgs),
@@ -127,6 +130,13 @@ const POSITION_RAISE: Raise = &[
     (K::Memory, "lower --max, or use smaller heaps"),
 ];
 
+/// The flags of `grundy misere`.
+const MISERE_RAISE: Raise = &[
+    (K::Positions, "use a smaller --max-heap"),
+    (K::HeapSize, "use a smaller --max-heap"),
+    (K::Memory, "use a smaller --max-heap"),
+];
+
 /// The flags of `grundy count`.
 const COUNT_RAISE: Raise = &[
     (
@@ -180,6 +190,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Position(a) => cmd::heap::position(a).map_err(|e| e.raise_with(POSITION_RAISE)),
         Command::Analyze(a) => cmd::pattern::analyze(a).map_err(|e| e.raise_with(ANALYZE_RAISE)),
         Command::Value(a) => cmd::pattern::value(a).map_err(|e| e.raise_with(ANALYZE_RAISE)),
+        Command::Misere(a) => cmd::misere::run(a).map_err(|e| e.raise_with(MISERE_RAISE)),
         Command::Count(c) => cmd::count::run(c).map_err(|e| e.raise_with(COUNT_RAISE)),
         Command::Ordinal(c) => cmd::ordinal::run(c).map_err(|e| e.raise_with(ORDINAL_RAISE)),
         Command::Solve(a) => cmd::solve::run(a).map_err(|e| e.raise_with(SOLVE_RAISE)),

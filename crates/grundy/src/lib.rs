@@ -139,6 +139,7 @@ pub mod count;
 pub mod error;
 pub mod game;
 pub mod heap;
+pub mod misere;
 pub mod nimber;
 pub mod notation;
 pub mod ordinal;

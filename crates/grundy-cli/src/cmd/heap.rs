@@ -183,9 +183,7 @@ pub fn position(args: PositionArgs) -> Result<(), CliError> {
             || hs.iter().all(|&h| h <= position::MAX_HEAP)
     };
     let analysis = match small {
-        Some(hs) if args.misere => {
-            BigAnalysis::from(position::misere(&rule, &hs, &interruptible())?)
-        }
+        Some(hs) if args.misere => BigAnalysis::from(misere_position(&rule, &hs)?),
         None if args.misere => {
             return Err(grundy::Error::limit(
                 grundy::LimitKind::Fixed,
@@ -212,6 +210,28 @@ pub fn position(args: PositionArgs) -> Result<(), CliError> {
         out.flush()?;
         Ok(())
     }
+}
+
+/// A sum of heaps in misère play, with a note on stderr saying how it was answered: Bouton's
+/// rule (Nim), the misère quotient of the heaps up to the largest one, or the direct search.
+fn misere_position(rule: &HeapGame, hs: &[u64]) -> Result<PositionAnalysis, CliError> {
+    let ctl = interruptible();
+    if let GameSpec::Nim = rule.spec() {
+        eprintln!("note: misère Nim, by Bouton's rule");
+        return Ok(position::misere(rule, hs, &ctl)?);
+    }
+    if let Some(found) = grundy::misere::through_quotient(rule, hs, &ctl)? {
+        let q = &found.quotient;
+        eprintln!(
+            "note: answered through the misère quotient of {} over heaps up to {} (order {})",
+            q.game(),
+            q.max_heap(),
+            q.order()
+        );
+        return Ok(found.analysis);
+    }
+    eprintln!("note: answered by direct misère search (no misère quotient for these heaps)");
+    Ok(position::misere(rule, hs, &ctl)?)
 }
 
 /// The analysis of a sum of heaps of any size, in normal play: Nim by `G(n) = n`, other games

@@ -5,6 +5,7 @@ pub mod count;
 pub mod graph;
 pub mod heap;
 pub mod manpage;
+pub mod misere;
 pub mod nimber;
 pub mod nimber_product;
 pub mod ordinal;

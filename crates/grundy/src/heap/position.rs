@@ -247,12 +247,17 @@ fn check_option_count(rule: &Rule, h: u64) -> Result<()> {
     Ok(())
 }
 
-/// Outcome and every winning move of the sum of `heaps` under misère play. The search checks
-/// `ctl` at every position it opens.
+/// Outcome and every winning move of the sum of `heaps` under misère play: Bouton's rule for
+/// Nim, else the misère quotient of the heaps up to the largest one when it can be built
+/// ([`crate::misere::through_quotient`]), else the search, which checks `ctl` at every
+/// position it opens.
 pub fn misere(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<PositionAnalysis> {
     let rule = game.rule();
     if let Rule::Nim = rule {
         return Ok(misere_nim(heaps));
+    }
+    if let Some(found) = crate::misere::through_quotient(game, heaps, ctl)? {
+        return Ok(found.analysis);
     }
     let mut search = MisereSearch::new(rule, ctl)?;
     let start = HeapSum::<Rule>::position(heaps);

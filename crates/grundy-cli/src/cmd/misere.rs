@@ -1,0 +1,169 @@
+//! `grundy misere`: the misère quotient of a heap game restricted to heaps up to N.
+
+use crate::error::CliError;
+use crate::output::{control, print_json, progress, stdout};
+use clap::Args;
+use grundy::heap::HeapGame;
+use grundy::misere::{self, MisereQuotient, Tameness};
+use grundy::notation::game::parse_game;
+use grundy::notation::number::parse_u64;
+use std::io::Write;
+
+/// The heap bound when `--max-heap` is not given.
+pub const DEFAULT_MAX_HEAP: u64 = 32;
+
+/// Arguments of `grundy misere`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  grundy misere octal:0.75 --max-heap 40\n  \
+                        grundy misere nim --max-heap 3\n  \
+                        grundy misere kayles --json\n\n\
+                        Prints the presentation (generators: heaps whose element is new; \
+                        relations), the order |Q|, the P-portion, tame or wild, the heap map \
+                        (heap size: element) and whether the quotient is proved for every heap \
+                        size (periodicity theorem) or holds for heaps up to N only. When \
+                        adjoining a heap splits a class of the quotient of the smaller heaps, \
+                        the construction stops and says so: the quotient then holds for the \
+                        heaps below it.")]
+pub struct MisereArgs {
+    /// The game (as for `grundy seq`), e.g. `octal:0.75`, `kayles`, `sub:1,3,4`.
+    game: String,
+    /// The largest heap size of the closure (decimal or 0x-hexadecimal, at most 100000).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_HEAP, value_parser = parse_max_heap)]
+    max_heap: u64,
+    /// Print one JSON document `{"game", "max_heap", "order", "elements", "mul", "identity",
+    /// "p_portion", "heap_map", "generators", "relations", "proved"}` instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `grundy misere`.
+pub fn run(args: MisereArgs) -> Result<(), CliError> {
+    let spec = parse_game(&args.game).map_err(|e| e.in_source("GAME"))?;
+    let game = HeapGame::from_spec(spec)?;
+    let bar = progress(args.max_heap, "adjoining heaps");
+    let report = |done| bar.set_position(done);
+    let q = misere::quotient(&game, args.max_heap, &control(&report))?;
+    bar.finish_and_clear();
+    if args.json {
+        return print_json(&doc(&q));
+    }
+    let mut out = stdout();
+    write_text(&mut out, &q)?;
+    out.flush()?;
+    Ok(())
+}
+
+fn tame_text(t: Tameness) -> String {
+    match t {
+        Tameness::Trivial => "trivial (no heap has a move)".into(),
+        Tameness::Tame { nim_bits: 0 } => {
+            "tame (Z/2: the quotient of misère Nim on 1-heaps)".into()
+        }
+        Tameness::Tame { nim_bits } => format!(
+            "tame (the quotient of misère Nim with heaps below {})",
+            1u64 << nim_bits.min(63)
+        ),
+        _ => "wild".into(),
+    }
+}
+
+fn write_text(out: &mut impl Write, q: &MisereQuotient) -> std::io::Result<()> {
+    writeln!(out, "game: {}", q.game())?;
+    match (q.proof(), q.stopped()) {
+        (Some(p), _) => writeln!(
+            out,
+            "holds for: every heap size, proved: {}",
+            p.describe(q.max_heap())
+        )?,
+        (None, Some((n, why))) => writeln!(
+            out,
+            "holds for: heaps up to {} only (adjoining heap {n} splits a class: {why})",
+            q.max_heap()
+        )?,
+        (None, None) => writeln!(out, "holds for: heaps up to {} only", q.max_heap())?,
+    }
+    writeln!(out, "order: {}", q.order())?;
+    writeln!(out, "{}", tame_text(q.tameness()))?;
+    let gens: Vec<String> = q
+        .generators()
+        .iter()
+        .map(|g| format!("{} = heap {}", g.name, g.heap))
+        .collect();
+    writeln!(out, "generators: {}", gens.join(", "))?;
+    let rels: Vec<String> = q.relations().iter().map(|r| r.to_string()).collect();
+    writeln!(out, "relations: {}", rels.join(", "))?;
+    let p: Vec<String> = q.p_portion().iter().map(|&e| q.word(e)).collect();
+    writeln!(out, "P-portion: {}", p.join(", "))?;
+    writeln!(out, "elements: {}", q.elements().join(", "))?;
+    writeln!(out, "heap map:")?;
+    for (n, e) in q.heap_map().iter().enumerate() {
+        writeln!(out, "  {n}: {}", q.word(*e))?;
+    }
+    Ok(())
+}
+
+#[derive(serde::Serialize)]
+struct Doc {
+    game: String,
+    max_heap: u64,
+    order: usize,
+    elements: Vec<String>,
+    mul: Vec<Vec<usize>>,
+    identity: usize,
+    p_portion: Vec<usize>,
+    heap_map: Vec<usize>,
+    generators: Vec<GenDoc>,
+    relations: Vec<RelDoc>,
+    proved: bool,
+    tame: bool,
+    stopped_at: Option<u64>,
+}
+
+#[derive(serde::Serialize)]
+struct GenDoc {
+    name: String,
+    heap: u64,
+}
+
+#[derive(serde::Serialize)]
+struct RelDoc {
+    left: String,
+    right: String,
+}
+
+fn doc(q: &MisereQuotient) -> Doc {
+    Doc {
+        game: q.game().to_string(),
+        max_heap: q.max_heap(),
+        order: q.order(),
+        elements: q.elements(),
+        mul: q.table(),
+        identity: q.identity(),
+        p_portion: q.p_portion(),
+        heap_map: q.heap_map(),
+        generators: q
+            .generators()
+            .iter()
+            .map(|g| GenDoc {
+                name: g.name.clone(),
+                heap: g.heap,
+            })
+            .collect(),
+        relations: q
+            .relations()
+            .iter()
+            .map(|r| RelDoc {
+                left: r.left.clone(),
+                right: r.right.clone(),
+            })
+            .collect(),
+        proved: q.proof().is_some(),
+        tame: matches!(q.tameness(), Tameness::Tame { .. }),
+        stopped_at: q.stopped().map(|(n, _)| n),
+    }
+}
+
+/// Parses a `--max-heap` given in hexadecimal too (clap's default parser takes decimal only).
+pub fn parse_max_heap(s: &str) -> Result<u64, String> {
+    parse_u64(s).map_err(|e| e.to_string())
+}

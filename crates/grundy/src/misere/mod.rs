@@ -1,0 +1,502 @@
+//! Misère quotients of heap games (Plambeck and Siegel).
+//!
+//! In misère play the player who makes the last move loses, and the Sprague-Grundy theory no
+//! longer adds: the outcome of a sum is not a function of the nim-values of its parts. Plambeck
+//! ("Taming the wild in impartial combinatorial games", INTEGERS 5, 2005) and Plambeck and
+//! Siegel ("Misère quotients for impartial games", J. Combin. Theory Ser. A 115, 2008) restore
+//! a finite algebra on a restricted set of positions.
+//!
+//! **Definitions.** Let `A` be a set of games closed under sums and options (here: the
+//! *closure* of the heaps `1..=N` of one game, all sums of such heaps). Two games are
+//! *indistinguishable* over `A`,
+//!
+//! > `x ≡ y`  iff  `o⁻(x + z) = o⁻(y + z)` for every `z` in `A`,
+//!
+//! where `o⁻` is the misère outcome. `≡` is a congruence for `+`, so the classes form a
+//! commutative monoid `Q = A/≡`, the *misère quotient*, with the *quotient map* `φ: A → Q`,
+//! `φ(x + y) = φ(x)·φ(y)` and `φ(0) = 1`. The *P-portion* `P ⊆ Q` is the set of classes of
+//! misère P-positions; it is well defined because `z = 0` is allowed above. Then a sum of heaps
+//! `h1 + ... + hk` is a P-position exactly when `φ(h1)···φ(hk)` lies in `P`: outcomes of sums
+//! of any number of heaps cost `k` table look-ups.
+//!
+//! **Facts used** (Plambeck–Siegel 2008):
+//! - `Q` is *reduced*: distinct elements `a ≠ b` are told apart by some `c`, with exactly one
+//!   of `ac`, `bc` in `P`. Conversely, a reduced bipartite monoid `(Q, P)` with a surjective
+//!   homomorphism `φ` for which "φ(x) ∈ P iff every option of `x` maps outside `P` and `x` has
+//!   an option" holds for every `x` in `A` is the misère quotient of `A`.
+//! - The order `|Q|` of a quotient of a non-trivial closure is even.
+//! - The quotient of misère Nim restricted to heaps below `2^(j+1)` (`j >= 1`) is the *tame*
+//!   quotient of order `2 + 2^(j+1)`: the two sums of 1-heaps of each parity, and one element
+//!   for each nim-sum of sums holding a larger heap; the P-portion is {odd number of 1-heaps,
+//!   nim-sum 0}. A game whose quotient is one of these (or `Z/2`, from the heap of size 1) is
+//!   *tame*: Conway's genus theory describes it. Otherwise it is *wild*.
+//! - Periodicity (the misère form of the Guy–Smith theorem, proved in Plambeck–Siegel and in
+//!   Siegel's lecture notes "Misère games and misère quotients"): for a take-and-break game
+//!   removing at most `t` tokens and leaving at most `r` heaps, if the heap map of `Q_N` is
+//!   periodic, `φ(n + p) = φ(n)` for `n0 <= n <= N - p`, and `N >= r·(n0 + p) + t`, then every
+//!   heap `n > N` has the same image and the same images of options as heap `n - p` (its
+//!   largest part exceeds `n0 + p`), so `Q_N` is the quotient of the whole game and the heap
+//!   map is periodic for all heap sizes.
+//!
+//! The construction ([`quotient`]) follows Plambeck and Siegel: heaps are adjoined one at a
+//! time, each stage refining the previous quotient by the outcomes of `y + k·[n]`; see the
+//! `build` module for the stage and its check. [`reference`] is the slow direct search the
+//! tests compare with.
+
+mod build;
+mod present;
+testing_pub! {
+    pub mod reference;
+}
+#[cfg(test)]
+mod tests;
+
+pub use present::{Generator, Relation};
+
+use crate::control::Control;
+use crate::error::{Error, Result};
+use crate::heap::position::{Move, PositionAnalysis};
+use crate::heap::rule::Options;
+use crate::heap::HeapGame;
+use crate::notation::game::GameSpec;
+use crate::solve::Outcome;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+/// The most elements [`quotient`] builds by default.
+pub const MAX_ORDER: usize = 4096;
+
+/// The most copies of one heap whose outcomes a stage follows before their period shows.
+pub const MAX_EXPONENT: usize = 4096;
+
+/// The largest `--max-heap` accepted.
+pub const MAX_HEAP: u64 = 100_000;
+
+/// The largest heap for which `position --misere` builds a quotient on its own.
+pub const POSITION_MAX_HEAP: u64 = 200;
+
+/// The most elements a quotient built for `position --misere` may have.
+pub const POSITION_MAX_ORDER: usize = 1024;
+
+/// Tame or wild.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum Tameness {
+    /// The trivial quotient {1}: no heap has a move.
+    Trivial,
+    /// Isomorphic to a quotient of misère Nim: `Z/2` (order 2) or the tame quotient of
+    /// order `2 + 2^(j+1)`; `nim_bits` is `j + 1` (0 for `Z/2`).
+    Tame {
+        /// The number of binary digits of the nim-sums it tells apart (0 for `Z/2`).
+        nim_bits: u32,
+    },
+    /// Not a quotient of misère Nim.
+    Wild,
+}
+
+/// Why a quotient computed for heaps up to `N` holds for every heap size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct Proof {
+    /// The heap map is periodic from this heap size on.
+    pub preperiod: u64,
+    /// Its period.
+    pub period: u64,
+    /// The most tokens a move removes (`t`).
+    pub removal: u64,
+    /// The most heaps a move leaves (`r`).
+    pub parts: u64,
+}
+
+impl Proof {
+    /// The criterion in words.
+    pub fn describe(&self, max_heap: u64) -> String {
+        format!(
+            "the heap map is periodic with period {} from heap {} up to {max_heap}, and \
+             {max_heap} >= r(n0 + p) + t = {}(n0 + p) + {} (periodicity theorem)",
+            self.period, self.preperiod, self.parts, self.removal
+        )
+    }
+}
+
+/// The misère quotient of a heap game restricted to heaps of at most `max_heap` tokens.
+///
+/// Elements are numbered `0..order()`, the identity (the class of the empty sum) being 0.
+///
+/// ```
+/// use grundy::{Control, HeapGame};
+/// use grundy::misere::quotient;
+///
+/// // 0.75: the 8-element quotient R8 of Plambeck and Siegel.
+/// let game: HeapGame = "octal:0.75".parse()?;
+/// let q = quotient(&game, 20, &Control::none())?;
+/// assert_eq!(q.order(), 8);
+/// let (a, b) = (q.of_heap(2).unwrap(), q.of_heap(3).unwrap());
+/// assert_eq!(q.is_p(q.mul(a, b)), grundy::misere::reference::Search::new(&game, 10_000).is_p(&[2, 3])?);
+/// # Ok::<(), grundy::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct MisereQuotient {
+    game: String,
+    max_heap: u64,
+    split: Option<(u64, String)>,
+    q: usize,
+    mul: Vec<u32>,
+    p: Vec<bool>,
+    heap_map: Vec<u32>,
+    generators: Vec<Generator>,
+    words: Vec<Vec<u32>>,
+    relations: Vec<Relation>,
+    tameness: Tameness,
+    proof: Option<Proof>,
+}
+
+/// Computes the misère quotient of `game` restricted to heaps of at most `max_heap` tokens
+/// (at most [`MAX_ORDER`] elements). When adjoining some heap `n` splits a class of the
+/// quotient of the smaller heaps, the construction stops and returns the quotient of the heaps
+/// up to `n - 1` ([`MisereQuotient::stopped`] says so).
+pub fn quotient(game: &HeapGame, max_heap: u64, ctl: &Control) -> Result<MisereQuotient> {
+    quotient_limited(game, max_heap, MAX_ORDER, ctl)
+}
+
+/// [`quotient`] with at most `max_order` elements ([`Error::Limit`] beyond).
+pub fn quotient_limited(
+    game: &HeapGame,
+    max_heap: u64,
+    max_order: usize,
+    ctl: &Control,
+) -> Result<MisereQuotient> {
+    if max_heap > MAX_HEAP {
+        return Err(Error::limit(
+            crate::LimitKind::HeapSize,
+            format!("--max-heap {max_heap} is above the limit of {MAX_HEAP}"),
+            "use a smaller --max-heap",
+        ));
+    }
+    let mut stage = build::Stage::trivial();
+    let mut opts = Options::new();
+    let mut split = None;
+    for n in 1..=max_heap {
+        let mut next = stage.clone();
+        next.adjoin(game, &mut opts, max_order, ctl)?;
+        match next.check(game, &mut opts, ctl) {
+            Ok(()) => stage = next,
+            Err(Error::Invalid(why)) => {
+                split = Some((n, why));
+                break;
+            }
+            Err(e) => return Err(e),
+        }
+        ctl.check(n)?;
+    }
+    let max_heap = stage.heap_map.len() as u64 - 1;
+    let (generators, words, relations) = present::presentation(&stage);
+    let tameness = present::tameness(&stage);
+    let proof = match split {
+        None => proof(game.spec(), &stage.heap_map),
+        Some(_) => None,
+    };
+    Ok(MisereQuotient {
+        game: game.spec().to_string(),
+        max_heap,
+        split,
+        q: stage.q,
+        mul: stage.mul,
+        p: stage.p,
+        heap_map: stage.heap_map,
+        generators,
+        words,
+        relations,
+        tameness,
+        proof,
+    })
+}
+
+/// The periodicity criterion for games of finite code: the smallest period `p` whose
+/// preperiod `n0` satisfies `N >= r·(n0 + p) + t`.
+fn proof(spec: &GameSpec, map: &[u32]) -> Option<Proof> {
+    let (removal, parts): (u64, u64) = match spec {
+        GameSpec::TakeBreak(c) => {
+            let d = c.digits();
+            let parts = d.iter().map(|&x| {
+                if x & 8 != 0 {
+                    3
+                } else if x & 4 != 0 {
+                    2
+                } else {
+                    1
+                }
+            });
+            (c.last_digit() as u64, parts.max().unwrap_or(1))
+        }
+        GameSpec::Subtraction(s) => (s.ranges().last()?.1, 1),
+        _ => return None,
+    };
+    let n = map.len() as u64 - 1;
+    for p in 1..=n / 2 {
+        // Smallest n0 with map[m + p] == map[m] for n0 <= m <= n - p.
+        let mut n0 = n - p + 1;
+        while n0 > 0 && map[(n0 - 1) as usize] == map[(n0 - 1 + p) as usize] {
+            n0 -= 1;
+        }
+        if n0 + p > n {
+            continue;
+        }
+        if parts
+            .checked_mul(n0 + p)
+            .and_then(|x| x.checked_add(removal))
+            <= Some(n)
+        {
+            return Some(Proof {
+                preperiod: n0,
+                period: p,
+                removal,
+                parts,
+            });
+        }
+    }
+    None
+}
+
+impl MisereQuotient {
+    /// The game, in the GAME notation.
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// The largest heap size of the closure it was computed for (below the one asked for when
+    /// the construction stopped: [`MisereQuotient::stopped`]).
+    pub fn max_heap(&self) -> u64 {
+        self.max_heap
+    }
+
+    /// When the heap-by-heap construction stopped before the heap size asked for: the heap
+    /// whose adjunction splits a class of the quotient of the smaller heaps, and the failed
+    /// check (see the `build` module).
+    pub fn stopped(&self) -> Option<(u64, &str)> {
+        self.split.as_ref().map(|(n, why)| (*n, why.as_str()))
+    }
+
+    /// The order |Q|.
+    pub fn order(&self) -> usize {
+        self.q
+    }
+
+    /// The identity: the class of the empty sum (always 0).
+    pub fn identity(&self) -> usize {
+        0
+    }
+
+    /// The product of two elements.
+    pub fn mul(&self, a: usize, b: usize) -> usize {
+        self.mul[a * self.q + b] as usize
+    }
+
+    /// Whether element `a` lies in the P-portion.
+    pub fn is_p(&self, a: usize) -> bool {
+        self.p[a]
+    }
+
+    /// The P-portion, ascending.
+    pub fn p_portion(&self) -> Vec<usize> {
+        (0..self.q).filter(|&a| self.p[a]).collect()
+    }
+
+    /// The element of a heap of `n` tokens: for `n <= max_heap`, and for every `n` when the
+    /// quotient is proved for all heaps ([`MisereQuotient::proof`]); `None` otherwise.
+    pub fn of_heap(&self, n: u64) -> Option<usize> {
+        if n <= self.max_heap {
+            return Some(self.heap_map[n as usize] as usize);
+        }
+        let pr = self.proof.as_ref()?;
+        let back = (n - self.max_heap).div_ceil(pr.period) * pr.period;
+        Some(self.heap_map[(n - back) as usize] as usize)
+    }
+
+    /// The element of a sum of heaps, if every heap has one ([`MisereQuotient::of_heap`]).
+    pub fn of_heaps(&self, heaps: &[u64]) -> Option<usize> {
+        heaps
+            .iter()
+            .try_fold(0, |acc, &h| Some(self.mul(acc, self.of_heap(h)?)))
+    }
+
+    /// The heap map for heaps `0..=max_heap`.
+    pub fn heap_map(&self) -> Vec<usize> {
+        self.heap_map.iter().map(|&e| e as usize).collect()
+    }
+
+    /// The generators (heap sizes whose element is not a product of smaller heaps' elements),
+    /// named `a`, `b`, `c`, ... in the order of their heap sizes.
+    pub fn generators(&self) -> &[Generator] {
+        &self.generators
+    }
+
+    /// Defining relations between words in the generators.
+    pub fn relations(&self) -> &[Relation] {
+        &self.relations
+    }
+
+    /// The presentation: generators and relations.
+    pub fn presentation(&self) -> (&[Generator], &[Relation]) {
+        (&self.generators, &self.relations)
+    }
+
+    /// Element `a` as its normal word in the generators, such as `ab^2` (`1` for the identity).
+    pub fn word(&self, a: usize) -> String {
+        present::format_word(&self.generators, &self.words[a])
+    }
+
+    /// Every element as a word, by index.
+    pub fn elements(&self) -> Vec<String> {
+        (0..self.q).map(|a| self.word(a)).collect()
+    }
+
+    /// The multiplication table, row by row.
+    pub fn table(&self) -> Vec<Vec<usize>> {
+        (0..self.q)
+            .map(|a| (0..self.q).map(|b| self.mul(a, b)).collect())
+            .collect()
+    }
+
+    /// Tame or wild.
+    pub fn tameness(&self) -> Tameness {
+        self.tameness
+    }
+
+    /// Why the quotient holds for all heap sizes, when the periodicity criterion applies.
+    pub fn proof(&self) -> Option<&Proof> {
+        self.proof.as_ref()
+    }
+
+    /// Outcome and every winning move of the sum of `heaps`, read from the quotient: `None`
+    /// when a heap has no element ([`MisereQuotient::of_heap`]). A move is winning exactly when
+    /// the element of the position it leaves is in the P-portion.
+    pub fn analyze(
+        &self,
+        game: &HeapGame,
+        heaps: &[u64],
+        ctl: &Control,
+    ) -> Result<Option<PositionAnalysis>> {
+        let Some(imgs) = heaps
+            .iter()
+            .map(|&h| self.of_heap(h))
+            .collect::<Option<Vec<usize>>>()
+        else {
+            return Ok(None);
+        };
+        // Products of all heaps but one, from prefix and suffix products.
+        let k = imgs.len();
+        let mut suffix = vec![0usize; k + 1];
+        for i in (0..k).rev() {
+            suffix[i] = self.mul(imgs[i], suffix[i + 1]);
+        }
+        let whole = suffix[0];
+        let win = !self.p[whole];
+        let mut moves = Vec::new();
+        if win {
+            let mut prefix = 0;
+            let mut opts = Options::new();
+            let mut done: HashMap<(u64, usize), Vec<Vec<u64>>> = HashMap::new();
+            for i in 0..k {
+                ctl.stop_check()?;
+                let rest = self.mul(prefix, suffix[i + 1]);
+                prefix = self.mul(prefix, imgs[i]);
+                let h = heaps[i];
+                if let Some(tos) = done.get(&(h, rest)) {
+                    moves.extend(tos.iter().map(|to| Move::new(i, h, to.clone())));
+                    continue;
+                }
+                let bound = game.option_count_bound(h);
+                if bound > crate::heap::position::MAX_OPTIONS {
+                    return Err(Error::limit(
+                        crate::LimitKind::Options,
+                        format!("heap {h} has about {bound} options to list winning moves from"),
+                        "use smaller heaps",
+                    ));
+                }
+                opts.clear();
+                game.heap_options(h, &mut opts)?;
+                let mut seen = HashSet::new();
+                let mut tos = Vec::new();
+                for o in opts.iter() {
+                    let mut to: Vec<u64> = o.iter().copied().filter(|&x| x > 0).collect();
+                    to.sort_unstable();
+                    let Some(e) = self.of_heaps(&to) else {
+                        return Ok(None);
+                    };
+                    if self.p[self.mul(rest, e)] && seen.insert(to.clone()) {
+                        tos.push(to);
+                    }
+                }
+                moves.extend(tos.iter().map(|to| Move::new(i, h, to.clone())));
+                done.insert((h, rest), tos);
+            }
+        }
+        Ok(Some(PositionAnalysis {
+            outcome: if win { Outcome::N } else { Outcome::P },
+            nim_sum: None,
+            winning_moves: moves,
+        }))
+    }
+}
+
+/// A misère position answered through a quotient.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Answer {
+    /// Outcome and winning moves.
+    pub analysis: PositionAnalysis,
+    /// The quotient used.
+    pub quotient: Arc<MisereQuotient>,
+}
+
+type Cache = Mutex<HashMap<(String, u64), Option<Arc<MisereQuotient>>>>;
+
+fn cache() -> &'static Cache {
+    static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Answers a misère sum of heaps through the quotient of the heaps up to the largest of them,
+/// when that quotient can be built within [`POSITION_MAX_HEAP`] and [`POSITION_MAX_ORDER`]
+/// (quotients are kept for the life of the process, except for script games); `None` when it
+/// cannot, and the caller searches instead. Nim is left to Bouton's rule.
+pub fn through_quotient(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<Option<Answer>> {
+    let max = heaps.iter().copied().max().unwrap_or(0);
+    if matches!(game.spec(), GameSpec::Nim) || max > POSITION_MAX_HEAP {
+        return Ok(None);
+    }
+    let script = matches!(game.spec(), GameSpec::Script(_));
+    let key = (game.spec().to_string(), max);
+    let cached = if script {
+        None
+    } else {
+        cache().lock().ok().and_then(|c| c.get(&key).cloned())
+    };
+    let q = match cached {
+        Some(q) => q,
+        None => {
+            let built = match quotient_limited(game, max, POSITION_MAX_ORDER, ctl) {
+                Ok(q) => Some(Arc::new(q)),
+                Err(Error::Limit(_)) => None,
+                Err(e) => return Err(e),
+            };
+            if !script {
+                if let Ok(mut c) = cache().lock() {
+                    c.insert(key, built.clone());
+                }
+            }
+            built
+        }
+    };
+    let Some(q) = q.filter(|q| q.max_heap() >= max) else {
+        return Ok(None);
+    };
+    Ok(q.analyze(game, heaps, ctl)?.map(|analysis| Answer {
+        analysis,
+        quotient: q,
+    }))
+}

@@ -1,0 +1,189 @@
+use super::reference::Search;
+use super::*;
+use proptest::prelude::*;
+
+fn game(s: &str) -> HeapGame {
+    s.parse().unwrap()
+}
+
+fn q(s: &str, n: u64) -> MisereQuotient {
+    quotient(&game(s), n, &Control::none()).unwrap()
+}
+
+/// Every sum of at most `k` heaps of sizes `1..=n`, against the direct search.
+fn exhaustive(s: &str, n: u64, k: usize) {
+    let g = game(s);
+    let quo = quotient(&g, n, &Control::none()).unwrap();
+    let n = quo.max_heap();
+    let mut search = Search::new(&g, 5_000_000);
+    let mut stack: Vec<Vec<u64>> = vec![vec![]];
+    while let Some(pos) = stack.pop() {
+        let e = quo.of_heaps(&pos).unwrap();
+        assert_eq!(quo.is_p(e), search.is_p(&pos).unwrap(), "{s} {pos:?}");
+        if pos.len() < k {
+            let from = pos.last().copied().unwrap_or(1);
+            for h in from..=n {
+                let mut next = pos.clone();
+                next.push(h);
+                stack.push(next);
+            }
+        }
+    }
+}
+
+#[test]
+fn small_sums_agree_with_search() {
+    exhaustive("nim", 7, 4);
+    exhaustive("kayles", 12, 3);
+    exhaustive("dawsons-kayles", 12, 3);
+    exhaustive("octal:0.75", 12, 4);
+    exhaustive("octal:4.7", 10, 3);
+    exhaustive("octal:0.137", 12, 3);
+    exhaustive("sub:1,3,4", 14, 4);
+    exhaustive("grundys-game", 12, 3);
+}
+
+/// Misère Nim: the tame quotients, of order 2 + 2^(j+1) for heaps below 2^(j+1).
+#[test]
+fn nim_is_tame() {
+    assert_eq!(q("nim", 0).order(), 1);
+    assert_eq!(q("nim", 0).tameness(), Tameness::Trivial);
+    let z2 = q("nim", 1);
+    assert_eq!((z2.order(), z2.p_portion().len()), (2, 1));
+    assert_eq!(z2.tameness(), Tameness::Tame { nim_bits: 0 });
+    for (n, order, bits) in [(2, 6, 2), (3, 6, 2), (4, 10, 3), (7, 10, 3), (8, 18, 4)] {
+        let t = q("nim", n);
+        assert_eq!(t.order(), order, "nim {n}");
+        assert_eq!(t.p_portion().len(), 2, "nim {n}");
+        assert_eq!(t.tameness(), Tameness::Tame { nim_bits: bits }, "nim {n}");
+        assert!(t.proof().is_none());
+    }
+    // T2 = <a, b | a^2 = 1, b^3 = b>, P = {a, b^2}.
+    let t2 = q("nim", 2);
+    let rels: Vec<String> = t2.relations().iter().map(|r| r.to_string()).collect();
+    assert_eq!(rels, ["a^2 = 1", "b^3 = b"]);
+    let p: Vec<String> = t2.p_portion().iter().map(|&e| t2.word(e)).collect();
+    assert_eq!(p, ["a", "b^2"]);
+}
+
+/// 0.75: Plambeck and Siegel's R8 = <a, b, c | a^2 = 1, b^3 = b, bc = ab, c^2 = b^2>, of order
+/// 8 with P-portion {a, b^2}, proved for all heaps by periodicity.
+#[test]
+fn octal_075_is_r8() {
+    let r8 = q("octal:0.75", 40);
+    assert_eq!(r8.order(), 8);
+    assert_eq!(r8.tameness(), Tameness::Wild);
+    assert_eq!(r8.p_portion().len(), 2);
+    assert!(r8.proof().is_some());
+    let mut rels: Vec<String> = r8.relations().iter().map(|r| r.to_string()).collect();
+    rels.sort();
+    assert_eq!(rels, ["a^2 = 1", "b^3 = b", "bc = ab", "c^2 = b^2"]);
+    let p: Vec<String> = r8.p_portion().iter().map(|&e| r8.word(e)).collect();
+    assert_eq!(p, ["a", "b^2"]);
+}
+
+/// Kayles: over heaps up to 8, `[5] + [5] ≡ 0`; heap 9 tells them apart (`[9]` is P,
+/// `[5] + [5] + [9]` is N), so the heap-by-heap construction stops by heap 9.
+#[test]
+fn kayles_stops_where_a_class_splits() {
+    let k = q("kayles", 20);
+    assert!(k.max_heap() <= 8);
+    assert_eq!(k.stopped().map(|(n, _)| n), Some(k.max_heap() + 1));
+    let g = game("kayles");
+    let mut s = Search::new(&g, 1_000_000);
+    assert!(s.is_p(&[9]).unwrap() && !s.is_p(&[5, 5, 9]).unwrap());
+}
+
+#[test]
+fn orders_are_even() {
+    for s in [
+        "kayles",
+        "dawsons-kayles",
+        "octal:0.75",
+        "octal:4.7",
+        "octal:0.137",
+        "sub:1,3,4",
+        "sub:2,5",
+        "grundys-game",
+        "octal:0.6",
+        "divide:2,3",
+        "squares",
+    ] {
+        for n in [1, 2, 5, 9, 14] {
+            let o = q(s, n).order();
+            assert!(o == 1 || o.is_multiple_of(2), "{s} up to {n}: order {o}");
+        }
+    }
+}
+
+#[test]
+fn periodic_heap_map_is_used_beyond_the_bound() {
+    let r8 = q("octal:0.75", 40);
+    let pr = r8.proof().unwrap().clone();
+    for n in 41..200u64 {
+        let back = n - pr.period * ((n - 30) / pr.period + 1);
+        assert_eq!(r8.of_heap(n), r8.of_heap(back), "heap {n}");
+    }
+    assert!(q("dawsons-kayles", 10).of_heap(11).is_none());
+}
+
+#[test]
+fn winning_moves_agree_with_search() {
+    for name in ["octal:0.75", "kayles", "sub:1,3,4"] {
+        let g = game(name);
+        let quo = quotient(&g, 14, &Control::none()).unwrap();
+        let top = quo.max_heap();
+        assert!(top >= 4, "{name}");
+        for heaps in [
+            vec![3, 5, 6],
+            vec![1, 4, 9],
+            vec![2, 2, 7, 8],
+            vec![14],
+            vec![5, 5],
+        ] {
+            let heaps: Vec<u64> = heaps.iter().map(|h| 1 + (h - 1) % top).collect();
+            let a = quo.analyze(&g, &heaps, &Control::none()).unwrap().unwrap();
+            let mut search = Search::new(&g, 5_000_000);
+            assert_eq!(
+                a.outcome == Outcome::P,
+                search.is_p(&heaps).unwrap(),
+                "{heaps:?}"
+            );
+            let mut moves = Vec::new();
+            let mut opts = Options::new();
+            for (i, &h) in heaps.iter().enumerate() {
+                opts.clear();
+                g.heap_options(h, &mut opts).unwrap();
+                let mut seen = HashSet::new();
+                for o in opts.iter() {
+                    let mut to: Vec<u64> = o.iter().copied().filter(|&x| x > 0).collect();
+                    to.sort_unstable();
+                    let mut rest: Vec<u64> =
+                        heaps[..i].iter().chain(&heaps[i + 1..]).copied().collect();
+                    rest.extend(&to);
+                    if search.is_p(&rest).unwrap() && seen.insert(to.clone()) {
+                        moves.push(Move::new(i, h, to));
+                    }
+                }
+            }
+            assert_eq!(a.winning_moves, moves, "{heaps:?}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #[test]
+    fn random_positions_agree(which in 0usize..7, heaps in proptest::collection::vec(1u64..=11, 0..6)) {
+        let games = ["nim", "kayles", "dawsons-kayles", "octal:0.75", "octal:4.7", "octal:0.137", "sub:1,3,4"];
+        thread_local! {
+            static QS: std::cell::RefCell<HashMap<usize, MisereQuotient>> = Default::default();
+        }
+        let g = game(games[which]);
+        let quo = QS.with(|m| m.borrow_mut().entry(which).or_insert_with(|| quotient(&g, 11, &Control::none()).unwrap()).clone());
+        let top = quo.max_heap().max(1);
+        let heaps: Vec<u64> = heaps.iter().map(|h| 1 + (h - 1) % top).collect();
+        let mut search = Search::new(&g, 5_000_000);
+        prop_assert_eq!(quo.is_p(quo.of_heaps(&heaps).unwrap()), search.is_p(&heaps).unwrap());
+    }
+}
