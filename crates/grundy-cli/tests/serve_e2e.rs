@@ -334,6 +334,98 @@ async fn scenario(c: &Client, port: u16) -> Result<(), String> {
     assert!(status.contains("You win"), "{status}");
     let png = c.screenshot().await.unwrap();
     std::fs::write(e2e_dir().join("playground-end.png"), png).unwrap();
+    play_chomp_by_clicks_following_the_hints(c).await
+}
+
+/// Chomp 2×3 in the Boards section, the human first (an N-position), clicking the cells the
+/// hint outlines until the engine is left with the poisoned corner alone.
+async fn play_chomp_by_clicks_following_the_hints(c: &Client) -> Result<(), String> {
+    find(c, "#boards-kind")
+        .await
+        .select_by_value("chomp")
+        .await
+        .unwrap();
+    set_text(c, "#boards-rows", "2").await;
+    set_text(c, "#boards-cols", "3").await;
+    find(c, "#boards-first")
+        .await
+        .select_by_value("human")
+        .await
+        .unwrap();
+    find(c, "#boards-new").await.click().await.unwrap();
+    wait_attr(c, "#boards-status", "data-state", |v| v == "playing").await;
+    assert_eq!(count(c, "#boards-grid .board-cell").await, 6);
+    assert_eq!(count(c, "#boards-grid [data-poison='1']").await, 1);
+    let outcome = find(c, "#boards-outcome").await.text().await.unwrap();
+    assert!(outcome.starts_with("N, value 4"), "{outcome}");
+    let mut moves = 0;
+    loop {
+        find(c, "#boards-hint").await.click().await.unwrap();
+        let start = Instant::now();
+        while count(c, "#boards-grid [data-hint='1']").await == 0 {
+            if start.elapsed() > Duration::from_secs(20) {
+                return Err("the hint outlined no cell".into());
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if moves == 0 {
+            // The winning first move eats the top right cell.
+            let cell = find(c, "#boards-grid [data-hint='1']").await;
+            assert_eq!(cell.attr("data-r").await.unwrap().as_deref(), Some("1"));
+            assert_eq!(cell.attr("data-c").await.unwrap().as_deref(), Some("2"));
+        }
+        find(c, "#boards-grid [data-hint='1']")
+            .await
+            .click()
+            .await
+            .unwrap();
+        let state = wait_attr(c, "#boards-status", "data-state", |v| {
+            v == "playing" || v == "won" || v == "lost"
+        })
+        .await;
+        moves += 1;
+        if state != "playing" {
+            assert_eq!(state, "won");
+            break;
+        }
+        assert!(moves < 10, "the game does not end");
+    }
+    let status = find(c, "#boards-status").await.text().await.unwrap();
+    assert!(status.contains("you win"), "{status}");
+    let png = c.screenshot().await.unwrap();
+    std::fs::write(e2e_dir().join("playground-boards.png"), png).unwrap();
+
+    // Cram 2×2, the human first: a domino by two clicks, the engine places the parallel one
+    // and the human, left without a move, loses.
+    find(c, "#boards-kind")
+        .await
+        .select_by_value("cram")
+        .await
+        .unwrap();
+    set_text(c, "#boards-rows", "2").await;
+    set_text(c, "#boards-cols", "2").await;
+    find(c, "#boards-new").await.click().await.unwrap();
+    wait_attr(c, "#boards-status", "data-state", |v| v == "playing").await;
+    let outcome = find(c, "#boards-outcome").await.text().await.unwrap();
+    assert!(outcome.starts_with("P, value 0"), "{outcome}");
+    find(c, "#boards-grid [data-r='0'][data-c='0']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    assert_eq!(count(c, "#boards-grid [data-selected='1']").await, 1);
+    find(c, "#boards-grid [data-r='0'][data-c='1']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let state = wait_attr(c, "#boards-status", "data-state", |v| {
+        v == "playing" || v == "won" || v == "lost"
+    })
+    .await;
+    assert_eq!(state, "lost");
+    assert_eq!(count(c, "#boards-grid [data-state='human']").await, 2);
+    assert_eq!(count(c, "#boards-grid [data-state='engine']").await, 2);
     Ok(())
 }
 

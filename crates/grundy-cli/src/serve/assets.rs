@@ -19,6 +19,14 @@ pub async fn app_js() -> impl IntoResponse {
     )
 }
 
+/// `GET /boards.js`: the Boards section (Chomp and Cram).
+pub async fn boards_js() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        include_str!("../../web/boards.js"),
+    )
+}
+
 /// `GET /style.css`.
 pub async fn style_css() -> impl IntoResponse {
     (

@@ -75,6 +75,13 @@ pub struct Limits {
     pub script_bytes: usize,
     /// Operations of one call of a script's `options`.
     pub script_operations: u64,
+    /// Rows and columns of a Chomp board (`/api/board`).
+    pub chomp_side: usize,
+    /// Rows and columns of a Cram board (`/api/board`).
+    pub cram_side: usize,
+    /// Free cells of a Cram board (`/api/board`): a 5×6 board takes seconds under misère
+    /// play, a 6×6 board minutes.
+    pub cram_cells: usize,
     /// Heavy jobs running at once.
     pub workers: usize,
     /// How long a request waits for a free place in its lane before 503.
@@ -116,6 +123,9 @@ impl Default for Limits {
             graph_arcs: 5_000,
             script_bytes: 16 * 1024,
             script_operations: 1_000_000,
+            chomp_side: 8,
+            cram_side: 6,
+            cram_cells: 25,
             workers: 2,
             busy_wait: Duration::from_secs(2),
             deadline: Duration::from_secs(10),

@@ -18,6 +18,7 @@
 
 pub mod api;
 pub mod assets;
+pub mod boards;
 pub mod limits;
 
 use axum::extract::{Request, State};
@@ -85,6 +86,9 @@ fn build(limits: Limits) -> (Router, Arc<AppState>) {
         .route("/", get(assets::index))
         .route("/app.js", get(assets::app_js))
         .route("/style.css", get(assets::style_css))
+        .route("/boards.js", get(assets::boards_js))
+        .route("/api/board", post(boards::board))
+        .route("/api/board/reply", post(boards::reply))
         .route("/api/games", get(api::games))
         .route("/api/seq", post(api::seq))
         .route("/api/analyze", post(api::analyze))
