@@ -723,8 +723,8 @@ def solve(game: Any, misere: bool = False, moves: bool = False, memory: Optional
           progress: bool = False) -> Solution:
     """Solves a game of the rules notation (a string, or a :class:`Game`): ``Game(game).solve(...)``.
 
-    >>> solve("cram:3x3").value
-    1
+    >>> solve("cram:1x4").value
+    2
     """
     g = game if isinstance(game, Game) else Game(game)
     return g.solve(misere=misere, moves=moves, memory=memory, progress=progress)
