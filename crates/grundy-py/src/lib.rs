@@ -13,13 +13,15 @@
 //!   released while the calling thread polls `PyErr_CheckSignals` and forwards progress, so the
 //!   worker itself pays one relaxed atomic store a progress report and nothing else.
 
-use grundy::control::{CancelToken, Control};
+use grundy::control::{CancelToken, Control, MemoryBudget, LIBRARY_MEMORY_ADVICE};
 use grundy::count::histogram::{histogram_of_analysis, Limits};
 use grundy::count::{count_from_histogram, CountSpec};
+use grundy::game::families;
 use grundy::heap::position::{self, PositionAnalysis};
 use grundy::heap::rule::Options;
 use grundy::heap::{sequence, HeapGame};
 use grundy::nimber::{algebra, batch, Nim64, NimBig, NimberField};
+use grundy::notation::board::parse_board_game;
 use grundy::notation::game::{parse_game, GameSpec};
 use grundy::notation::graph::{parse_graph, GraphFormat};
 use grundy::ordinal::games::{cascade_value, FreeSet, LevelGame};
@@ -28,6 +30,7 @@ use grundy::ordinal::nim_sum::nim_sum;
 use grundy::pattern::periodic;
 use grundy::pattern::value::{self, SequenceAnalysis};
 use grundy::solve::loopy::{self, Gamma};
+use grundy::solve::search::Settings;
 use grundy::solve::{outcome, Outcome, Play};
 use grundy::{Error, Graph, Ordinal};
 use num_bigint::{BigInt, BigUint};
@@ -106,6 +109,16 @@ fn run<T: Send>(
     progress: Option<&Bound<'_, PyAny>>,
     work: impl FnOnce(&Control) -> grundy::Result<T> + Send,
 ) -> PyResult<T> {
+    run_within(py, progress, MemoryBudget::unlimited(), work)
+}
+
+/// [`run`] with the worker's tables drawn from `memory`.
+fn run_within<T: Send>(
+    py: Python<'_>,
+    progress: Option<&Bound<'_, PyAny>>,
+    memory: MemoryBudget,
+    work: impl FnOnce(&Control) -> grundy::Result<T> + Send,
+) -> PyResult<T> {
     let token = CancelToken::new();
     let done = AtomicU64::new(0);
     let report = |d: u64| done.store(d, Relaxed);
@@ -115,6 +128,7 @@ fn run<T: Send>(
             let (tx, rx) = mpsc::channel::<()>();
             let ctl = Control::none()
                 .with_token(token.clone())
+                .with_memory(memory)
                 .with_progress(&report);
             let worker = s.spawn(move || {
                 let r = catch_unwind(AssertUnwindSafe(|| work(&ctl)));
@@ -1060,6 +1074,90 @@ fn _solve_graph<'py>(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Games by their rules
+
+/// The parsed game of the rules notation (`ValueError` with the command line's message).
+fn board_game(notation: &str) -> PyResult<grundy::notation::board::BoardGame> {
+    parse_board_game(notation).map_err(|e| to_py(Error::Parse(e.in_source("GAME"))))
+}
+
+/// Checks a game of the rules notation without loading it (no file or script is read).
+#[pyfunction]
+fn _parse_board(notation: &str) -> PyResult<()> {
+    guard(|| board_game(notation).map(|_| ()))
+}
+
+/// The starting position of a game of the rules notation, in its family's notation (a graph
+/// file is read, a script's `start()` run).
+#[pyfunction]
+fn _show_board(py: Python<'_>, notation: &str) -> PyResult<String> {
+    guard(|| {
+        let game = board_game(notation)?;
+        run(py, None, |ctl| {
+            families::load(&game, ctl.memory().limit(), ctl)?.show()
+        })
+    })
+}
+
+/// A solved game of the rules notation: outcome (`P`/`N`), value (normal play), winning moves
+/// `(move, position after)`, and `(positions, lookups, hits, hit_rate, table_bytes, seconds)`.
+type BoardAnswer = (
+    String,
+    Option<u64>,
+    Vec<(String, String)>,
+    (u64, u64, u64, f64, u64, f64),
+);
+
+/// Solves a game of the rules notation with the library's search; its tables (and the graph
+/// file a Node-Kayles game is read from) are held to `memory` bytes. Progress reports count
+/// positions searched.
+#[pyfunction]
+#[pyo3(signature = (notation, misere=false, moves=false, memory=None, progress=None))]
+fn _solve_board(
+    py: Python<'_>,
+    notation: &str,
+    misere: bool,
+    moves: bool,
+    memory: Option<u64>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<BoardAnswer> {
+    guard(|| {
+        let game = board_game(notation)?;
+        let budget = memory.map_or_else(MemoryBudget::unlimited, MemoryBudget::new);
+        let play = if misere { Play::Misere } else { Play::Normal };
+        let s = run_within(py, progress, budget, |ctl| {
+            let loaded = families::load(&game, ctl.memory().limit(), ctl)?;
+            loaded
+                .solve(play, Settings::new(), moves, ctl)
+                .map_err(|e| match e {
+                    Error::Limit(mut l) if l.how_to_raise == LIBRARY_MEMORY_ADVICE => {
+                        l.how_to_raise = "raise memory=, in bytes".into();
+                        Error::Limit(l)
+                    }
+                    other => other,
+                })
+        })?;
+        let st = s.stats;
+        Ok((
+            s.outcome.to_string(),
+            s.value,
+            s.winning_moves
+                .into_iter()
+                .map(|m| (m.name, m.after))
+                .collect(),
+            (
+                st.positions,
+                st.lookups,
+                st.hits,
+                st.hit_rate(),
+                st.table_bytes,
+                s.seconds,
+            ),
+        ))
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
 // Ordinals
 
 /// An ordinal below ε₀ in Cantor normal form (`w^(w+1)*2+w+7`), with nim-sum and nim-product.
@@ -1342,6 +1440,9 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_parse_graph, m)?)?;
     m.add_function(wrap_pyfunction!(_solve_graph, m)?)?;
     m.add_function(wrap_pyfunction!(cascade, m)?)?;
+    m.add_function(wrap_pyfunction!(_parse_board, m)?)?;
+    m.add_function(wrap_pyfunction!(_show_board, m)?)?;
+    m.add_function(wrap_pyfunction!(_solve_board, m)?)?;
     m.add_function(wrap_pyfunction!(_matrix_game, m)?)?;
     m.add_function(wrap_pyfunction!(_dag_game, m)?)?;
     m.add_function(wrap_pyfunction!(_find_period, m)?)?;

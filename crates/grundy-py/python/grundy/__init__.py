@@ -2,7 +2,8 @@
 
 Nimbers of any size (:class:`Nimber`, :func:`nim_mul` over numpy arrays), heap games of the
 command line's notation or of a Python rule (:class:`HeapGame`), game graphs with cycles
-(:class:`Graph`), counting positions (:func:`count`) and ordinals with their nim-arithmetic
+(:class:`Graph`), games given by their rules (:class:`Game`, :func:`solve`: Chomp, Cram,
+Node-Kayles, Wythoff, Rhai scripts), counting positions (:func:`count`) and ordinals with their nim-arithmetic
 (:class:`Ordinal`, :func:`cascade`, :func:`matrix_game`, :func:`election`, :func:`dag_game`).
 
 The engines are the Rust library's; long computations release the GIL, stop on Ctrl-C
@@ -23,6 +24,7 @@ from ._grundy import Analysis, InternalError, LimitError, Nimber, Ordinal, casca
 
 __all__ = [
     "Analysis",
+    "Game",
     "Graph",
     "GraphSolution",
     "HeapGame",
@@ -33,12 +35,14 @@ __all__ = [
     "Ordinal",
     "Plot",
     "Position",
+    "Solution",
     "cascade",
     "count",
     "dag_game",
     "election",
     "matrix_game",
     "nim_mul",
+    "solve",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -636,6 +640,94 @@ class Graph:
 
 def _is_networkx(data: Any) -> bool:
     return type(data).__module__.startswith("networkx") and hasattr(data, "is_directed")
+
+
+# --------------------------------------------------------------------------------------------
+# Games by their rules
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solved game of the rules notation: ``outcome`` is ``"P"`` (the player to move loses)
+    or ``"N"``; ``value`` the Grundy value (None in misère play, where values do not add);
+    ``winning_moves`` every winning move as ``(move, position after)`` in the family's notation
+    (empty unless asked for); ``stats`` what the search did (``positions``, ``lookups``,
+    ``hits``, ``hit_rate``, ``table_bytes``, ``seconds``). ``str()`` prints what
+    ``grundy solve`` prints."""
+
+    outcome: str
+    value: Optional[int]
+    winning_moves: List[Tuple[str, str]] = field(default_factory=list)
+    stats: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        lines = [self.outcome]
+        if self.value is not None:
+            lines.append(f"value {self.value}")
+        lines += [f"{m}: {after}" for m, after in self.winning_moves]
+        return "\n".join(lines)
+
+
+class Game:
+    """A game given by its rules, in the notation of ``grundy solve``: ``chomp:A,B,C``,
+    ``chomp:RxC``, ``cram:RxC``, ``cram:ROWS`` (``.`` free, ``#`` blocked, rows separated by
+    ``/``), ``node-kayles:path:N``, ``node-kayles:cycle:N``, ``node-kayles:grid:RxC``,
+    ``node-kayles:FILE``, ``wythoff:A,B``, ``rules:PATH`` (a Rhai script).
+
+    The notation is checked at once (``ValueError`` with the command line's message); a graph
+    file or script is read when the game is shown or solved.
+    """
+
+    def __init__(self, notation: str) -> None:
+        if not isinstance(notation, str):
+            raise TypeError(f"Game: expected a string, found {type(notation).__name__}")
+        _grundy._parse_board(notation)
+        self.notation = notation
+
+    def solve(self, misere: bool = False, moves: bool = False, memory: Optional[int] = None,
+              progress: bool = False) -> Solution:
+        """Who wins, the Grundy value (normal play) and, with ``moves=True``, every winning
+        move, by the library's search (components, symmetries, ``G + *k`` tests).
+
+        ``memory`` bounds the search's tables in bytes (:class:`LimitError` when they fill;
+        no bound by default). ``progress=True`` shows the positions searched so far.
+        """
+        if memory is not None:
+            memory = _natural(memory, "memory")
+        outcome, value, winning, st = _with_progress(
+            progress, None, "positions",
+            lambda cb: _grundy._solve_board(self.notation, bool(misere), bool(moves), memory, cb),
+        )
+        keys = ("positions", "lookups", "hits", "hit_rate", "table_bytes", "seconds")
+        return Solution(outcome, value, [tuple(m) for m in winning], dict(zip(keys, st)))
+
+    def show(self) -> str:
+        """The starting position in its family's notation (``chomp:4x3`` shows as
+        ``chomp:3,3,3,3``)."""
+        return _grundy._show_board(self.notation)
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"Game({self.notation!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other.notation == self.notation
+
+    def __hash__(self) -> int:
+        return hash(self.notation)
+
+
+def solve(game: Any, misere: bool = False, moves: bool = False, memory: Optional[int] = None,
+          progress: bool = False) -> Solution:
+    """Solves a game of the rules notation (a string, or a :class:`Game`): ``Game(game).solve(...)``.
+
+    >>> solve("cram:1x4").value
+    2
+    """
+    g = game if isinstance(game, Game) else Game(game)
+    return g.solve(misere=misere, moves=moves, memory=memory, progress=progress)
 
 
 # --------------------------------------------------------------------------------------------

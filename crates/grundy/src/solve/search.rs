@@ -55,6 +55,9 @@ pub const ENTRY_OVERHEAD: usize = 48;
 /// searches stop with [`Error::Limit`] of kind [`LimitKind::Fixed`].
 pub const MAX_DEPTH: usize = 100_000;
 
+/// Positions searched between two progress reports to the control ([`Control::check`]).
+pub const PROGRESS_EVERY: u64 = 1 << 12;
+
 /// Stack given to the thread [`solve`] runs the search on: the search recurses once per move
 /// of the line it explores.
 pub const STACK_BYTES: usize = 1 << 30;
@@ -215,6 +218,10 @@ impl<'f, 'c, F: Family> Search<'f, 'c, F> {
     /// Charges one new entry with key `key` to the memory budget.
     fn charge(&mut self, key: &F::Position) -> Result<()> {
         self.stats.positions += 1;
+        if self.stats.positions.is_multiple_of(PROGRESS_EVERY) {
+            // Progress counts positions searched (the total is unknown in advance).
+            self.ctl.check(self.stats.positions)?;
+        }
         self.charged += (self.family.bytes(key) + ENTRY_OVERHEAD) as u64;
         let held = self.reservation.as_ref().map_or(0, Reservation::bytes);
         if self.charged > held {
