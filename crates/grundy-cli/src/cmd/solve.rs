@@ -15,7 +15,7 @@ use std::io::Write;
 /// Arguments of `grundy solve`.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  \
-    grundy solve cram:3x3                 # N, value 1\n  \
+    grundy solve cram:3x3                 # P, value 0\n  \
     grundy solve chomp:3,2,2 --moves      # every winning move: (row,column): position after\n  \
     grundy solve cram:.../.#./... --json\n  \
     grundy solve node-kayles:grid:3x4 -v  # statistics on stderr\n  \
