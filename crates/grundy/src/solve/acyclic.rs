@@ -7,7 +7,7 @@
 //! naming a position on the cycle; the generalized function of [`super::loopy`] handles cycles.
 
 use super::mex;
-use crate::control::Control;
+use crate::control::{Control, Reservation};
 use crate::error::{Error, Result};
 use crate::game::graph::{Graph, VertexId};
 use crate::game::hash::FxHashMap;
@@ -23,11 +23,22 @@ const ON_PATH: u64 = u64::MAX;
 /// holds a position and the range of its options in a shared arena; a frame's options are
 /// looked up one by one, unknown ones pushed as new frames, and when all are known the frame's
 /// value is the mex of theirs. Meeting a position that is on the path is meeting a cycle.
+///
+/// **Memory.** Besides the count limit, the memo table is charged to the memory budget of the
+/// [`Control`] of the first call that stores values, at [`AcyclicSolver::ENTRY_BYTES`] bytes an
+/// entry (the key and value inline, and the hash table's spare capacity and control bytes),
+/// in steps of [`CHARGE_EVERY`] entries; a budget exceeded is [`Error::Limit`] of kind
+/// [`LimitKind::Memory`](crate::LimitKind::Memory). Heap data owned by a position (a `Vec` inside
+/// it) is not counted: games whose positions own large buffers should budget them themselves.
 pub struct AcyclicSolver<G: Game> {
     game: G,
     memo: FxHashMap<G::Position, u64>,
     max_positions: usize,
+    charged: Option<Reservation>,
 }
+
+/// How many memo entries are charged to the memory budget at a time.
+pub const CHARGE_EVERY: usize = 4096;
 
 struct Frame<P> {
     position: P,
@@ -46,6 +57,26 @@ where
             game,
             memo: FxHashMap::default(),
             max_positions,
+            charged: None,
+        }
+    }
+
+    /// Bytes charged to the memory budget for one memo entry: the position and its value
+    /// inline, doubled for the table's load factor and growth.
+    pub const ENTRY_BYTES: u64 = 2 * (std::mem::size_of::<G::Position>() as u64 + 8) + 1;
+
+    /// Charges the memory budget for the entries stored so far plus one step, when the table
+    /// has outgrown what was charged.
+    fn charge(&mut self, ctl: &Control) -> Result<()> {
+        let want = (self.memo.len() + CHARGE_EVERY) as u64 * Self::ENTRY_BYTES;
+        let what = "the memo table of the Grundy search";
+        match &mut self.charged {
+            Some(r) if r.bytes() >= want => Ok(()),
+            Some(r) => r.resize(want, what),
+            None => {
+                self.charged = Some(ctl.reserve(want, what)?);
+                Ok(())
+            }
         }
     }
 
@@ -97,7 +128,17 @@ where
         frames: &mut Vec<Frame<G::Position>>,
         arena: &mut Vec<G::Position>,
         values: &mut Vec<u64>,
+        ctl: &Control,
     ) -> Result<()> {
+        // Values replace their on-path marks in place, so only opening a position grows the
+        // table.
+        if self
+            .charged
+            .as_ref()
+            .is_none_or(|r| r.bytes() < (self.memo.len() as u64 + 1) * Self::ENTRY_BYTES)
+        {
+            self.charge(ctl)?;
+        }
         if self.memo.len() >= self.max_positions {
             return Err(Error::limit(
                 crate::LimitKind::Positions,
@@ -127,7 +168,7 @@ where
         seen: &mut Vec<bool>,
         ctl: &Control,
     ) -> Result<u64> {
-        self.open(p.clone(), frames, arena, values)?;
+        self.open(p.clone(), frames, arena, values, ctl)?;
         loop {
             let top = frames.len() - 1;
             let mut child = None;
@@ -154,7 +195,7 @@ where
                 }
             }
             if let Some(q) = child {
-                self.open(q, frames, arena, values)?;
+                self.open(q, frames, arena, values, ctl)?;
                 continue;
             }
             let f = frames.pop().expect("a frame is open");
@@ -280,6 +321,43 @@ mod tests {
     use crate::game::examples::{NimHeap, Wythoff};
     use crate::solve::tests_support::random_graph;
     use proptest::prelude::*;
+
+    #[test]
+    fn the_memo_table_is_charged_to_the_memory_budget() {
+        use crate::control::MemoryBudget;
+        /// Take one or two tokens: G(n) = n mod 3.
+        struct Chain;
+        impl Game for Chain {
+            type Position = u64;
+            fn options(&self, p: &u64, out: &mut Vec<u64>) {
+                out.extend((1..=2).filter(|&t| t <= *p).map(|t| p - t));
+            }
+        }
+        // 100 001 entries of a u64 position need about 3 MB at ENTRY_BYTES each.
+        let small = MemoryBudget::new(1 << 20);
+        let mut s = AcyclicSolver::new(Chain, 1 << 30);
+        let e = s
+            .value_with_control(&100_000, &Control::none().with_memory(small.clone()))
+            .unwrap_err();
+        assert!(
+            matches!(&e, Error::Limit(l) if l.kind == crate::LimitKind::Memory),
+            "{e:?}"
+        );
+        assert!(small.used() <= 1 << 20);
+        drop(s);
+        assert_eq!(
+            small.used(),
+            0,
+            "the solver gives its bytes back when dropped"
+        );
+        let large = MemoryBudget::new(1 << 26);
+        let mut s = AcyclicSolver::new(Chain, 1 << 30);
+        let ctl = Control::none().with_memory(large.clone());
+        assert_eq!(s.value_with_control(&100_000, &ctl).unwrap(), 100_000 % 3);
+        let per_entry = AcyclicSolver::<Chain>::ENTRY_BYTES;
+        assert!(large.used() >= 100_001 * per_entry);
+        assert!(large.used() <= (100_001 + CHARGE_EVERY as u64 + 1) * per_entry);
+    }
 
     #[test]
     fn nim_heaps_give_their_size() {
