@@ -40,7 +40,7 @@
 //!
 //! The construction ([`quotient`]) follows Plambeck and Siegel: heaps are adjoined one at a
 //! time, each stage refining the previous quotient by the outcomes of `y + k·[n]`; see the
-//! `build` module for the stage and its check. [`reference`] is the slow direct search the
+//! `build` module for the stage and its check. [`reference`](mod@reference) is the slow direct search the
 //! tests compare with.
 
 mod build;
