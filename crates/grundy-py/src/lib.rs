@@ -18,7 +18,6 @@ use grundy::count::histogram::{histogram_of_analysis, Limits};
 use grundy::count::{count_from_histogram, CountSpec};
 use grundy::game::families;
 use grundy::heap::position::{self, PositionAnalysis};
-use grundy::heap::rule::Options;
 use grundy::heap::{sequence, HeapGame};
 use grundy::nimber::{algebra, batch, Nim64, NimBig, NimberField};
 use grundy::notation::board::parse_board_game;
@@ -844,7 +843,7 @@ fn position_of(
         for (i, h) in heaps.iter().enumerate() {
             let target = &g[i] ^ &x;
             let mut seen = std::collections::HashSet::new();
-            for to in options_of(game, h)? {
+            for to in position::options_of_big(game, h)? {
                 let v = to
                     .iter()
                     .map(|p| pattern.value(p))
@@ -856,55 +855,6 @@ fn position_of(
         }
     }
     Ok((verdict(&x), Some(x), moves))
-}
-
-/// The options of one heap of any size, as lists of heaps left, within the engine's limit on
-/// listed options.
-fn options_of(game: &HeapGame, h: &BigUint) -> grundy::Result<Vec<Vec<BigUint>>> {
-    let too_many = |count: &dyn std::fmt::Display| {
-        Error::limit(
-            grundy::LimitKind::Options,
-            format!(
-                "heap {h} has about {count} options to list winning moves from, above the \
-                 limit of {}",
-                position::MAX_OPTIONS
-            ),
-            "use smaller heaps",
-        )
-    };
-    if let GameSpec::Subtraction(set) = game.spec() {
-        if set.len() > position::MAX_OPTIONS {
-            return Err(too_many(&set.len()));
-        }
-        let mut out = Vec::new();
-        for &(a, b) in set.ranges() {
-            for s in a..=b {
-                let s = BigUint::from(s);
-                if &s <= h {
-                    let rest = h - s;
-                    out.push(if rest.is_zero() { vec![] } else { vec![rest] });
-                }
-            }
-        }
-        return Ok(out);
-    }
-    let Some(n) = h.to_u64() else {
-        return Err(too_many(h));
-    };
-    let bound = game.option_count_bound(n);
-    if bound > position::MAX_OPTIONS {
-        return Err(too_many(&bound));
-    }
-    let mut opts = Options::new();
-    game.heap_options(n, &mut opts)?;
-    Ok(opts
-        .iter()
-        .map(|o| {
-            let mut to: Vec<u64> = o.iter().copied().filter(|&p| p > 0).collect();
-            to.sort_unstable();
-            to.into_iter().map(BigUint::from).collect()
-        })
-        .collect())
 }
 
 /// The most values `count` computes before it relies on a proved pattern.

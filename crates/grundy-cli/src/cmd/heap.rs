@@ -8,7 +8,6 @@ use crate::output::{
 use crate::plot;
 use clap::Args;
 use grundy::heap::position::{self, PositionAnalysis};
-use grundy::heap::rule::Options;
 use grundy::heap::sequence;
 use grundy::heap::HeapGame;
 use grundy::notation::game::{parse_game, GameSpec};
@@ -278,7 +277,7 @@ fn by_pattern(
         for (i, h) in heaps.iter().enumerate() {
             let target = &g[i] ^ &x;
             let mut seen = std::collections::HashSet::new();
-            for to in options_of(rule, h)? {
+            for to in position::options_of_big(rule, h)? {
                 let v = to
                     .iter()
                     .map(|p| pattern.value(p))
@@ -294,55 +293,6 @@ fn by_pattern(
         }
     }
     Ok(BigAnalysis::normal(x, moves))
-}
-
-/// The options of heap `h` (parts ascending, empty heaps dropped), at most
-/// [`position::MAX_OPTIONS`] of them.
-fn options_of(rule: &HeapGame, h: &BigUint) -> Result<Vec<Vec<BigUint>>, CliError> {
-    let too_many = |count: &dyn std::fmt::Display| {
-        grundy::Error::limit(
-            grundy::LimitKind::Options,
-            format!(
-                "heap {h} has about {count} options to list winning moves from, above the \
-                 limit of {}",
-                position::MAX_OPTIONS
-            ),
-            "use smaller heaps",
-        )
-    };
-    if let GameSpec::Subtraction(set) = rule.spec() {
-        if set.len() > position::MAX_OPTIONS {
-            return Err(too_many(&set.len()).into());
-        }
-        let mut out = Vec::new();
-        for &(a, b) in set.ranges() {
-            for s in a..=b {
-                let s = BigUint::from(s);
-                if &s <= h {
-                    let rest = h - s;
-                    out.push(if rest.is_zero() { vec![] } else { vec![rest] });
-                }
-            }
-        }
-        return Ok(out);
-    }
-    let Some(n) = h.to_u64() else {
-        return Err(too_many(h).into());
-    };
-    let bound = rule.option_count_bound(n);
-    if bound > position::MAX_OPTIONS {
-        return Err(too_many(&bound).into());
-    }
-    let mut opts = Options::new();
-    rule.heap_options(n, &mut opts)?;
-    Ok(opts
-        .iter()
-        .map(|o| {
-            let mut to: Vec<u64> = o.iter().copied().filter(|&p| p > 0).collect();
-            to.sort_unstable();
-            to.into_iter().map(BigUint::from).collect()
-        })
-        .collect())
 }
 
 /// A winning move with heaps of any size: heap `heap` (0-based) of size `from` becomes `to`.

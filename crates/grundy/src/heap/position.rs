@@ -29,6 +29,8 @@ use crate::game::Game;
 use crate::heap::rule::{HeapRule, HeapSum, Options, Rule};
 use crate::heap::sequence::{compute_rule, Sequence};
 use crate::heap::HeapGame;
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
 use std::collections::{HashMap, HashSet};
 
 /// Heaps above this size are refused (except in Nim, where G(n) = n, and divide games, whose
@@ -459,6 +461,57 @@ impl<'r, 'c> MisereSearch<'r, 'c> {
 /// A search frame: a position, its options, the index of the next option to examine, and the
 /// bytes counted for it.
 type Frame = (Vec<u64>, Vec<Vec<u64>>, usize, u64);
+
+/// The options of one heap of any size `h`, each as the heaps it leaves (ascending, empty heaps
+/// dropped), at most [`MAX_OPTIONS`] of them (else [`Error::Limit`] of kind
+/// [`LimitKind::Options`](crate::LimitKind::Options)). A subtraction game's heap is never
+/// narrowed to 64 bits: `h - s` for each `s` of the set; other rules need `h` below 2^64.
+pub fn options_of_big(game: &HeapGame, h: &BigUint) -> Result<Vec<Vec<BigUint>>> {
+    let too_many = |count: &dyn std::fmt::Display| {
+        Error::limit(
+            crate::LimitKind::Options,
+            format!(
+                "heap {h} has about {count} options to list winning moves from, above the \
+                 limit of {}",
+                MAX_OPTIONS
+            ),
+            "use smaller heaps",
+        )
+    };
+    if let crate::notation::game::GameSpec::Subtraction(set) = game.spec() {
+        if set.len() > MAX_OPTIONS {
+            return Err(too_many(&set.len()));
+        }
+        let mut out = Vec::new();
+        for &(a, b) in set.ranges() {
+            for s in a..=b {
+                let s = BigUint::from(s);
+                if &s <= h {
+                    let rest = h - s;
+                    out.push(if rest.is_zero() { vec![] } else { vec![rest] });
+                }
+            }
+        }
+        return Ok(out);
+    }
+    let Some(n) = h.to_u64() else {
+        return Err(too_many(h));
+    };
+    let bound = game.option_count_bound(n);
+    if bound > MAX_OPTIONS {
+        return Err(too_many(&bound));
+    }
+    let mut opts = Options::new();
+    game.heap_options(n, &mut opts)?;
+    Ok(opts
+        .iter()
+        .map(|o| {
+            let mut to: Vec<u64> = o.iter().copied().filter(|&p| p > 0).collect();
+            to.sort_unstable();
+            to.into_iter().map(BigUint::from).collect()
+        })
+        .collect())
+}
 
 #[cfg(test)]
 mod tests;

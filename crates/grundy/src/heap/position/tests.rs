@@ -134,3 +134,41 @@ fn misere_search_stops_at_the_memory_budget() {
         misere(&rule("kayles"), &[3, 4, 5], &Control::none()).unwrap()
     );
 }
+
+/// Options of heaps of any size: for heaps below 2^64 they are the rule's own options, sorted
+/// and without empty heaps; a subtraction game takes each amount from a heap beyond 2^64.
+#[test]
+fn options_of_big_heaps_follow_the_rule() {
+    use num_bigint::BigUint;
+    for notation in [
+        "kayles",
+        "octal:0.137",
+        "grundys-game",
+        "sub:1,3,4",
+        "divide:2,3",
+    ] {
+        let game = rule(notation);
+        for n in 0..40u64 {
+            let mut opts = crate::heap::rule::Options::new();
+            game.heap_options(n, &mut opts).unwrap();
+            let mut want: Vec<Vec<BigUint>> = opts
+                .iter()
+                .map(|o| {
+                    let mut to: Vec<u64> = o.iter().copied().filter(|&p| p > 0).collect();
+                    to.sort_unstable();
+                    to.into_iter().map(BigUint::from).collect()
+                })
+                .collect();
+            let mut got = options_of_big(&game, &BigUint::from(n)).unwrap();
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "{notation} heap {n}");
+        }
+    }
+    let huge = BigUint::from(u64::MAX) * 7u32;
+    let game = rule("sub:1,3,4");
+    let got = options_of_big(&game, &huge).unwrap();
+    let want: Vec<Vec<BigUint>> = [1u32, 3, 4].iter().map(|&s| vec![&huge - s]).collect();
+    assert_eq!(got, want);
+    assert!(options_of_big(&rule("kayles"), &huge).is_err());
+}
