@@ -406,11 +406,10 @@ impl Nimber {
     fn order(&self, py: Python<'_>) -> PyResult<BigUint> {
         guard(|| {
             let x = self.0.clone();
-            py.detach(|| match &x {
-                Nim::Small(a) => algebra::order(a),
-                Nim::Big(a) => algebra::order(a),
+            run(py, None, |ctl| match &x {
+                Nim::Small(a) => algebra::order_with(a, ctl),
+                Nim::Big(a) => algebra::order_with(a, ctl),
             })
-            .map_err(to_py)
         })
     }
 
@@ -421,11 +420,10 @@ impl Nimber {
             let b = nim_arg(base)?
                 .ok_or_else(|| PyValueError::new_err("log: the base must be a nimber or an int"))?;
             let y = self.0.clone();
-            py.detach(|| match (&b, &y) {
-                (Nim::Small(b), Nim::Small(y)) => algebra::log(b, y),
-                (b, y) => algebra::log(&b.big(), &y.big()),
+            run(py, None, |ctl| match (&b, &y) {
+                (Nim::Small(b), Nim::Small(y)) => algebra::log_with(b, y, ctl),
+                (b, y) => algebra::log_with(&b.big(), &y.big(), ctl),
             })
-            .map_err(to_py)
         })
     }
 
@@ -1159,9 +1157,11 @@ impl PyOrdinal {
     fn nim_mul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         guard(|| {
             let (a, b) = (self.0.clone(), need_ordinal(other)?);
-            let r = py
-                .detach(|| ClosureField::<NimBig>::new().mul_ordinals(&a, &b))
-                .map_err(to_py)?;
+            let r = run(py, None, |ctl| {
+                let mut field = ClosureField::<NimBig>::new();
+                field.watch(ctl);
+                field.mul_ordinals(&a, &b)
+            })?;
             new_ordinal(py, r)
         })
     }
@@ -1170,9 +1170,11 @@ impl PyOrdinal {
     fn nim_inv(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         guard(|| {
             let a = self.0.clone();
-            let r = py
-                .detach(|| ClosureField::<NimBig>::new().inv_ordinal(&a))
-                .map_err(to_py)?;
+            let r = run(py, None, |ctl| {
+                let mut field = ClosureField::<NimBig>::new();
+                field.watch(ctl);
+                field.inv_ordinal(&a)
+            })?;
             new_ordinal(py, r)
         })
     }
@@ -1181,9 +1183,11 @@ impl PyOrdinal {
     fn nim_pow(&self, py: Python<'_>, e: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         guard(|| {
             let (a, e) = (self.0.clone(), natural(e, "exponent")?);
-            let r = py
-                .detach(|| ClosureField::<NimBig>::new().pow_ordinal(&a, &e))
-                .map_err(to_py)?;
+            let r = run(py, None, |ctl| {
+                let mut field = ClosureField::<NimBig>::new();
+                field.watch(ctl);
+                field.pow_ordinal(&a, &e)
+            })?;
             new_ordinal(py, r)
         })
     }

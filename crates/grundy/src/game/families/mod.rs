@@ -189,21 +189,21 @@ pub fn load(
                     Vec::new(),
                 ),
                 GraphSpec::File(path) => {
-                    let bytes = std::fs::read(path).map_err(|e| {
-                        Error::invalid(format!(
-                            "graph file {}: cannot read it: {e}",
-                            path.display()
-                        ))
-                    })?;
-                    let parsed = crate::notation::graph::parse_graph(
-                        &bytes,
-                        crate::notation::graph::GraphFormat::Adjacency,
-                        memory_limit,
-                    )
-                    .map_err(|e| match e {
-                        Error::Parse(p) => Error::Parse(p.in_source(path.display().to_string())),
-                        other => other,
-                    })?;
+                    use crate::notation::graph::{parse_graph_with, read_bounded, GraphFormat};
+                    let what = format!("graph file {}", path.display());
+                    let file = std::fs::File::open(path)
+                        .map_err(|e| Error::invalid(format!("{what}: cannot read it: {e}")))?;
+                    // A graph of at most MAX_VERTICES vertices fits well within 16 MiB of text.
+                    let cap = memory_limit.min(16 << 20);
+                    let (bytes, _text) = read_bounded(file, cap, &what, ctl)?;
+                    let parsed = parse_graph_with(&bytes, GraphFormat::Adjacency, ctl).map_err(
+                        |e| match e {
+                            Error::Parse(p) => {
+                                Error::Parse(p.in_source(path.display().to_string()))
+                            }
+                            other => other,
+                        },
+                    )?;
                     let n = parsed.graph.vertex_count();
                     let mut edges = Vec::with_capacity(parsed.graph.arc_count());
                     for u in 0..n {
