@@ -15,7 +15,7 @@
 
 use grundy::control::{CancelToken, Control, MemoryBudget, LIBRARY_MEMORY_ADVICE};
 use grundy::count::histogram::{histogram_of_analysis, Limits};
-use grundy::count::{count_from_histogram, CountSpec};
+use grundy::count::{count_from_histogram_with, CountSpec};
 use grundy::game::families;
 use grundy::heap::position::{self, PositionAnalysis};
 use grundy::heap::{sequence, HeapGame};
@@ -814,45 +814,13 @@ fn position_of(
         }
         _ => {}
     }
-    let x_of = |g: &[BigUint]| g.iter().fold(BigUint::zero(), |a, b| a ^ b);
-    let verdict = |x: &BigUint| if x.is_zero() { Outcome::P } else { Outcome::N }.to_string();
-    if let GameSpec::Nim = game.spec() {
-        let x = x_of(heaps);
-        let moves = heaps
-            .iter()
-            .enumerate()
-            .filter_map(|(i, h)| {
-                let t = h ^ &x;
-                (!x.is_zero() && &t < h)
-                    .then(|| (i, h.clone(), if t.is_zero() { vec![] } else { vec![t] }))
-            })
-            .collect();
-        return Ok((verdict(&x), Some(x), moves));
-    }
-    let max = max.unwrap_or_else(|| value::default_max(game.spec()));
-    let pattern = value::analyze(game, max, ctl)?;
-    let g = heaps
-        .iter()
-        .map(|h| pattern.value(h))
-        .collect::<grundy::Result<Vec<_>>>()?;
-    let x = x_of(&g);
-    let mut moves = Vec::new();
-    if !x.is_zero() {
-        for (i, h) in heaps.iter().enumerate() {
-            let target = &g[i] ^ &x;
-            let mut seen = std::collections::HashSet::new();
-            for to in position::options_of_big(game, h)? {
-                let v = to
-                    .iter()
-                    .map(|p| pattern.value(p))
-                    .collect::<grundy::Result<Vec<_>>>()?;
-                if x_of(&v) == target && seen.insert(to.clone()) {
-                    moves.push((i, h.clone(), to));
-                }
-            }
-        }
-    }
-    Ok((verdict(&x), Some(x), moves))
+    let a = position::normal_by_pattern(game, heaps, max, ctl)?;
+    let moves = a
+        .winning_moves
+        .into_iter()
+        .map(|m| (m.heap, m.from, m.to))
+        .collect();
+    Ok((a.outcome.to_string(), Some(a.nim_sum), moves))
 }
 
 /// The most values `count` computes before it relies on a proved pattern.
@@ -914,7 +882,7 @@ fn _count(
                 .max(COUNT_MAX_VALUES.min(max.saturating_add(1) as u64));
             let analysis = value::analyze(g, budget, ctl)?;
             let h = histogram_of_analysis(g, &analysis, min, max, &Limits::default(), ctl)?;
-            count_from_histogram(&h, &spec)
+            count_from_histogram_with(&h, &spec, ctl)
         })?;
         Ok((answer.count, answer.distribution))
     })
