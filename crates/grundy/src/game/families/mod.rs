@@ -193,9 +193,20 @@ pub fn load(
                     let what = format!("graph file {}", path.display());
                     let file = std::fs::File::open(path)
                         .map_err(|e| Error::invalid(format!("{what}: cannot read it: {e}")))?;
-                    // A graph of at most MAX_VERTICES vertices fits well within 16 MiB of text.
-                    let cap = memory_limit.min(16 << 20);
-                    let (bytes, _text) = read_bounded(file, cap, &what, ctl)?;
+                    // A graph of at most MAX_VERTICES vertices fits well within 16 MiB of text:
+                    // a longer file is refused whatever the budget.
+                    const MAX_TEXT: u64 = 16 << 20;
+                    let cap = memory_limit.min(MAX_TEXT);
+                    let (bytes, _text) = match read_bounded(file, cap, &what, ctl) {
+                        Err(Error::Limit(_)) if cap == MAX_TEXT => {
+                            return Err(Error::limit(
+                                LimitKind::Fixed,
+                                format!("{what} is longer than 16 MiB"),
+                                format!("a Node-Kayles graph has at most {MAX_VERTICES} vertices"),
+                            ))
+                        }
+                        other => other?,
+                    };
                     let parsed = parse_graph_with(&bytes, GraphFormat::Adjacency, ctl).map_err(
                         |e| match e {
                             Error::Parse(p) => {
