@@ -469,7 +469,7 @@ pub fn log_prime_order_with<T: NimberField + Hash>(
         start = start.nim_mul(&step);
     }
     for t in 0..len {
-        if t % STEPS_PER_CHECK == 0 {
+        if t.is_multiple_of(STEPS_PER_CHECK) {
             ctl.check(t * WALKS)?;
         }
         for (c, cur) in chain.iter_mut().enumerate() {
@@ -500,7 +500,7 @@ pub fn log_prime_order_with<T: NimberField + Hash>(
         start = start.nim_mul(&gstep);
     }
     for t in 0..glen {
-        if t % STEPS_PER_CHECK == 0 {
+        if t.is_multiple_of(STEPS_PER_CHECK) {
             ctl.check(m + t * WALKS)?;
         }
         for (c, walk) in walks.iter_mut().enumerate() {

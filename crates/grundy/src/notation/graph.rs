@@ -351,7 +351,7 @@ impl<'a, 'c, I: VertexId> Reader<'a, 'c, I> {
     /// control says so.
     #[inline]
     fn line_check(&self, i: usize) -> Result<()> {
-        if i % LINES_PER_CHECK == 0 {
+        if i.is_multiple_of(LINES_PER_CHECK) {
             self.ctl.check(i as u64)
         } else {
             Ok(())

@@ -253,7 +253,12 @@ fn by_pattern_takes_heaps_beyond_64_bits() {
     token.cancel();
     let stopped = Control::none().with_token(token);
     assert_eq!(
-        normal_by_pattern(&rule("octal:0.137"), &[huge.clone()], None, &stopped),
+        normal_by_pattern(
+            &rule("octal:0.137"),
+            std::slice::from_ref(&huge),
+            None,
+            &stopped
+        ),
         Err(Error::Cancelled)
     );
 }
