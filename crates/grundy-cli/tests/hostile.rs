@@ -316,6 +316,22 @@ fn huge_misere_searches_stop_at_the_budget() {
     }
 }
 
+/// Positions of huge heaps answered through a pattern list their winning moves from every
+/// option of a heap: 5·10^7 options of Kayles would take gigabytes, so the options are charged
+/// to the budget before they are made. A Node-Kayles graph read from a device is refused after
+/// a bounded read.
+#[test]
+fn huge_positions_and_graph_devices_stop_at_their_limits() {
+    let r = run(&["position", "kayles", "50000001", "1"], Input::Nothing);
+    check("position kayles 50000001 1", &r, 3);
+    assert!(r.stderr.contains("--memory"), "{}", r.stderr);
+    if is_char_device("/dev/zero") {
+        let r = run(&["solve", "node-kayles:/dev/zero"], Input::Nothing);
+        check("solve node-kayles:/dev/zero", &r, 3);
+        assert!(r.stderr.contains("16 MiB"), "{}", r.stderr);
+    }
+}
+
 /// A damaged line of the excess cache is ignored with a warning and computed again, never used.
 #[test]
 fn poisoned_caches_are_not_trusted() {

@@ -46,6 +46,9 @@ fn interrupt(args: &[&str]) -> (Option<i32>, String, Duration) {
     (status.code(), err, took)
 }
 
+/// `0x123456789abcdef01122334455667789` to the power `0xdeadbeefcafe`, in nim arithmetic.
+const LOG_TARGET: &str = "99001173482107797217733585398516693635";
+
 #[test]
 fn ctrl_c_stops_long_commands() {
     // A script whose every call takes millions of operations: stopped inside a call.
@@ -59,7 +62,23 @@ fn ctrl_c_stops_long_commands() {
     let heaps = ["200"; 32];
     let mut misere = vec!["position", "grundys-game", "--misere", "--memory", "2G"];
     misere.extend(heaps);
-    let long_commands: [&[&str]; 4] = [
+    // A discrete logarithm in the field of 128-bit nimbers: seconds of baby and giant steps.
+    let log = [
+        "nimber",
+        "log",
+        "0x123456789abcdef01122334455667789",
+        LOG_TARGET,
+    ];
+    // A product of two ordinals of 5000 terms each: 2.5·10^7 products of terms.
+    let terms: Vec<String> = (0..5000)
+        .rev()
+        .map(|i| format!("w^{i}*{}", i + 1))
+        .collect();
+    let wide = terms.join("+");
+    let product = ["ordinal", "nim-mul", &wide, &wide, "--no-cache"];
+    let long_commands: [&[&str]; 6] = [
+        &log,
+        &product,
         // A game leaving three heaps: minutes of values.
         &["seq", "octal:0.8", "-n", "100000"],
         // A misère search growing towards its memory budget.

@@ -15,7 +15,7 @@
 
 use grundy::control::{CancelToken, Control, MemoryBudget, LIBRARY_MEMORY_ADVICE};
 use grundy::count::histogram::{histogram_of_analysis, Limits};
-use grundy::count::{count_from_histogram, CountSpec};
+use grundy::count::{count_from_histogram_with, CountSpec};
 use grundy::game::families;
 use grundy::heap::position::{self, PositionAnalysis};
 use grundy::heap::{sequence, HeapGame};
@@ -406,11 +406,10 @@ impl Nimber {
     fn order(&self, py: Python<'_>) -> PyResult<BigUint> {
         guard(|| {
             let x = self.0.clone();
-            py.detach(|| match &x {
-                Nim::Small(a) => algebra::order(a),
-                Nim::Big(a) => algebra::order(a),
+            run(py, None, |ctl| match &x {
+                Nim::Small(a) => algebra::order_with(a, ctl),
+                Nim::Big(a) => algebra::order_with(a, ctl),
             })
-            .map_err(to_py)
         })
     }
 
@@ -421,11 +420,10 @@ impl Nimber {
             let b = nim_arg(base)?
                 .ok_or_else(|| PyValueError::new_err("log: the base must be a nimber or an int"))?;
             let y = self.0.clone();
-            py.detach(|| match (&b, &y) {
-                (Nim::Small(b), Nim::Small(y)) => algebra::log(b, y),
-                (b, y) => algebra::log(&b.big(), &y.big()),
+            run(py, None, |ctl| match (&b, &y) {
+                (Nim::Small(b), Nim::Small(y)) => algebra::log_with(b, y, ctl),
+                (b, y) => algebra::log_with(&b.big(), &y.big(), ctl),
             })
-            .map_err(to_py)
         })
     }
 
@@ -816,45 +814,13 @@ fn position_of(
         }
         _ => {}
     }
-    let x_of = |g: &[BigUint]| g.iter().fold(BigUint::zero(), |a, b| a ^ b);
-    let verdict = |x: &BigUint| if x.is_zero() { Outcome::P } else { Outcome::N }.to_string();
-    if let GameSpec::Nim = game.spec() {
-        let x = x_of(heaps);
-        let moves = heaps
-            .iter()
-            .enumerate()
-            .filter_map(|(i, h)| {
-                let t = h ^ &x;
-                (!x.is_zero() && &t < h)
-                    .then(|| (i, h.clone(), if t.is_zero() { vec![] } else { vec![t] }))
-            })
-            .collect();
-        return Ok((verdict(&x), Some(x), moves));
-    }
-    let max = max.unwrap_or_else(|| value::default_max(game.spec()));
-    let pattern = value::analyze(game, max, ctl)?;
-    let g = heaps
-        .iter()
-        .map(|h| pattern.value(h))
-        .collect::<grundy::Result<Vec<_>>>()?;
-    let x = x_of(&g);
-    let mut moves = Vec::new();
-    if !x.is_zero() {
-        for (i, h) in heaps.iter().enumerate() {
-            let target = &g[i] ^ &x;
-            let mut seen = std::collections::HashSet::new();
-            for to in position::options_of_big(game, h)? {
-                let v = to
-                    .iter()
-                    .map(|p| pattern.value(p))
-                    .collect::<grundy::Result<Vec<_>>>()?;
-                if x_of(&v) == target && seen.insert(to.clone()) {
-                    moves.push((i, h.clone(), to));
-                }
-            }
-        }
-    }
-    Ok((verdict(&x), Some(x), moves))
+    let a = position::normal_by_pattern(game, heaps, max, ctl)?;
+    let moves = a
+        .winning_moves
+        .into_iter()
+        .map(|m| (m.heap, m.from, m.to))
+        .collect();
+    Ok((a.outcome.to_string(), Some(a.nim_sum), moves))
 }
 
 /// The most values `count` computes before it relies on a proved pattern.
@@ -916,7 +882,7 @@ fn _count(
                 .max(COUNT_MAX_VALUES.min(max.saturating_add(1) as u64));
             let analysis = value::analyze(g, budget, ctl)?;
             let h = histogram_of_analysis(g, &analysis, min, max, &Limits::default(), ctl)?;
-            count_from_histogram(&h, &spec)
+            count_from_histogram_with(&h, &spec, ctl)
         })?;
         Ok((answer.count, answer.distribution))
     })
@@ -1159,9 +1125,11 @@ impl PyOrdinal {
     fn nim_mul(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         guard(|| {
             let (a, b) = (self.0.clone(), need_ordinal(other)?);
-            let r = py
-                .detach(|| ClosureField::<NimBig>::new().mul_ordinals(&a, &b))
-                .map_err(to_py)?;
+            let r = run(py, None, |ctl| {
+                let mut field = ClosureField::<NimBig>::new();
+                field.watch(ctl);
+                field.mul_ordinals(&a, &b)
+            })?;
             new_ordinal(py, r)
         })
     }
@@ -1170,9 +1138,11 @@ impl PyOrdinal {
     fn nim_inv(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         guard(|| {
             let a = self.0.clone();
-            let r = py
-                .detach(|| ClosureField::<NimBig>::new().inv_ordinal(&a))
-                .map_err(to_py)?;
+            let r = run(py, None, |ctl| {
+                let mut field = ClosureField::<NimBig>::new();
+                field.watch(ctl);
+                field.inv_ordinal(&a)
+            })?;
             new_ordinal(py, r)
         })
     }
@@ -1181,9 +1151,11 @@ impl PyOrdinal {
     fn nim_pow(&self, py: Python<'_>, e: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         guard(|| {
             let (a, e) = (self.0.clone(), natural(e, "exponent")?);
-            let r = py
-                .detach(|| ClosureField::<NimBig>::new().pow_ordinal(&a, &e))
-                .map_err(to_py)?;
+            let r = run(py, None, |ctl| {
+                let mut field = ClosureField::<NimBig>::new();
+                field.watch(ctl);
+                field.pow_ordinal(&a, &e)
+            })?;
             new_ordinal(py, r)
         })
     }

@@ -14,7 +14,7 @@ use crate::output::{announce, control, interruptible, Reporter};
 use crate::output::{json_int, print_json, stdout};
 use clap::Args;
 use grundy::count::histogram::{histogram_of_analysis, Histogram, Limits};
-use grundy::count::{count_from_histogram, CountSpec};
+use grundy::count::{count_from_histogram_with, CountSpec};
 use grundy::heap::HeapGame;
 use grundy::notation::game::parse_game;
 use grundy::notation::number::{parse_natural, parse_u128};
@@ -159,7 +159,8 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
         (h.transform_len() as u64).saturating_mul(TRANSFORM_ENTRY_BYTES),
         "the count's transforms",
     )?;
-    let answer = count_from_histogram(&h, &spec)?;
+    // Ctrl-C stops the transforms.
+    let answer = count_from_histogram_with(&h, &spec, &crate::output::interruptible())?;
     if args.json {
         return print_json(&CountJson {
             game: &game,

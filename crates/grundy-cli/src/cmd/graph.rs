@@ -6,7 +6,7 @@ use crate::output::{control, progress, stdout, ReadError};
 use clap::{Args, Subcommand};
 use grundy::control::Reservation;
 use grundy::game::graph::{human_bytes, is_id_cap, Graph, VertexId};
-use grundy::notation::graph::{parse_arcs_stream_as, parse_graph_as, GraphFormat, Names};
+use grundy::notation::graph::{parse_arcs_stream_as_with, parse_graph_as_with, GraphFormat, Names};
 use grundy::solve::loopy::{self, LoopyValues};
 use grundy::solve::outcome::{self, Outcomes};
 use grundy::solve::{Outcome, Play};
@@ -166,13 +166,16 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
                 ))))
             }
         };
-        let budget = limit.saturating_sub(bytes.len() as u64);
-        // The reader is given what the text leaves of the budget; its limit error is restated
-        // with the text counted in, against the whole budget the user set.
+        // The text is held from the command's budget while the reader, drawing on the same
+        // budget, numbers the vertices; its limit error counts the text in (it is stated again
+        // to say so).
+        let _text = crate::output::memory()
+            .reserve(bytes.len() as u64, "holding the graph's text")
+            .map_err(CliError::Lib)?;
+        let ctl = crate::output::interruptible();
         let in_source = |e: Error| match e {
             Error::Limit(l) if l.kind == LimitKind::Memory => {
-                let needed = l.amounts.map_or(budget, |(needed, _)| needed);
-                let needed = needed.saturating_add(bytes.len() as u64);
+                let needed = l.amounts.map_or(limit, |(needed, _)| needed);
                 let needs = format!(
                     "reading the graph needs more than {} (its text included)",
                     human_bytes(needed)
@@ -187,11 +190,11 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
             let format = GraphFormat::Adjacency;
             Ok(if wide {
                 let (g, names) =
-                    parse_graph_as::<u64>(&bytes, format, budget).map_err(in_source)?;
+                    parse_graph_as_with::<u64>(&bytes, format, &ctl).map_err(in_source)?;
                 AnySolved::U64(solve_checked(g, names, play, limit)?)
             } else {
                 let (g, names) =
-                    parse_graph_as::<u32>(&bytes, format, budget).map_err(in_source)?;
+                    parse_graph_as_with::<u32>(&bytes, format, &ctl).map_err(in_source)?;
                 AnySolved::U32(solve_checked(g, names, play, limit)?)
             })
         };
@@ -231,11 +234,12 @@ fn unreadable(file: &str, e: std::io::Error) -> CliError {
 /// Reads the arc list of `input` with ids of type `I`, line by line, and solves it.
 fn solve_arcs<I: VertexId>(input: &Input, play: Play, limit: u64) -> Result<Solved<I>, CliError> {
     const BUFFER: usize = 1 << 20;
+    let ctl = crate::output::interruptible();
     let (graph, names) = if input.file == "-" {
-        parse_arcs_stream_as::<I>(std::io::stdin().lock(), limit)
+        parse_arcs_stream_as_with::<I>(std::io::stdin().lock(), &ctl)
     } else {
         let file = std::fs::File::open(&input.file).map_err(|e| unreadable(&input.file, e))?;
-        parse_arcs_stream_as::<I>(std::io::BufReader::with_capacity(BUFFER, file), limit)
+        parse_arcs_stream_as_with::<I>(std::io::BufReader::with_capacity(BUFFER, file), &ctl)
     }
     .map_err(|e| in_source(e, &input.file))?;
     solve_checked(graph, names, play, limit)

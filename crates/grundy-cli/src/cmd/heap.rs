@@ -15,7 +15,7 @@ use grundy::notation::number::{parse_natural, parse_u64};
 use grundy::pattern::value;
 use grundy::solve::Outcome;
 use num_bigint::BigUint;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::ToPrimitive;
 use serde_json::value::RawValue;
 use std::io::Write;
 
@@ -233,107 +233,47 @@ fn misere_position(rule: &HeapGame, hs: &[u64]) -> Result<PositionAnalysis, CliE
     Ok(position::misere(rule, hs, &ctl)?)
 }
 
-/// The analysis of a sum of heaps of any size, in normal play: Nim by `G(n) = n`, other games
-/// through the values a pattern gives ([`value::analyze`], proved or within the values
-/// computed, at most `max`). Winning moves are listed from the options of each heap, which must
-/// be at most [`position::MAX_OPTIONS`] (subtraction games: one option per element of S).
+/// The analysis of a sum of heaps of any size, in normal play, by the library
+/// ([`position::normal_by_pattern`]: Nim by `G(n) = n`, other games through the values a
+/// pattern gives, computing at most `max` values), with a progress bar.
 fn by_pattern(
     rule: &HeapGame,
     heaps: &[BigUint],
     max: &Option<String>,
 ) -> Result<BigAnalysis, CliError> {
-    let x_of = |g: &[BigUint]| g.iter().fold(BigUint::zero(), |a, b| a ^ b);
-    if let GameSpec::Nim = rule.spec() {
-        let x = x_of(heaps);
-        let moves = heaps
-            .iter()
-            .enumerate()
-            .filter_map(|(i, h)| {
-                let t = h ^ &x;
-                (!x.is_zero() && &t < h).then(|| BigMove {
-                    heap: i,
-                    from: h.clone(),
-                    to: if t.is_zero() { vec![] } else { vec![t] },
-                })
-            })
-            .collect();
-        return Ok(BigAnalysis::normal(x, moves));
-    }
     let max = match max {
-        Some(m) => parse_u64(m).map_err(|e| e.in_source("--max"))?,
-        None => value::default_max(rule.spec()),
+        Some(m) => Some(parse_u64(m).map_err(|e| e.in_source("--max"))?),
+        None => None,
     };
-    let bar = progress(max, "computing");
+    let bar = progress(
+        max.unwrap_or_else(|| value::default_max(rule.spec())),
+        "computing",
+    );
     let report = |done| bar.set_position(done);
-    let pattern = value::analyze(rule, max, &control(&report))?;
+    let a = position::normal_by_pattern(rule, heaps, max, &control(&report))?;
     bar.finish_and_clear();
-    let g = heaps
-        .iter()
-        .map(|h| pattern.value(h))
-        .collect::<Result<Vec<_>, _>>()?;
-    let x = x_of(&g);
-    let mut moves = Vec::new();
-    if !x.is_zero() {
-        for (i, h) in heaps.iter().enumerate() {
-            let target = &g[i] ^ &x;
-            let mut seen = std::collections::HashSet::new();
-            for to in position::options_of_big(rule, h)? {
-                let v = to
-                    .iter()
-                    .map(|p| pattern.value(p))
-                    .collect::<Result<Vec<_>, _>>()?;
-                if x_of(&v) == target && seen.insert(to.clone()) {
-                    moves.push(BigMove {
-                        heap: i,
-                        from: h.clone(),
-                        to,
-                    });
-                }
-            }
-        }
-    }
-    Ok(BigAnalysis::normal(x, moves))
+    Ok(BigAnalysis {
+        outcome: a.outcome,
+        nim_sum: Some(a.nim_sum),
+        winning_moves: a.winning_moves,
+    })
 }
 
-/// A winning move with heaps of any size: heap `heap` (0-based) of size `from` becomes `to`.
-struct BigMove {
-    heap: usize,
-    from: BigUint,
-    to: Vec<BigUint>,
-}
-
-/// The analysis of a sum of heaps of any size.
+/// The analysis of a sum of heaps of any size (the nim-sum only in normal play).
 struct BigAnalysis {
     outcome: Outcome,
     nim_sum: Option<BigUint>,
-    winning_moves: Vec<BigMove>,
-}
-
-impl BigAnalysis {
-    /// Normal play: P exactly when the nim-sum `x` is 0.
-    fn normal(x: BigUint, winning_moves: Vec<BigMove>) -> Self {
-        BigAnalysis {
-            outcome: if x.is_zero() { Outcome::P } else { Outcome::N },
-            nim_sum: Some(x),
-            winning_moves,
-        }
-    }
+    winning_moves: Vec<position::BigMove>,
 }
 
 impl From<PositionAnalysis> for BigAnalysis {
     fn from(a: PositionAnalysis) -> Self {
+        let nim_sum = a.nim_sum.map(BigUint::from);
+        let big = position::BigPositionAnalysis::from(a);
         BigAnalysis {
-            outcome: a.outcome,
-            nim_sum: a.nim_sum.map(BigUint::from),
-            winning_moves: a
-                .winning_moves
-                .into_iter()
-                .map(|m| BigMove {
-                    heap: m.heap,
-                    from: m.from.into(),
-                    to: m.to.into_iter().map(BigUint::from).collect(),
-                })
-                .collect(),
+            outcome: big.outcome,
+            nim_sum,
+            winning_moves: big.winning_moves,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! the any-size [`NimBig`]; the answers are the same, only the speed differs.
 
 use crate::error::CliError;
-use crate::output::{json_int, json_value, print_json, spinner, stdout, OpDoc};
+use crate::output::{interruptible, json_int, json_value, print_json, spinner, stdout, OpDoc};
 use clap::Subcommand;
 use grundy::nimber::{algebra, Nim128, NimBig, NimberField};
 use grundy::notation::number::parse_natural;
@@ -282,9 +282,10 @@ pub fn run(command: NimberCommand) -> Result<(), CliError> {
         NimberCommand::Order { a, json } => {
             let x = nimber(&a, "A")?;
             let bar = spinner("computing the order");
+            let ctl = interruptible();
             let order = match x {
-                Nimber::Small(x) => algebra::order(&x).map(one),
-                Nimber::Big(x) => algebra::order(&x).map(one),
+                Nimber::Small(x) => algebra::order_with(&x, &ctl).map(one),
+                Nimber::Big(x) => algebra::order_with(&x, &ctl).map(one),
             };
             bar.finish_and_clear();
             let order = order?;
@@ -293,9 +294,10 @@ pub fn run(command: NimberCommand) -> Result<(), CliError> {
         NimberCommand::Log { a, b, json } => {
             let (x, y) = (nimber(&a, "A")?, nimber(&b, "B")?);
             let bar = spinner("computing the logarithm");
+            let ctl = interruptible();
             let log = match (x, y) {
-                (Nimber::Small(x), Nimber::Small(y)) => algebra::log(&x, &y),
-                (x, y) => algebra::log(&x.big(), &y.big()),
+                (Nimber::Small(x), Nimber::Small(y)) => algebra::log_with(&x, &y, &ctl),
+                (x, y) => algebra::log_with(&x.big(), &y.big(), &ctl),
             };
             bar.finish_and_clear();
             let log = log?;

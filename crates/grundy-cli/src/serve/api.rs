@@ -25,7 +25,7 @@ use grundy::heap::position::Move;
 use grundy::heap::script::ScriptRule;
 use grundy::heap::{sequence, HeapGame};
 use grundy::notation::game::{parse_game, GameSpec};
-use grundy::notation::graph::{parse_graph, GraphFormat};
+use grundy::notation::graph::{parse_graph, parse_graph_with, GraphFormat};
 use grundy::pattern::runs::RunTable;
 use grundy::pattern::value::{self, SequenceAnalysis};
 use grundy::solve::{loopy, outcome, Play};
@@ -830,12 +830,12 @@ pub async fn graph(
     state
         .lane(cost)
         .run(move |ctl| {
-            // The body limit bounds the text, so 64 bytes a byte of text bounds the memory.
-            let memory = 64 * req.text.len() as u64 + 4096;
-            let parsed = parse_graph(req.text.as_bytes(), format, memory).map_err(|e| match e {
-                grundy::Error::Parse(p) => ApiError::bad(p.in_source("text").to_string()),
-                e => e.into(),
-            })?;
+            // The reader draws on the job's memory budget and stops at its deadline.
+            let parsed =
+                parse_graph_with(req.text.as_bytes(), format, ctl).map_err(|e| match e {
+                    grundy::Error::Parse(p) => ApiError::bad(p.in_source("text").to_string()),
+                    e => e.into(),
+                })?;
             let g = &parsed.graph;
             let (nv, na) = (g.vertex_count(), g.arc_count());
             if nv == 0 {

@@ -33,6 +33,7 @@ use super::wht::{
     crt_odd_pow2, modular_inverse, split_odd, wht, wht_bigint, Float64, Montgomery, Ring,
     Wrapping128,
 };
+use crate::control::Control;
 use crate::error::{Error, Result};
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
@@ -70,13 +71,23 @@ enum Want {
 }
 
 /// One counting problem in the transform domain: the exact transform of the histogram, the
-/// function to apply, and the divisor `D` of the result.
-struct Problem {
+/// function to apply, and the divisor `D` of the result; and the [`Control`] that may stop it
+/// (looked at between the transforms and every [`BLOCK`] elements of the pointwise step,
+/// which reports the elements done as progress).
+struct Problem<'c> {
     hat: Vec<i128>,
     spectrum: Spectrum,
     divisor: BigUint,
     want: Want,
+    ctl: &'c Control<'c>,
 }
+
+/// Elements of the pointwise step (powers, polynomials) done between two looks at the control:
+/// in a word ring, a few milliseconds for exponents of a few hundred bits.
+const BLOCK: usize = 1 << 14;
+
+/// Distinct values of the big-integer pointwise step done between two looks at the control.
+const BIG_BLOCK: usize = 64;
 
 /// `(-1)^{popcount(x & y)}` as a boolean: true for minus.
 #[inline]
@@ -94,43 +105,58 @@ fn exact_transform(h: &Histogram) -> Vec<i128> {
     x.into_iter().map(|v| v as i128).collect()
 }
 
-impl Problem {
-    fn new(h: &Histogram, spectrum: Spectrum, extra_divisor: BigUint, want: Want) -> Problem {
+impl<'c> Problem<'c> {
+    fn new(
+        h: &Histogram,
+        spectrum: Spectrum,
+        extra_divisor: BigUint,
+        want: Want,
+        ctl: &'c Control<'c>,
+    ) -> Result<Problem<'c>> {
+        ctl.stop_check()?;
         let hat = exact_transform(h);
         let divisor = extra_divisor * BigUint::from(hat.len());
-        Problem {
+        Ok(Problem {
             hat,
             spectrum,
             divisor,
             want,
-        }
+            ctl,
+        })
     }
 
     /// `Σ_y ± f(ĥ(y))` (one target) or `H(f(ĥ))` (all) in a word-sized ring.
-    fn solve_in<R: Ring>(&self, ring: &R) -> Vec<R::E> {
+    fn solve_in<R: Ring>(&self, ring: &R) -> Result<Vec<R::E>> {
         #[cfg(feature = "parallel")]
         let hat = self.hat.par_iter();
         #[cfg(not(feature = "parallel"))]
         let hat = self.hat.iter();
         let mut e: Vec<R::E> = hat.map(|&v| ring.image_i128(v)).collect();
-        match &self.spectrum {
-            Spectrum::Power(k) => super::wht::pow_pointwise(&mut e, ring, k),
-            Spectrum::Poly(c) => {
-                let c: Vec<R::E> = c.iter().map(|x| ring.image_bigint(x)).collect();
-                #[cfg(feature = "parallel")]
-                let elements = e.par_iter_mut();
-                #[cfg(not(feature = "parallel"))]
-                let elements = e.iter_mut();
-                elements.for_each(|x| {
-                    // Horner: P(x) = (...(c_K x + c_{K−1}) x + ...) x + c_0.
-                    let mut acc = ring.image_i128(0);
-                    for &ca in c.iter().rev() {
-                        acc = ring.add(ring.mul(acc, *x), ca);
-                    }
-                    *x = acc;
-                });
+        let c: Vec<R::E> = match &self.spectrum {
+            Spectrum::Poly(c) => c.iter().map(|x| ring.image_bigint(x)).collect(),
+            Spectrum::Power(_) => Vec::new(),
+        };
+        for (i, block) in e.chunks_mut(BLOCK).enumerate() {
+            self.ctl.check((i * BLOCK) as u64)?;
+            match &self.spectrum {
+                Spectrum::Power(k) => super::wht::pow_pointwise(block, ring, k),
+                Spectrum::Poly(_) => {
+                    #[cfg(feature = "parallel")]
+                    let elements = block.par_iter_mut();
+                    #[cfg(not(feature = "parallel"))]
+                    let elements = block.iter_mut();
+                    elements.for_each(|x| {
+                        // Horner: P(x) = (...(c_K x + c_{K−1}) x + ...) x + c_0.
+                        let mut acc = ring.image_i128(0);
+                        for &ca in c.iter().rev() {
+                            acc = ring.add(ring.mul(acc, *x), ca);
+                        }
+                        *x = acc;
+                    });
+                }
             }
         }
+        self.ctl.check(e.len() as u64)?;
         match self.want {
             Want::Target(t) => {
                 let zero = ring.image_i128(0);
@@ -149,11 +175,11 @@ impl Problem {
                     .reduce(|| zero, |a, b| ring.add(a, b));
                 #[cfg(not(feature = "parallel"))]
                 let sum = e.iter().enumerate().fold(zero, term);
-                vec![sum]
+                Ok(vec![sum])
             }
             Want::All => {
                 wht(&mut e, ring);
-                e
+                Ok(e)
             }
         }
     }
@@ -172,29 +198,32 @@ impl Problem {
         let mut distinct: Vec<i128> = order.iter().map(|&y| self.hat[y]).collect();
         distinct.dedup();
         self.check_big_work(distinct.len(), width_bits, w.is_none())?;
-        #[cfg(feature = "parallel")]
-        let distinct_values = distinct.par_iter();
-        #[cfg(not(feature = "parallel"))]
-        let distinct_values = distinct.iter();
-        let values: Vec<BigInt> = distinct_values
-            .map(|&v| {
-                let x = reduce(BigInt::from(v));
-                match &self.spectrum {
-                    Spectrum::Power(k) => match (&w_int, x.to_biguint()) {
-                        (Some(w), Some(xu)) => BigInt::from(xu.modpow(k, &w.magnitude().clone())),
-                        _ => {
-                            // Exact: the caller bounded the size, so k fits comfortably.
-                            let k = k.to_u32().unwrap_or(u32::MAX);
-                            num_traits::pow::Pow::pow(&x, k)
-                        }
-                    },
-                    Spectrum::Poly(c) => c
-                        .iter()
-                        .rev()
-                        .fold(BigInt::zero(), |acc, ca| reduce(acc * &x + ca)),
-                }
-            })
-            .collect();
+        let value = |&v: &i128| {
+            let x = reduce(BigInt::from(v));
+            match &self.spectrum {
+                Spectrum::Power(k) => match (&w_int, x.to_biguint()) {
+                    (Some(w), Some(xu)) => BigInt::from(xu.modpow(k, &w.magnitude().clone())),
+                    _ => {
+                        // Exact: the caller bounded the size, so k fits comfortably.
+                        let k = k.to_u32().unwrap_or(u32::MAX);
+                        num_traits::pow::Pow::pow(&x, k)
+                    }
+                },
+                Spectrum::Poly(c) => c
+                    .iter()
+                    .rev()
+                    .fold(BigInt::zero(), |acc, ca| reduce(acc * &x + ca)),
+            }
+        };
+        let mut values: Vec<BigInt> = Vec::with_capacity(distinct.len());
+        for (i, block) in distinct.chunks(BIG_BLOCK).enumerate() {
+            self.ctl.check((i * BIG_BLOCK) as u64)?;
+            #[cfg(feature = "parallel")]
+            values.par_extend(block.par_iter().map(value));
+            #[cfg(not(feature = "parallel"))]
+            values.extend(block.iter().map(value));
+        }
+        self.ctl.check(distinct.len() as u64)?;
         let index_of = |v: i128| distinct.binary_search(&v).unwrap_or(0);
         match self.want {
             Want::Target(t) => {
@@ -297,7 +326,7 @@ impl Problem {
         let ring = Montgomery::new(o).ok_or_else(|| Error::Internal("even modulus".into()))?;
         match ring.inverse_of(&self.divisor) {
             Some(inv) => Ok(self
-                .solve_in(&ring)
+                .solve_in(&ring)?
                 .into_iter()
                 .map(|v| ring.from_mont(ring.mul(v, inv)))
                 .collect()),
@@ -325,7 +354,7 @@ impl Problem {
         };
         let amask = (1u128 << a) - 1;
         Ok(self
-            .solve_in(&Wrapping128)
+            .solve_in(&Wrapping128)?
             .into_iter()
             .map(|r| ((((r & mask) >> v).wrapping_mul(inv)) & amask) as u64)
             .collect())
@@ -415,15 +444,24 @@ pub fn count_tuples(
     target: &BigUint,
     modulus: Option<&BigUint>,
 ) -> Result<BigUint> {
+    count_tuples_with(h, k, target, modulus, &Control::none())
+}
+
+/// [`count_tuples`] under `ctl`: `Err(Error::Cancelled)` once its token is cancelled or its
+/// deadline passed (looked at between the transforms and every few thousand elements of the
+/// pointwise powers, which are reported as progress).
+pub fn count_tuples_with(
+    h: &Histogram,
+    k: &BigUint,
+    target: &BigUint,
+    modulus: Option<&BigUint>,
+    ctl: &Control,
+) -> Result<BigUint> {
     let Some(t) = target_index(target, h.transform_len()) else {
         return Ok(BigUint::zero());
     };
-    let p = Problem::new(
-        h,
-        Spectrum::Power(k.clone()),
-        BigUint::one(),
-        Want::Target(t),
-    );
+    let power = Spectrum::Power(k.clone());
+    let p = Problem::new(h, power, BigUint::one(), Want::Target(t), ctl)?;
     Ok(p.run(h.total(), k, modulus)?.swap_remove(0))
 }
 
@@ -434,7 +472,23 @@ pub fn tuple_distribution(
     k: &BigUint,
     modulus: Option<&BigUint>,
 ) -> Result<Vec<BigUint>> {
-    let p = Problem::new(h, Spectrum::Power(k.clone()), BigUint::one(), Want::All);
+    tuple_distribution_with(h, k, modulus, &Control::none())
+}
+
+/// [`tuple_distribution`] under `ctl` (as [`count_tuples_with`]).
+pub fn tuple_distribution_with(
+    h: &Histogram,
+    k: &BigUint,
+    modulus: Option<&BigUint>,
+    ctl: &Control,
+) -> Result<Vec<BigUint>> {
+    let p = Problem::new(
+        h,
+        Spectrum::Power(k.clone()),
+        BigUint::one(),
+        Want::All,
+        ctl,
+    )?;
     p.run(h.total(), k, modulus)
 }
 
@@ -469,7 +523,12 @@ pub fn polya_polynomial(k: u64, total: u128) -> Vec<BigInt> {
     p.swap_remove(k)
 }
 
-fn multiset_problem(h: &Histogram, k: u64, want: Want) -> Result<Problem> {
+fn multiset_problem<'c>(
+    h: &Histogram,
+    k: u64,
+    want: Want,
+    ctl: &'c Control<'c>,
+) -> Result<Problem<'c>> {
     if k > MAX_UNORDERED_HEAPS {
         return Err(Error::limit(
             crate::LimitKind::Heaps,
@@ -478,12 +537,8 @@ fn multiset_problem(h: &Histogram, k: u64, want: Want) -> Result<Problem> {
         ));
     }
     let factorial: BigUint = (1..=k).map(BigUint::from).product();
-    Ok(Problem::new(
-        h,
-        Spectrum::Poly(polya_polynomial(k, h.total())),
-        factorial,
-        want,
-    ))
+    let polya = Spectrum::Poly(polya_polynomial(k, h.total()));
+    Problem::new(h, polya, factorial, want, ctl)
 }
 
 /// The number of multisets of `k` heaps of the histogram (heap sizes are distinguished, order
@@ -495,12 +550,23 @@ pub fn count_multisets(
     target: &BigUint,
     modulus: Option<&BigUint>,
 ) -> Result<BigUint> {
+    count_multisets_with(h, k, target, modulus, &Control::none())
+}
+
+/// [`count_multisets`] under `ctl` (as [`count_tuples_with`]).
+pub fn count_multisets_with(
+    h: &Histogram,
+    k: u64,
+    target: &BigUint,
+    modulus: Option<&BigUint>,
+    ctl: &Control,
+) -> Result<BigUint> {
     let Some(t) = target_index(target, h.transform_len()) else {
         // Still reject a k beyond the limit, for a consistent answer.
-        multiset_problem(&Histogram::from_counts(vec![])?, k, Want::Target(0))?;
+        multiset_problem(&Histogram::from_counts(vec![])?, k, Want::Target(0), ctl)?;
         return Ok(BigUint::zero());
     };
-    let p = multiset_problem(h, k, Want::Target(t))?;
+    let p = multiset_problem(h, k, Want::Target(t), ctl)?;
     Ok(p.run(
         h.total().saturating_add(k as u128),
         &BigUint::from(k),
@@ -516,7 +582,17 @@ pub fn multiset_distribution(
     k: u64,
     modulus: Option<&BigUint>,
 ) -> Result<Vec<BigUint>> {
-    let p = multiset_problem(h, k, Want::All)?;
+    multiset_distribution_with(h, k, modulus, &Control::none())
+}
+
+/// [`multiset_distribution`] under `ctl` (as [`count_tuples_with`]).
+pub fn multiset_distribution_with(
+    h: &Histogram,
+    k: u64,
+    modulus: Option<&BigUint>,
+    ctl: &Control,
+) -> Result<Vec<BigUint>> {
+    let p = multiset_problem(h, k, Want::All, ctl)?;
     p.run(
         h.total().saturating_add(k as u128),
         &BigUint::from(k),
@@ -619,6 +695,16 @@ pub struct CountAnswer {
 /// The core of `grundy count`: counts tuples or multisets of the histogram's heaps as `spec`
 /// says.
 pub fn count_from_histogram(h: &Histogram, spec: &CountSpec) -> Result<CountAnswer> {
+    count_from_histogram_with(h, spec, &Control::none())
+}
+
+/// [`count_from_histogram`] under `ctl`: the transforms stop with `Err(Error::Cancelled)` once
+/// its token is cancelled or its deadline has passed (see [`count_tuples_with`]).
+pub fn count_from_histogram_with(
+    h: &Histogram,
+    spec: &CountSpec,
+    ctl: &Control,
+) -> Result<CountAnswer> {
     if spec.modulus.as_ref().is_some_and(|q| q.is_zero()) {
         return Err(Error::invalid("the modulus must be positive"));
     }
@@ -634,9 +720,9 @@ pub fn count_from_histogram(h: &Histogram, spec: &CountSpec) -> Result<CountAnsw
     };
     if spec.distribution {
         let dist = if spec.unordered {
-            multiset_distribution(h, k_small()?, modulus)?
+            multiset_distribution_with(h, k_small()?, modulus, ctl)?
         } else {
-            tuple_distribution(h, &spec.heaps, modulus)?
+            tuple_distribution_with(h, &spec.heaps, modulus, ctl)?
         };
         let count =
             target_index(&spec.nim_sum, dist.len()).map_or_else(BigUint::zero, |t| dist[t].clone());
@@ -646,9 +732,9 @@ pub fn count_from_histogram(h: &Histogram, spec: &CountSpec) -> Result<CountAnsw
         });
     }
     let count = if spec.unordered {
-        count_multisets(h, k_small()?, &spec.nim_sum, modulus)?
+        count_multisets_with(h, k_small()?, &spec.nim_sum, modulus, ctl)?
     } else {
-        count_tuples(h, &spec.heaps, &spec.nim_sum, modulus)?
+        count_tuples_with(h, &spec.heaps, &spec.nim_sum, modulus, ctl)?
     };
     Ok(CountAnswer {
         count,
@@ -835,6 +921,52 @@ mod tests {
         assert_eq!(
             polya_polynomial(3, 7),
             vec![0.into(), 23.into(), 0.into(), 1.into()]
+        );
+    }
+
+    /// The counts stop when told (a cancelled token, a passed deadline) in every form, report
+    /// the elements of their pointwise steps as progress, and give the same answers under a
+    /// control that lets them run.
+    #[test]
+    fn counts_stop_when_told_and_report_progress() {
+        let values: Vec<u64> = (0..100_000u64).map(|n| n % 50_000).collect();
+        let h = hist(&values);
+        let (k, t, q) = (big(1_000_003), big(7), big(1_000_000_007));
+        let token = crate::control::CancelToken::new();
+        token.cancel();
+        let stopped = Control::none().with_token(token);
+        let past = Control::none().with_deadline(std::time::Instant::now());
+        for ctl in [&stopped, &past] {
+            assert_eq!(
+                count_tuples_with(&h, &k, &t, Some(&q), ctl),
+                Err(Error::Cancelled)
+            );
+            assert_eq!(
+                count_tuples_with(&h, &big(3), &t, None, ctl),
+                Err(Error::Cancelled)
+            );
+            let d = tuple_distribution_with(&h, &k, Some(&q), ctl);
+            assert_eq!(d, Err(Error::Cancelled));
+            assert_eq!(
+                count_multisets_with(&h, 5, &t, Some(&q), ctl),
+                Err(Error::Cancelled)
+            );
+            let d = multiset_distribution_with(&h, 5, Some(&q), ctl);
+            assert_eq!(d, Err(Error::Cancelled));
+        }
+        let most = std::sync::atomic::AtomicU64::new(0);
+        let report = |d: u64| {
+            most.fetch_max(d, std::sync::atomic::Ordering::Relaxed);
+        };
+        let watched = Control::none().with_progress(&report);
+        assert_eq!(
+            count_tuples_with(&h, &k, &t, Some(&q), &watched),
+            count_tuples(&h, &k, &t, Some(&q))
+        );
+        assert_eq!(most.into_inner(), h.transform_len() as u64);
+        assert_eq!(
+            count_multisets_with(&h, 5, &t, Some(&q), &Control::none()),
+            count_multisets(&h, 5, &t, Some(&q))
         );
     }
 

@@ -361,7 +361,17 @@ impl Splits {
 /// The largest pair table the naive engine builds for three-heap moves.
 pub const MAX_PAIR_TABLE_BYTES: usize = 4 << 30;
 
+/// Word operations between two looks at the control in the take-and-break engine: about a
+/// millisecond of work, so that a cancelled token or a passed deadline stops it within
+/// milliseconds however long each value takes (G(n) costs `n/2` pairs, and `n·B/64` words with
+/// three heaps), while the look (an atomic load, and a clock read when there is a deadline)
+/// stays a vanishing part of the work.
+pub(crate) const WORK_PER_CHECK: usize = 1 << 21;
+
 /// Take-and-break (and Grundy's game) by scanning all splits, with a pair table for three heaps.
+///
+/// The control is looked at every [`PROGRESS_EVERY`] values and whenever [`WORK_PER_CHECK`]
+/// word operations have been done since the last look (see there).
 fn take_break<T: Cell>(
     sp: &Splits,
     values: &mut Vec<T>,
@@ -370,21 +380,17 @@ fn take_break<T: Cell>(
 ) -> Result<Fill> {
     let mut marks = Marks::default();
     let mut max = values.iter().map(|v| v.get()).max().unwrap_or(0);
-    let mut pairs = PairTable::default();
-    // A value of a game leaving three heaps costs a scan of every earlier value: check often.
-    let every = if sp.three.is_empty() {
-        PROGRESS_EVERY
-    } else {
-        64
-    };
+    let mut pairs = PairTable::new(ctl)?;
+    let mut work = 0usize;
     while values.len() < n {
         let h = values.len();
         let b = bound(max);
         marks.reset(2 * b);
         sp.mark_small(h, values, &mut marks);
         sp.mark_pairs(h, values, &mut marks);
+        work += (sp.two.len() * h / 2).max(1);
         if !sp.three.is_empty() && h >= 3 {
-            pairs.update(values, h, b)?;
+            pairs.update(values, h, b, ctl)?;
             for &k in &sp.three {
                 if h < k + 3 {
                     continue;
@@ -393,6 +399,7 @@ fn take_break<T: Cell>(
                 for (i, g) in values[1..m - 1].iter().enumerate() {
                     pairs.mark_shifted(m - 1 - i, g.get(), &mut marks);
                 }
+                work += m * (b / 64 + 1);
             }
         }
         let g = marks.mex();
@@ -400,27 +407,44 @@ fn take_break<T: Cell>(
         if let Some(r) = push(values, g) {
             return Ok(r);
         }
-        if h.is_multiple_of(every) {
+        if work >= WORK_PER_CHECK || h.is_multiple_of(PROGRESS_EVERY) {
+            work = 0;
             ctl.check(h as u64)?;
         }
     }
     Ok(Fill::Done)
 }
 
-/// P(s) = { G(b) ⊕ G(s-b) : 1 <= b <= s/2 } as bitsets of `bits` bits, for s < len.
-#[derive(Default)]
+/// P(s) = { G(b) ⊕ G(s-b) : 1 <= b <= s/2 } as bitsets of `bits` bits, for s < len, with its
+/// bytes held from the memory budget before it grows.
 struct PairTable {
     bits: usize,
     sets: Vec<u64>,
     len: usize,
+    held: crate::control::Reservation,
 }
 
+/// What the pair table is called in memory limit errors.
+const PAIR_TABLE: &str = "the three-heap pair table";
+
 impl PairTable {
+    fn new(ctl: &Control) -> Result<PairTable> {
+        Ok(PairTable {
+            bits: 0,
+            sets: Vec::new(),
+            len: 0,
+            held: ctl.reserve(0, PAIR_TABLE)?,
+        })
+    }
+
     /// Makes P(s) available for every s < h (needs G below h) with room for values below `b`.
-    fn update<T: Cell>(&mut self, values: &[T], h: usize, b: usize) -> Result<()> {
+    /// The table's growth (to at least twice its length, `8·b/64` bytes a row) is reserved from
+    /// the budget of `ctl` first, and a rebuild (when the value bound grows: `h²/4` pairs)
+    /// looks at `ctl` every [`WORK_PER_CHECK`] pairs.
+    fn update<T: Cell>(&mut self, values: &[T], h: usize, b: usize, ctl: &Control) -> Result<()> {
         if b != self.bits {
             self.bits = b;
-            self.sets.clear();
+            self.sets = Vec::new();
             self.len = 0;
         }
         let w = b / 64;
@@ -435,10 +459,24 @@ impl PairTable {
                 "ask for fewer values",
             ));
         }
+        if h * w > self.sets.capacity() {
+            let rows = h.max(2 * self.len).max(64);
+            let bytes = (rows * w * 8) as u64;
+            if bytes > self.held.bytes() {
+                self.held.resize(bytes, PAIR_TABLE)?;
+            }
+            self.sets.reserve_exact(rows * w - self.sets.len());
+        }
+        let mut work = 0usize;
         while self.len < h {
             let s = self.len;
             let start = self.sets.len();
             self.sets.resize(start + w, 0);
+            work += s / 2 + w;
+            if work >= WORK_PER_CHECK {
+                work = 0;
+                ctl.stop_check()?;
+            }
             for a in 1..=s / 2 {
                 let v = values[a].get() ^ values[s - a].get();
                 self.sets[start + (v >> 6) as usize] |= 1 << (v & 63);
@@ -518,5 +556,41 @@ mod tests {
                 assert_eq!(xor_permute(1u64 << j, s), 1u64 << (j ^ s));
             }
         }
+    }
+
+    /// A three-heap code looks at its control by work, not only every `PROGRESS_EVERY`
+    /// values: cancelled from its progress callback once 1500 values are done, it stops long
+    /// before the next multiple of 16384; its pair table is charged to the budget (a budget
+    /// without room for it refuses with the memory limit) and given back.
+    #[test]
+    fn three_heap_codes_stop_by_work_and_charge_their_pair_table() {
+        let rule = Rule::parse("octal:0.FFF").unwrap();
+        let token = crate::control::CancelToken::new();
+        let stop = token.clone();
+        let report = move |done: u64| {
+            if done >= 1500 {
+                stop.cancel();
+            }
+        };
+        let ctl = Control::none().with_token(token).with_progress(&report);
+        let mut v: Vec<u32> = Vec::new();
+        assert_eq!(extend(&rule, &mut v, 16_000, &ctl), Err(Error::Cancelled));
+        assert!(v.len() >= 1500 && v.len() < 4000, "stopped at {}", v.len());
+
+        let budget = crate::control::MemoryBudget::new(4 << 10);
+        let ctl = Control::none().with_memory(budget.clone());
+        let r = extend(&rule, &mut Vec::<u32>::new(), 3000, &ctl);
+        assert!(
+            matches!(&r, Err(Error::Limit(l)) if l.kind == crate::LimitKind::Memory),
+            "{r:?}"
+        );
+        let budget = crate::control::MemoryBudget::new(64 << 20);
+        let ctl = Control::none().with_memory(budget.clone());
+        let mut got: Vec<u32> = Vec::new();
+        extend(&rule, &mut got, 3000, &ctl).unwrap();
+        let mut want: Vec<u32> = Vec::new();
+        extend(&rule, &mut want, 3000, &Control::none()).unwrap();
+        assert_eq!(got, want);
+        assert_eq!(budget.used(), 0);
     }
 }

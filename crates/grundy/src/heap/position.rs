@@ -467,17 +467,7 @@ type Frame = (Vec<u64>, Vec<Vec<u64>>, usize, u64);
 /// [`LimitKind::Options`](crate::LimitKind::Options)). A subtraction game's heap is never
 /// narrowed to 64 bits: `h - s` for each `s` of the set; other rules need `h` below 2^64.
 pub fn options_of_big(game: &HeapGame, h: &BigUint) -> Result<Vec<Vec<BigUint>>> {
-    let too_many = |count: &dyn std::fmt::Display| {
-        Error::limit(
-            crate::LimitKind::Options,
-            format!(
-                "heap {h} has about {count} options to list winning moves from, above the \
-                 limit of {}",
-                MAX_OPTIONS
-            ),
-            "use smaller heaps",
-        )
-    };
+    let too_many = |count: &dyn std::fmt::Display| too_many_options(h, count);
     if let crate::notation::game::GameSpec::Subtraction(set) = game.spec() {
         if set.len() > MAX_OPTIONS {
             return Err(too_many(&set.len()));
@@ -511,6 +501,178 @@ pub fn options_of_big(game: &HeapGame, h: &BigUint) -> Result<Vec<Vec<BigUint>>>
             to.into_iter().map(BigUint::from).collect()
         })
         .collect())
+}
+
+/// A winning move in a sum of heaps of any size: heap `heap` (0-based) of size `from` becomes
+/// the heaps `to` (ascending; empty when the heap is removed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BigMove {
+    /// 0-based index of the heap moved in.
+    pub heap: usize,
+    /// Its size.
+    pub from: BigUint,
+    /// The heaps it becomes, ascending.
+    pub to: Vec<BigUint>,
+}
+
+/// The normal-play analysis of a sum of heaps of any size: its outcome, its nim-sum and every
+/// winning move (see [`PositionAnalysis`] for the theorem).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BigPositionAnalysis {
+    /// P exactly when the nim-sum is 0.
+    pub outcome: Outcome,
+    /// The nim-sum of the heaps' values.
+    pub nim_sum: BigUint,
+    /// Every winning move, by heap index then option order (none for P positions).
+    pub winning_moves: Vec<BigMove>,
+}
+
+impl From<PositionAnalysis> for BigPositionAnalysis {
+    /// The analysis of heaps below 2^64 written with heaps of any size (normal play: the
+    /// nim-sum is present).
+    fn from(a: PositionAnalysis) -> Self {
+        BigPositionAnalysis {
+            outcome: a.outcome,
+            nim_sum: BigUint::from(a.nim_sum.unwrap_or(0)),
+            winning_moves: a
+                .winning_moves
+                .into_iter()
+                .map(|m| BigMove {
+                    heap: m.heap,
+                    from: BigUint::from(m.from),
+                    to: m.to.into_iter().map(BigUint::from).collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Bytes counted for one option of a huge heap while the winning moves are listed: its `Vec`
+/// header and up to three heaps of any size (each a `BigUint` header and its words).
+const BIG_OPTION_BYTES: u64 = 24 + 3 * 48;
+
+/// A sum of heaps of any size in normal play (heaps beyond [`MAX_HEAP`], for which no sequence
+/// is computed): Nim by `G(n) = n`; any other game through the Grundy values its pattern gives
+/// ([`crate::pattern::value::analyze`] with at most `max` values computed, by default
+/// [`crate::pattern::value::default_max`]), which must be proved periodic or arithmetic-periodic,
+/// or hold the heaps within the values computed ([`Error::Limit`] otherwise).
+///
+/// **Winning moves.** By the Sprague-Grundy theorem the sum has nim-sum
+/// `X = G(h1) ⊕ … ⊕ G(hk)`, and the winning moves (when `X ≠ 0`) are the options of a heap `hi`
+/// whose heaps have nim-sum `G(hi) ⊕ X` ([`options_of_big`] lists them, at most
+/// [`MAX_OPTIONS`]). In Nim that option is the single heap `hi ⊕ X` when it is below `hi`.
+/// An option met twice (two splits leaving the same heaps) is one move.
+///
+/// **Limits.** The options of a heap (a subtraction game's are generated one at a time and never
+/// held; other rules' are held, [`BIG_OPTION_BYTES`] an option) are reserved from the budget of
+/// `ctl` before they are made, and `ctl` is looked at every 4096 options.
+pub fn normal_by_pattern(
+    game: &HeapGame,
+    heaps: &[BigUint],
+    max: Option<u64>,
+    ctl: &Control,
+) -> Result<BigPositionAnalysis> {
+    let x_of = |g: &[BigUint]| g.iter().fold(BigUint::zero(), |a, b| a ^ b);
+    let outcome = |x: &BigUint| if x.is_zero() { Outcome::P } else { Outcome::N };
+    if let crate::notation::game::GameSpec::Nim = game.spec() {
+        let x = x_of(heaps);
+        let winning_moves = heaps
+            .iter()
+            .enumerate()
+            .filter_map(|(heap, h)| {
+                let t = h ^ &x;
+                (!x.is_zero() && &t < h).then(|| BigMove {
+                    heap,
+                    from: h.clone(),
+                    to: if t.is_zero() { vec![] } else { vec![t] },
+                })
+            })
+            .collect();
+        return Ok(BigPositionAnalysis {
+            outcome: outcome(&x),
+            nim_sum: x,
+            winning_moves,
+        });
+    }
+    let max = max.unwrap_or_else(|| crate::pattern::value::default_max(game.spec()));
+    let pattern = crate::pattern::value::analyze(game, max, ctl)?;
+    let g = heaps
+        .iter()
+        .map(|h| pattern.value(h))
+        .collect::<Result<Vec<_>>>()?;
+    let x = x_of(&g);
+    let mut winning_moves = Vec::new();
+    if !x.is_zero() {
+        for (heap, h) in heaps.iter().enumerate() {
+            let target = &g[heap] ^ &x;
+            let mut seen = HashSet::new();
+            let mut examined = 0usize;
+            let mut consider = |to: Vec<BigUint>| -> Result<()> {
+                examined += 1;
+                if examined.is_multiple_of(CHECK_EVERY) {
+                    ctl.stop_check()?;
+                }
+                let v = to
+                    .iter()
+                    .map(|p| pattern.value(p))
+                    .collect::<Result<Vec<_>>>()?;
+                if x_of(&v) == target && seen.insert(to.clone()) {
+                    winning_moves.push(BigMove {
+                        heap,
+                        from: h.clone(),
+                        to,
+                    });
+                }
+                Ok(())
+            };
+            if let crate::notation::game::GameSpec::Subtraction(set) = game.spec() {
+                if set.len() > MAX_OPTIONS {
+                    return Err(too_many_options(h, &set.len()));
+                }
+                for &(a, b) in set.ranges() {
+                    for s in a..=b {
+                        let s = BigUint::from(s);
+                        if &s <= h {
+                            let rest = h - s;
+                            consider(if rest.is_zero() { vec![] } else { vec![rest] })?;
+                        }
+                    }
+                }
+            } else {
+                // Beyond MAX_OPTIONS, options_of_big refuses before it generates anything.
+                let bound = h.to_u64().map_or(u128::MAX, |n| game.option_count_bound(n));
+                let _held = match u64::try_from(bound) {
+                    Ok(count) if bound <= MAX_OPTIONS => Some(ctl.reserve(
+                        count.saturating_mul(BIG_OPTION_BYTES),
+                        "the options of a heap",
+                    )?),
+                    _ => None,
+                };
+                for to in options_of_big(game, h)? {
+                    consider(to)?;
+                }
+            }
+        }
+    }
+    Ok(BigPositionAnalysis {
+        outcome: outcome(&x),
+        nim_sum: x,
+        winning_moves,
+    })
+}
+
+/// The limit error of a heap with `count` options, more than [`MAX_OPTIONS`].
+fn too_many_options(h: &BigUint, count: &dyn std::fmt::Display) -> Error {
+    Error::limit(
+        crate::LimitKind::Options,
+        format!(
+            "heap {h} has about {count} options to list winning moves from, above the limit of {}",
+            MAX_OPTIONS
+        ),
+        "use smaller heaps",
+    )
 }
 
 #[cfg(test)]

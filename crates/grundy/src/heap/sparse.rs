@@ -31,7 +31,7 @@
 //! verification marks pairs while many rare values are wanted and compares each pair's xor
 //! with the last few, lane-parallel (see `scan_pairs`).
 
-use crate::control::Control;
+use crate::control::{Control, Reservation};
 use crate::error::Result;
 use crate::heap::naive::{bound, Marks, Splits};
 use crate::heap::rule::Rule;
@@ -110,7 +110,6 @@ fn is_rare(v: u32, mask: u32) -> bool {
 /// exactly when it comes from one rare and one common part, as without the parity bit. So
 /// everything below holds with "rare value at heap n" meaning even class at n's parity; the
 /// class lists are kept for both parities.
-#[derive(Clone)]
 struct State {
     /// The value bits of the class mask.
     mask: u32,
@@ -136,12 +135,29 @@ struct State {
     next_review: usize,
     /// How many times the rare list was rebuilt (indices into it are stale after).
     reviews: u64,
+    /// The bytes of the working tables ([`table_bytes`]) and of the rare list, held from the
+    /// memory budget before they grow.
+    held: Reservation,
+}
+
+/// What the engine's working tables are called in memory limit errors.
+const TABLES: &str = "the sparse engine's working tables";
+
+/// The bytes of the working tables that grow with the value bound `b` (a power of two, values
+/// below `b`, xors below `2b`): the histogram (`2b` counts of 8 bytes), the class lists (`2b`
+/// values of 4 bytes for each parity), the run's mark tables ([`RUN`] heaps of `2b` bytes), the
+/// naive step's marks (`2b` bytes), and one verification scratch per thread (`2b` stamps of 4
+/// bytes; counted for two threads). About `114·b` bytes.
+fn table_bytes(b: usize) -> u64 {
+    let b2 = 2 * b as u64;
+    b2 * 8 + 2 * b2 * 4 + RUN as u64 * b2 + b2 + 2 * b2 * 4
 }
 
 impl State {
-    fn new<T: Cell>(values: &[T], sp: &Splits, allow: Parity) -> State {
+    fn new<T: Cell>(values: &[T], sp: &Splits, allow: Parity, ctl: &Control) -> Result<State> {
         let max = values.iter().map(|v| v.get()).max().unwrap_or(0);
         let b = bound(max);
+        let held = ctl.reserve(table_bytes(b), TABLES)?;
         let shift = sp.two.first().map_or(0, |&(k, _)| k % 2);
         // The parity bit needs one parity of k for every split.
         let allow = if sp.two.iter().all(|&(k, _)| k % 2 == shift) {
@@ -162,12 +178,33 @@ impl State {
             rare_vals: Default::default(),
             next_review: (values.len() * 2).max(64),
             reviews: 0,
+            held,
         };
         for (n, v) in values.iter().enumerate() {
             s.hist[v.get() as usize + b * ((n + shift) % 2)] += 1;
         }
-        s.review(values);
-        s
+        s.review(values)?;
+        Ok(s)
+    }
+
+    /// Holds the bytes of the tables for the bound `b` and of a rare list of `cap` entries.
+    fn charge(&mut self, b: usize, cap: usize) -> Result<()> {
+        let rare = 4 * (cap as u64).saturating_mul(2);
+        self.held.resize(table_bytes(b).saturating_add(rare), TABLES)
+    }
+
+    /// Appends the rare position r of value v, reserving the list's growth first.
+    fn push_rare(&mut self, r: usize, v: u32) -> Result<()> {
+        let len = self.rare_pos.len();
+        if len == self.rare_pos.capacity() || len == self.rare_val.capacity() {
+            let cap = (2 * len).max(1024);
+            self.charge(self.b, cap)?;
+            self.rare_pos.reserve_exact(cap - len);
+            self.rare_val.reserve_exact(cap - len);
+        }
+        self.rare_pos.push(r as u32);
+        self.rare_val.push(v);
+        Ok(())
     }
 
     /// Which class lists apply to heap n.
@@ -183,7 +220,7 @@ impl State {
     }
 
     /// Re-chooses the mask from the histogram; rebuilds the class lists and the rare list.
-    fn review<T: Cell>(&mut self, values: &[T]) {
+    fn review<T: Cell>(&mut self, values: &[T]) -> Result<()> {
         self.reviews += 1;
         let m = choose_mask(&self.hist, self.b, self.allow) as usize;
         self.mask = (m % self.b) as u32;
@@ -197,36 +234,37 @@ impl State {
         self.rare_val.clear();
         for (r, v) in values.iter().enumerate().skip(1) {
             if self.rare_at(r, v.get()) {
-                self.rare_pos.push(r as u32);
-                self.rare_val.push(v.get());
+                self.push_rare(r, v.get())?;
             }
         }
+        Ok(())
     }
 
-    /// Records G(h) = g.
-    fn record<T: Cell>(&mut self, values: &[T], h: usize, g: u32) {
+    /// Records G(h) = g; the memory limit error when the tables for a larger value bound, or
+    /// a longer rare list, do not fit the budget.
+    fn record<T: Cell>(&mut self, values: &[T], h: usize, g: u32) -> Result<()> {
         let q = (h + self.shift) % 2;
         if g as usize >= self.b {
-            let old = std::mem::take(&mut self.hist);
             let b = bound(g);
+            self.charge(b, self.rare_pos.capacity())?;
+            let old = std::mem::take(&mut self.hist);
             self.hist = vec![0; 2 * b];
             for (i, &c) in old.iter().enumerate() {
                 self.hist[i % self.b + b * (i / self.b)] = c;
             }
             self.b = b;
             self.hist[g as usize + b * q] += 1;
-            self.review(values);
-            return;
+            return self.review(values);
         }
         self.hist[g as usize + self.b * q] += 1;
         if h >= 1 && self.rare_at(h, g) {
-            self.rare_pos.push(h as u32);
-            self.rare_val.push(g);
+            self.push_rare(h, g)?;
         }
         if h + 1 >= self.next_review {
             self.next_review = 2 * (h + 1);
-            self.review(values);
+            self.review(values)?;
         }
+        Ok(())
     }
 }
 
@@ -278,7 +316,7 @@ pub fn extend_with<T: Cell>(
             "ask for fewer values",
         ));
     }
-    let mut st = State::new(values, &sp, parity);
+    let mut st = State::new(values, &sp, parity, ctl)?;
     let mut mirror = Mirror::new(values);
     let mut marks = Marks::default();
     let mut scratch = Scratch::default();
@@ -310,11 +348,13 @@ pub fn extend_with<T: Cell>(
             // below p.start + p.len (the values up to p.start were already in the vector).
             unsafe { values.set_len(p.start + good) };
             if fail.is_some() || p.overflow {
-                // A rare heap (or a value too wide for the cells): redo it exactly.
-                st = State::new(values, &sp, parity);
+                // A rare heap (or a value too wide for the cells): redo it exactly. The old
+                // state's bytes are given back before the new one reserves its own.
+                drop(st);
+                st = State::new(values, &sp, parity, ctl)?;
                 exact_until = values.len() + BLOCK;
             } else {
-                pending = next.filter(|b| b.len > 0 || b.overflow);
+                pending = next.transpose()?.filter(|b| b.len > 0 || b.overflow);
             }
             ctl.check(values.len() as u64)?;
             continue;
@@ -331,7 +371,7 @@ pub fn extend_with<T: Cell>(
                 return Ok(r);
             }
             mirror.set(h0, T::from_u32(g));
-            st.record(values, h0, g);
+            st.record(values, h0, g)?;
             if h0.is_multiple_of(PROGRESS_EVERY) {
                 ctl.check(h0 as u64)?;
             }
@@ -354,7 +394,7 @@ pub fn extend_with<T: Cell>(
                 return Ok(r);
             }
             mirror.set(h0, T::from_u32(g));
-            st.record(values, h0, g);
+            st.record(values, h0, g)?;
             if h0.is_multiple_of(PROGRESS_EVERY) {
                 ctl.check(h0 as u64)?;
             }
@@ -362,7 +402,7 @@ pub fn extend_with<T: Cell>(
         }
         let base = Shared(values.as_mut_ptr());
         let end = (h0 + BLOCK).min(n);
-        pending = Some(propose(&sp, &mut st, base, h0, end, &mut tables));
+        pending = Some(propose(&sp, &mut st, base, h0, end, &mut tables)?);
     }
     Ok(Fill::Done)
 }
@@ -413,7 +453,7 @@ fn propose<T: Cell>(
     start: usize,
     end: usize,
     tables: &mut Tables,
-) -> Block {
+) -> Result<Block> {
     let b0 = st.b;
     let mut block = Block {
         start,
@@ -501,7 +541,7 @@ fn propose<T: Cell>(
             block.len += 1;
             // SAFETY: as above, now including heap h.
             let vals = unsafe { std::slice::from_raw_parts(base.0, h + 1) };
-            st.record(vals, h, c);
+            st.record(vals, h, c)?;
             if st.b != b0 {
                 break 'runs;
             }
@@ -513,7 +553,7 @@ fn propose<T: Cell>(
         }
         h0 = next;
     }
-    block
+    Ok(block)
 }
 
 /// Marks of a run of heaps, one table of `stride` bytes per heap (small enough to stay in the
@@ -1214,6 +1254,40 @@ mod tests {
             b.retain(|x| x % d == 0);
             prop_assert_eq!(a, b);
         }
+    }
+
+    /// The working tables and the rare list are charged to the memory budget before they
+    /// grow: a budget without room for them refuses with the memory limit (also midway, when
+    /// the rare list of Kayles outgrows it), a large one gives the naive engine's values and
+    /// has every byte back afterwards.
+    #[test]
+    fn working_tables_are_charged_to_the_budget() {
+        let is_memory = |r: Result<Fill>| {
+            matches!(r, Err(crate::Error::Limit(l)) if l.kind == crate::LimitKind::Memory)
+        };
+        for game in ["octal:0.77", "grundys-game", "octal:0.137"] {
+            let rule = Rule::parse(game).unwrap();
+            let n = 60_000;
+            let mut want: Vec<u32> = Vec::new();
+            crate::heap::naive::extend(&rule, &mut want, n, &Control::none()).unwrap();
+            let budget = crate::control::MemoryBudget::new(64 << 20);
+            let mut v: Vec<u32> = Vec::new();
+            extend(&rule, &mut v, n, &Control::none().with_memory(budget.clone())).unwrap();
+            assert_eq!(v, want, "{game}");
+            assert_eq!(budget.used(), 0, "{game}: the tables give their bytes back");
+            let tiny = crate::control::MemoryBudget::new(table_bytes(1) - 1);
+            let ctl = Control::none().with_memory(tiny.clone());
+            assert!(is_memory(extend(&rule, &mut Vec::<u32>::new(), n, &ctl)), "{game}");
+            assert_eq!(tiny.used(), 0);
+        }
+        // Taking one or two tokens (0.3) has G(n) = n mod 3, and 0 is rare under every mask,
+        // so a third of the positions are rare: its rare list grows with n, 8 bytes an entry.
+        // A budget with room for the tables and 64 KiB more stops it midway.
+        let rule = Rule::parse("octal:0.3").unwrap();
+        let budget = crate::control::MemoryBudget::new(table_bytes(64) + (64 << 10));
+        let ctl = Control::none().with_memory(budget.clone());
+        assert!(is_memory(extend(&rule, &mut Vec::<u32>::new(), 200_000, &ctl)));
+        assert_eq!(budget.used(), 0);
     }
 
     #[test]

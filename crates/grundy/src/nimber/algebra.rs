@@ -27,6 +27,7 @@
 //! with the bases proven sufficient below `3.3·10^24`) and that their product is `2^(2^k) - 1`.
 
 use super::field::NimberField;
+use crate::control::Control;
 use crate::error::{Error, Result};
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
@@ -324,6 +325,12 @@ pub fn solve_quadratic<T: NimberField + Ord>(b: &T, c: &T) -> Result<Vec<T>> {
 /// starting from `N` and dividing out each prime `p` for which `a^(N'/p) = 1` leaves exactly the
 /// primes of the order. `Error::Invalid` for 0, `Error::Limit` beyond [`MAX_ORDER_LEVEL`].
 pub fn order<T: NimberField>(a: &T) -> Result<BigUint> {
+    order_with(a, &Control::none())
+}
+
+/// [`order`], looking at `ctl` before each of its exponentiations (one per prime factor of the
+/// group order, each up to `2^k` squarings): `Err(Error::Cancelled)` when stopped.
+pub fn order_with<T: NimberField>(a: &T, ctl: &Control) -> Result<BigUint> {
     if a.is_zero() {
         return Err(Error::invalid("0 has no multiplicative order"));
     }
@@ -331,6 +338,7 @@ pub fn order<T: NimberField>(a: &T) -> Result<BigUint> {
     let primes = group_order_factors(k)?;
     let mut n = group_order(k);
     for p in primes {
+        ctl.stop_check()?;
         let candidate = &n / BigUint::from(p);
         if pow(a, &candidate) == T::one() {
             n = candidate;
@@ -403,7 +411,7 @@ fn fingerprint<T: Hash>(x: &T) -> u64 {
     h.finish()
 }
 
-/// The largest number of baby steps: `2^22` (a table of `2^23` four-byte slots, 32 MiB).
+/// The largest number of baby steps: `2^22` (a table of `2^24` four-byte slots, 64 MiB).
 const MAX_BABY_STEPS: u64 = 1 << 22;
 
 /// The `x ∈ [0, p)` with `g^x = y`, where `g` has prime order `p`; `None` if `y ∉ ⟨g⟩`.
@@ -414,15 +422,30 @@ const MAX_BABY_STEPS: u64 = 1 << 22;
 /// the slot comes from its top bits, and the slot stores `j + 1` (0 = empty) beside 9 more bits
 /// of the fingerprint; a match is confirmed by recomputing `g^j`, so collisions cost time only.
 pub fn log_prime_order<T: NimberField + Hash>(g: &T, y: &T, p: u64) -> Option<u64> {
+    log_prime_order_with(g, y, p, &Control::none())
+        .ok()
+        .flatten()
+}
+
+/// [`log_prime_order`] under `ctl`: the baby-step table (4 bytes a slot) is reserved from its
+/// memory budget before it is made, and its token and deadline are looked at every 4096 steps
+/// (`Err(Error::Cancelled)` when stopped). The walks report the steps taken as progress.
+pub fn log_prime_order_with<T: NimberField + Hash>(
+    g: &T,
+    y: &T,
+    p: u64,
+    ctl: &Control,
+) -> Result<Option<u64>> {
+    const STEPS_PER_CHECK: u64 = 4096;
     if p <= 1 << 16 {
         let mut cur = T::one();
         for x in 0..p {
             if cur == *y {
-                return Some(x);
+                return Ok(Some(x));
             }
             cur = cur.nim_mul(g);
         }
-        return None;
+        return Ok(None);
     }
     let m = ((p as f64).sqrt().ceil() as u64).clamp(1, MAX_BABY_STEPS);
     // 2^slot_bits >= 2m slots (load at most 1/2).
@@ -430,6 +453,10 @@ pub fn log_prime_order<T: NimberField + Hash>(g: &T, y: &T, p: u64) -> Option<u6
     let mask = (1usize << slot_bits) - 1;
     let slot_of = |fp: u64| (fp >> (64 - slot_bits)) as usize;
     let check_of = |fp: u64| ((fp & 0x1ff) as u32) << 23;
+    let _held = ctl.reserve(
+        4u64 << slot_bits,
+        "the baby-step table of a discrete logarithm",
+    )?;
     let mut table = vec![0u32; 1 << slot_bits];
     // Baby steps in WALKS interleaved chains (independent products overlap in the CPU): chain
     // c holds g^j for j = c·len .. (c+1)·len.
@@ -442,6 +469,9 @@ pub fn log_prime_order<T: NimberField + Hash>(g: &T, y: &T, p: u64) -> Option<u6
         start = start.nim_mul(&step);
     }
     for t in 0..len {
+        if t.is_multiple_of(STEPS_PER_CHECK) {
+            ctl.check(t * WALKS)?;
+        }
         for (c, cur) in chain.iter_mut().enumerate() {
             let j = c as u64 * len + t;
             if j < m {
@@ -457,7 +487,9 @@ pub fn log_prime_order<T: NimberField + Hash>(g: &T, y: &T, p: u64) -> Option<u6
     }
     // Giant steps y·g^(-m·i), i < ⌈p/m⌉, again in WALKS interleaved chains; g^(-m) is the
     // inverse of g^m, nonzero since g is. Any hit gives the unique x mod p.
-    let giant = pow_u128(g, m as u128).nim_inv()?;
+    let Some(giant) = pow_u128(g, m as u128).nim_inv() else {
+        return Ok(None);
+    };
     let giants = p.div_ceil(m);
     let glen = giants.div_ceil(WALKS);
     let gstep = pow_u128(&giant, glen as u128);
@@ -468,6 +500,9 @@ pub fn log_prime_order<T: NimberField + Hash>(g: &T, y: &T, p: u64) -> Option<u6
         start = start.nim_mul(&gstep);
     }
     for t in 0..glen {
+        if t.is_multiple_of(STEPS_PER_CHECK) {
+            ctl.check(m + t * WALKS)?;
+        }
         for (c, walk) in walks.iter_mut().enumerate() {
             let fp = fingerprint(walk);
             let (mut s, check) = (slot_of(fp), check_of(fp));
@@ -476,7 +511,8 @@ pub fn log_prime_order<T: NimberField + Hash>(g: &T, y: &T, p: u64) -> Option<u6
                     let j = (table[s] & ((1 << 23) - 1)) as u64 - 1;
                     if pow_u128(g, j as u128) == *walk {
                         let i = c as u64 * glen + t;
-                        return Some(((i as u128 * m as u128 + j as u128) % p as u128) as u64);
+                        let x = (i as u128 * m as u128 + j as u128) % p as u128;
+                        return Ok(Some(x as u64));
                     }
                 }
                 s = (s + 1) & mask;
@@ -484,7 +520,7 @@ pub fn log_prime_order<T: NimberField + Hash>(g: &T, y: &T, p: u64) -> Option<u6
             *walk = walk.nim_mul(&giant);
         }
     }
-    None
+    Ok(None)
 }
 
 /// The number of interleaved walks in [`log_prime_order`].
@@ -527,6 +563,12 @@ fn order_u128<T: NimberField>(a: &T, primes: &[u128]) -> u128 {
 /// of order `p` ([`log_prime_order`]); the Chinese remainder theorem gives `x mod n`, the least
 /// solution. The answer is checked by computing `a^x`.
 pub fn log<T: NimberField + Hash>(a: &T, b: &T) -> Result<Option<BigUint>> {
+    log_with(a, b, &Control::none())
+}
+
+/// [`log`] under `ctl`: each subgroup search is [`log_prime_order_with`] (its table charged to
+/// the memory budget, its walks stopped by the token and the deadline).
+pub fn log_with<T: NimberField + Hash>(a: &T, b: &T, ctl: &Control) -> Result<Option<BigUint>> {
     // Every power of a lies in a's field F_k, so b outside it is no power of a, whatever k.
     let k = a.level();
     if b.level() > k {
@@ -557,7 +599,8 @@ pub fn log<T: NimberField + Hash>(a: &T, b: &T) -> Result<Option<BigUint>> {
     let mut modulus = BigUint::one();
     for &p in primes.iter().filter(|&&p| n % p == 0) {
         let e = n / p;
-        let Some(xp) = log_prime_order(&pow_u128(a, e), &pow_u128(b, e), p as u64) else {
+        let Some(xp) = log_prime_order_with(&pow_u128(a, e), &pow_u128(b, e), p as u64, ctl)?
+        else {
             return Ok(None);
         };
         // Solve x + modulus·t ≡ xp (mod p): t = (xp - x)·modulus^(-1) mod p.
@@ -913,5 +956,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A logarithm in the largest field reaches the subgroup of order 67280421310721, whose
+    /// baby-step table (64 MiB) is refused by a smaller budget, and whose walks stop at once
+    /// when the token is cancelled; orders stop too.
+    #[test]
+    fn logarithms_are_bounded_and_stop() {
+        let a = Nim128(0x1234_5678_9abc_def0_1122_3344_5566_7789);
+        let big = 67_280_421_310_721u128;
+        assert_eq!(order(&a).unwrap().to_u128().unwrap() % big, 0);
+        let b = pow_u128(&a, 0xdead_beef_cafe);
+        let small = crate::control::MemoryBudget::new(16 << 20);
+        match log_with(&a, &b, &Control::none().with_memory(small.clone())) {
+            Err(Error::Limit(l)) => assert_eq!(l.kind, crate::LimitKind::Memory),
+            other => panic!("expected the memory limit, got {other:?}"),
+        }
+        assert_eq!(small.used(), 0);
+        let token = crate::control::CancelToken::new();
+        token.cancel();
+        let stopped = Control::none().with_token(token);
+        assert_eq!(log_with(&a, &b, &stopped), Err(Error::Cancelled));
+        assert_eq!(order_with(&a, &stopped), Err(Error::Cancelled));
+        assert_eq!(
+            order_with(&a, &Control::none()).unwrap(),
+            order(&a).unwrap()
+        );
     }
 }

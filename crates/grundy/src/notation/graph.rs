@@ -11,9 +11,14 @@
 //!
 //! Vertices are numbered in order of first appearance (a line's vertex before its options).
 //! Every error names the line and column (in characters, 1-based) and what was expected. Memory
-//! is checked as the file is read: beyond the stated limit, [`Error::Limit`] is returned before
-//! the allocation that would cross it.
+//! is reserved from the memory budget of a [`Control`] as the file is read (the `_with`
+//! readers; the others make a budget of the limit they are given): beyond it, [`Error::Limit`]
+//! is returned before the allocation that would cross it, and the bytes are given back when
+//! the reading ends (the caller then holds the graph). The readers look at the control's
+//! token and deadline every 65536 lines and report the lines read as progress, so a
+//! cancelled or timed-out read stops with [`Error::Cancelled`].
 
+use crate::control::{Control, MemoryBudget, Reservation};
 use crate::error::{Error, ParseError, Result};
 use crate::game::graph::{check_size_for, human_bytes, Graph, VertexId, RAISE_MEMORY};
 use crate::game::hash::FxHashMap;
@@ -86,9 +91,67 @@ pub struct ParsedGraph {
 /// resulting graph ([`Error::Limit`] beyond it); errors in the text are [`Error::Parse`] with the
 /// line and column.
 pub fn parse_graph(input: &[u8], format: GraphFormat, memory_limit: u64) -> Result<ParsedGraph> {
-    let (graph, names) = parse_graph_as::<u32>(input, format, memory_limit)?;
+    parse_graph_with(input, format, &limited(memory_limit))
+}
+
+/// As [`parse_graph`], drawing memory from the budget of `ctl` and stopping when it says so
+/// (module documentation).
+pub fn parse_graph_with(input: &[u8], format: GraphFormat, ctl: &Control) -> Result<ParsedGraph> {
+    let (graph, names) = parse_graph_as_with::<u32>(input, format, ctl)?;
     Ok(ParsedGraph { graph, names })
 }
+
+/// Reads the text of a graph file from `input` in chunks of 64 KiB, each reserved from the
+/// budget of `ctl` before it is read and each preceded by a look at its token and deadline, up
+/// to `cap` bytes: the size a file reports is never trusted (devices and pipes report 0, and
+/// `/dev/zero` never ends). Beyond `cap`, the memory [`Error::Limit`] naming `what`; a failure
+/// to read is [`Error::Invalid`]. The bytes are held from the budget by the returned
+/// [`Reservation`] for as long as the caller keeps the text.
+pub fn read_bounded(
+    mut input: impl Read,
+    cap: u64,
+    what: &str,
+    ctl: &Control,
+) -> Result<(Vec<u8>, Reservation)> {
+    const CHUNK: usize = 1 << 16;
+    let mut held = ctl.reserve(0, what)?;
+    let mut text: Vec<u8> = Vec::new();
+    loop {
+        ctl.stop_check()?;
+        let len = text.len();
+        if len as u64 > cap {
+            return Err(Error::limit_with_amounts(
+                crate::LimitKind::Memory,
+                format!("{what} is larger than {}", human_bytes(cap)),
+                RAISE_MEMORY,
+                len as u64,
+                cap,
+            ));
+        }
+        held.resize((len + CHUNK) as u64, what)?;
+        text.resize(len + CHUNK, 0);
+        let read = loop {
+            match input.read(&mut text[len..]) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                other => break other,
+            }
+        }
+        .map_err(|e| Error::invalid(format!("{what}: cannot read it: {e}")))?;
+        text.truncate(len + read);
+        if read == 0 {
+            held.resize(text.len() as u64, what)?;
+            return Ok((text, held));
+        }
+    }
+}
+
+/// A control whose only part is a budget of `limit` bytes.
+fn limited(limit: u64) -> Control<'static> {
+    Control::none().with_memory(MemoryBudget::new(limit))
+}
+
+/// How many lines are read between two looks at the control.
+const LINES_PER_CHECK: usize = 1 << 16;
 
 /// As [`parse_graph`], numbering the vertices with ids of type `I` while reading: with `u64`,
 /// graphs beyond the 32-bit caps (2^31 − 2 vertices, 2^31 − 1 arcs) are read, at twice the
@@ -97,6 +160,16 @@ pub fn parse_graph_as<I: VertexId>(
     input: &[u8],
     format: GraphFormat,
     memory_limit: u64,
+) -> Result<(Graph<I>, Names)> {
+    parse_graph_as_with(input, format, &limited(memory_limit))
+}
+
+/// As [`parse_graph_as`], drawing memory from the budget of `ctl` and stopping when it says so
+/// (module documentation).
+pub fn parse_graph_as_with<I: VertexId>(
+    input: &[u8],
+    format: GraphFormat,
+    ctl: &Control,
 ) -> Result<(Graph<I>, Names)> {
     let text = std::str::from_utf8(input).map_err(|e| {
         let good = &input[..e.valid_up_to()];
@@ -109,11 +182,7 @@ pub fn parse_graph_as<I: VertexId>(
             "invalid UTF-8: graph files are UTF-8 text",
         ))
     })?;
-    let reader = Reader::<I> {
-        ids: FxHashMap::default(),
-        names: Names::default(),
-        limit: memory_limit,
-    };
+    let reader = Reader::<I>::new(ctl)?;
     match format {
         GraphFormat::Adjacency => reader.adjacency(text),
         GraphFormat::Arcs => reader.arcs::<I>(text.as_bytes()),
@@ -125,7 +194,13 @@ pub fn parse_graph_as<I: VertexId>(
 /// arcs (1.6 GB of text). Same errors and limits as [`parse_graph`]; a failure to read is
 /// [`Error::Invalid`].
 pub fn parse_arcs_stream(input: impl BufRead, memory_limit: u64) -> Result<ParsedGraph> {
-    let (graph, names) = parse_arcs_stream_as::<u32>(input, memory_limit)?;
+    parse_arcs_stream_with(input, &limited(memory_limit))
+}
+
+/// As [`parse_arcs_stream`], drawing memory from the budget of `ctl` and stopping when it says
+/// so (module documentation).
+pub fn parse_arcs_stream_with(input: impl BufRead, ctl: &Control) -> Result<ParsedGraph> {
+    let (graph, names) = parse_arcs_stream_as_with::<u32>(input, ctl)?;
     Ok(ParsedGraph { graph, names })
 }
 
@@ -136,12 +211,16 @@ pub fn parse_arcs_stream_as<I: VertexId>(
     input: impl BufRead,
     memory_limit: u64,
 ) -> Result<(Graph<I>, Names)> {
-    Reader::<I> {
-        ids: FxHashMap::default(),
-        names: Names::default(),
-        limit: memory_limit,
-    }
-    .arcs::<I>(input)
+    parse_arcs_stream_as_with(input, &limited(memory_limit))
+}
+
+/// As [`parse_arcs_stream_as`], drawing memory from the budget of `ctl` and stopping when it
+/// says so (module documentation).
+pub fn parse_arcs_stream_as_with<I: VertexId>(
+    input: impl BufRead,
+    ctl: &Control,
+) -> Result<(Graph<I>, Names)> {
+    Reader::<I>::new(ctl)?.arcs::<I>(input)
 }
 
 /// The longest line of a streamed arc list, in bytes: a bound on the line buffer (an arc line is
@@ -250,33 +329,62 @@ fn slow_arc_line(line: &str, n: usize) -> Result<Option<[u64; 2]>> {
 }
 
 /// A reader numbering named vertices with ids of type `I`.
-struct Reader<'a, I> {
+struct Reader<'a, 'c, I> {
     ids: FxHashMap<&'a str, I>,
     names: Names,
-    limit: u64,
+    ctl: &'c Control<'c>,
+    /// The bytes the reading needs so far, held from the budget of `ctl`.
+    held: Reservation,
 }
 
-impl<'a, I: VertexId> Reader<'a, I> {
+impl<'a, 'c, I: VertexId> Reader<'a, 'c, I> {
+    fn new(ctl: &'c Control<'c>) -> Result<Self> {
+        Ok(Reader {
+            ids: FxHashMap::default(),
+            names: Names::default(),
+            ctl,
+            held: ctl.reserve(0, "reading the graph")?,
+        })
+    }
+
+    /// Every [`LINES_PER_CHECK`] lines: reports the line number `i` (0-based) and stops if the
+    /// control says so.
+    #[inline]
+    fn line_check(&self, i: usize) -> Result<()> {
+        if i.is_multiple_of(LINES_PER_CHECK) {
+            self.ctl.check(i as u64)
+        } else {
+            Ok(())
+        }
+    }
+
     /// Bytes held so far (map entries: key, value and control byte, rounded up).
     fn bytes(&self, arcs: usize, extra_per_arc: u64) -> u64 {
         self.ids.capacity() as u64 * 32 + self.names.bytes() + arcs as u64 * extra_per_arc
     }
 
-    fn check_memory(&self, needed: u64) -> Result<()> {
-        if needed > self.limit {
-            return Err(Error::limit_with_amounts(
-                crate::LimitKind::Memory,
-                format!(
-                    "reading the graph needs more than {}, above the {} memory limit",
-                    human_bytes(needed),
-                    human_bytes(self.limit)
-                ),
-                RAISE_MEMORY,
-                needed,
-                self.limit,
-            ));
+    /// Holds `needed` bytes in all (the reading's estimate so far) from the budget, or returns
+    /// the memory limit error counting what the budget already holds for others.
+    fn check_memory(&mut self, needed: u64) -> Result<()> {
+        match self.held.resize(needed, "reading the graph") {
+            Err(Error::Limit(l)) if l.kind == crate::LimitKind::Memory => {
+                let limit = self.ctl.memory().limit();
+                let others = self.ctl.memory().used().saturating_sub(self.held.bytes());
+                let needed = needed.saturating_add(others);
+                Err(Error::limit_with_amounts(
+                    crate::LimitKind::Memory,
+                    format!(
+                        "reading the graph needs more than {}, above the {} memory limit",
+                        human_bytes(needed),
+                        human_bytes(limit)
+                    ),
+                    RAISE_MEMORY,
+                    needed,
+                    limit,
+                ))
+            }
+            other => other,
         }
-        Ok(())
     }
 
     fn id(&mut self, name: &'a str) -> Result<I> {
@@ -300,6 +408,7 @@ impl<'a, I: VertexId> Reader<'a, I> {
         let mut listed_on: FxHashMap<I, usize> = FxHashMap::default();
         let mut targets: Vec<I> = Vec::new();
         for (i, raw) in text.split('\n').enumerate() {
+            self.line_check(i)?;
             let n = i + 1;
             let line = raw.strip_suffix('\r').unwrap_or(raw);
             let err = |at: usize, msg: String| {
@@ -357,7 +466,8 @@ impl<'a, I: VertexId> Reader<'a, I> {
                     }
                     targets.push(self.id(token)?);
                     if targets.len() & 0xFFFF == 0 {
-                        self.check_memory(self.bytes(targets.capacity(), w))?;
+                        let needed = self.bytes(targets.capacity(), w);
+                        self.check_memory(needed)?;
                     }
                 }
                 at += token.len() + 1;
@@ -367,7 +477,8 @@ impl<'a, I: VertexId> Reader<'a, I> {
         let n = self.ids.len();
         let e = targets.len();
         check_size_for::<I>(n as u64, e as u64)?;
-        self.check_memory(self.bytes(e, 2 * w) + Graph::<I>::bytes_needed(n as u64, e as u64))?;
+        let needed = self.bytes(e, 2 * w) + Graph::<I>::bytes_needed(n as u64, e as u64);
+        self.check_memory(needed)?;
         let mut degree = vec![I::zero(); n + 1];
         for (k, &(v, first)) in lines.iter().enumerate() {
             let end = lines.get(k + 1).map_or(e, |l| l.1);
@@ -402,6 +513,7 @@ impl<'a, I: VertexId> Reader<'a, I> {
         let mut e = 0usize;
         let mut buf: Vec<u8> = Vec::new();
         for i in 0.. {
+            self.line_check(i)?;
             buf.clear();
             let read = (&mut input)
                 .take(MAX_LINE as u64 + 1)
@@ -436,7 +548,8 @@ impl<'a, I: VertexId> Reader<'a, I> {
             if chunks.last().is_none_or(|c| c.len() == c.capacity()) {
                 // Chunks double from 64 arcs up to CHUNK, so small files take little memory.
                 let size = e.clamp(64, CHUNK);
-                self.check_memory(ids.bytes() + self.names.bytes() + 2 * w * (e + size) as u64)?;
+                let needed = ids.bytes() + self.names.bytes() + 2 * w * (e + size) as u64;
+                self.check_memory(needed)?;
                 chunks.push(Vec::with_capacity(size));
             }
             if let Some(c) = chunks.last_mut() {
@@ -447,9 +560,9 @@ impl<'a, I: VertexId> Reader<'a, I> {
         drop(ids);
         let n = self.names.len();
         check_size_for::<J>(n as u64, e as u64)?;
-        self.check_memory(
-            self.names.bytes() + 2 * w * e as u64 + Graph::<J>::bytes_needed(n as u64, e as u64),
-        )?;
+        let needed =
+            self.names.bytes() + 2 * w * e as u64 + Graph::<J>::bytes_needed(n as u64, e as u64);
+        self.check_memory(needed)?;
         // Counting sort by tail: offsets[u + 1] counts u's arcs, prefix sums make offsets[u] the
         // start of u's slice and serve as the fill cursors, which end at the next start; one
         // shift restores the starts.
@@ -642,6 +755,90 @@ mod tests {
         let r = parse_graph(s.as_bytes(), GraphFormat::Arcs, 1 << 20);
         assert!(matches!(r, Err(Error::Limit(_))), "{r:?}");
         assert!(parse_graph(s.as_bytes(), GraphFormat::Arcs, 1 << 30).is_ok());
+    }
+
+    /// The readers draw on a shared budget: what others hold counts, the bytes are given back
+    /// when the reading ends, and a cancelled token or a passed deadline stops a read of either
+    /// format (also from a stream) before its first line.
+    #[test]
+    fn readers_share_the_budget_and_stop_when_told() {
+        let mut arcs = String::new();
+        let mut adjacency = String::new();
+        for i in 0..100_000 {
+            arcs.push_str(&format!("{i} {}\n", i + 1));
+            adjacency.push_str(&format!("v{i}: v{}\n", i + 1));
+        }
+        let budget = MemoryBudget::new(64 << 20);
+        let ctl = Control::none().with_memory(budget.clone());
+        for (text, format) in [
+            (&arcs, GraphFormat::Arcs),
+            (&adjacency, GraphFormat::Adjacency),
+        ] {
+            let g = parse_graph_with(text.as_bytes(), format, &ctl).unwrap();
+            assert_eq!(g.graph.arc_count(), 100_000);
+            assert_eq!(budget.used(), 0, "the reading gives its bytes back");
+            // Held elsewhere, 63 MiB leave too little for the reading.
+            let others = budget.reserve(63 << 20, "another table").unwrap();
+            match parse_graph_with(text.as_bytes(), format, &ctl) {
+                Err(Error::Limit(l)) => {
+                    assert_eq!(l.kind, crate::LimitKind::Memory);
+                    assert!(l.what.contains("reading the graph"), "{}", l.what);
+                    assert!(l
+                        .amounts
+                        .is_some_and(|(need, lim)| need > lim && lim == 64 << 20));
+                }
+                other => panic!("expected the memory limit, got {other:?}"),
+            }
+            drop(others);
+            assert_eq!(budget.used(), 0);
+        }
+        let token = crate::control::CancelToken::new();
+        token.cancel();
+        let stopped = Control::none().with_token(token);
+        let past = Control::none().with_deadline(std::time::Instant::now());
+        for ctl in [&stopped, &past] {
+            for format in [GraphFormat::Arcs, GraphFormat::Adjacency] {
+                let r = parse_graph_with(b"1 2\n", format, ctl).map(|_| ());
+                assert_eq!(r, Err(Error::Cancelled));
+            }
+            let r = parse_arcs_stream_with(arcs.as_bytes(), ctl).map(|_| ());
+            assert_eq!(r, Err(Error::Cancelled));
+        }
+    }
+
+    /// The bounded reader takes a file to its end within the cap, refuses an endless input
+    /// (`std::io::repeat`, as `/dev/zero`) at the cap or at the budget, and holds its bytes
+    /// from the budget until the text is dropped.
+    #[test]
+    fn the_bounded_reader_never_trusts_the_input_to_end() {
+        let budget = MemoryBudget::new(4 << 20);
+        let ctl = Control::none().with_memory(budget.clone());
+        let (text, held) = read_bounded(&b"a: b\n"[..], 1 << 20, "the file", &ctl).unwrap();
+        assert_eq!(text, b"a: b\n");
+        assert_eq!(budget.used(), held.bytes());
+        drop(held);
+        let endless = std::io::repeat(0);
+        match read_bounded(endless, 1 << 20, "the file", &ctl) {
+            Err(Error::Limit(l)) => assert!(l.what.contains("larger than"), "{}", l.what),
+            other => panic!(
+                "expected the size limit, got {:?}",
+                other.map(|t| t.0.len())
+            ),
+        }
+        match read_bounded(std::io::repeat(0), 1 << 30, "the file", &ctl) {
+            Err(Error::Limit(l)) => assert_eq!(l.kind, crate::LimitKind::Memory),
+            other => panic!("expected the budget, got {:?}", other.map(|t| t.0.len())),
+        }
+        assert_eq!(budget.used(), 0);
+        let token = crate::control::CancelToken::new();
+        token.cancel();
+        let r = read_bounded(
+            std::io::repeat(0),
+            1 << 30,
+            "f",
+            &Control::none().with_token(token),
+        );
+        assert_eq!(r.map(|t| t.0.len()), Err(Error::Cancelled));
     }
 
     proptest::proptest! {

@@ -50,7 +50,8 @@
 
 use super::cnf::{Ordinal, Term};
 use super::gf2::BinaryField;
-use super::tower::Tower;
+use super::tower::{Tower, MAX_TOP_DEGREE};
+use crate::control::{Control, MemoryBudget, Reservation};
 use crate::nimber::NimberField;
 use crate::{Error, Result};
 use num_bigint::BigUint;
@@ -314,12 +315,25 @@ impl<C: Coefficient> KappaPoly<C> {
 
 /// The field of ordinals below `ω^(ω^ω)` with nim arithmetic: holds the excesses `α_p` computed
 /// so far (see [`super::excess`]) and a memo of monomial products.
+///
+/// **Memory.** The memo, the cached towers and the terms of every product and conversion under
+/// way are charged to the memory budget of the [`Control`] the field [watches](Self::watch)
+/// (unlimited until then), before they grow: a product that would pass the budget returns the
+/// memory [`Error::Limit`] instead. The memo holds at most [`MEMO_LIMIT`] entries and
+/// [`TOWER_CACHE`] towers are kept; their bytes are given back when they are dropped.
 pub struct ClosureField<C> {
     pub(crate) excess: BTreeMap<u64, super::excess::Excess>,
     alpha: HashMap<usize, KappaPoly<C>>,
     memo: HashMap<(Monomial, Monomial), KappaPoly<C>>,
-    /// The towers built most recently, by what they hold (building one is the costly step).
-    towers: Vec<(TowerKey, Rc<Tower>)>,
+    /// The bytes of `memo` and `alpha`, held from `memory`.
+    memo_held: Reservation,
+    /// The budget the memo, the towers and the products under way draw on.
+    memory: MemoryBudget,
+    /// Products of terms done since the last look at the cancel token and the clock.
+    steps: u32,
+    /// The towers built most recently, by what they hold (building one is the costly step),
+    /// each with the bytes it holds from `memory`.
+    towers: Vec<(TowerKey, Rc<Tower>, Reservation)>,
     /// The largest degree over GF(2) of a finite field flattened by Gaussian elimination (the
     /// levels below the top of a [`Tower`]; memory grows as its square).
     pub max_degree: usize,
@@ -334,10 +348,99 @@ pub struct ClosureField<C> {
 /// The default limit on the degree of the finite fields built ([`ClosureField::max_degree`]).
 pub const DEFAULT_MAX_DEGREE: usize = 12_000;
 
-const MEMO_LIMIT: usize = 1 << 16;
+/// The most monomial products the memo of a [`ClosureField`] keeps.
+pub const MEMO_LIMIT: usize = 1 << 16;
 
-/// How many recently built towers are kept.
-const TOWER_CACHE: usize = 4;
+/// How many recently built towers a [`ClosureField`] keeps.
+pub const TOWER_CACHE: usize = 4;
+
+/// How many products of terms a product does between two looks at the cancel token and clock.
+const STEPS_PER_CHECK: u32 = 1024;
+
+/// What the memo is called in memory limit errors.
+const MEMO_WHAT: &str = "the nim-product memo";
+
+/// The bytes a term of a κ-polynomial costs when its monomial has `len` digits: the monomial's
+/// vector and its heap block, the coefficient, and a B-tree slot (an accounting, not a
+/// measurement; see [`crate::control`]).
+fn term_bytes<C>(len: usize) -> u64 {
+    (std::mem::size_of::<Monomial>() + 8 * len + std::mem::size_of::<C>() + 32) as u64
+}
+
+/// The bytes of a whole polynomial, counted as [`term_bytes`] a term.
+fn poly_bytes<C>(p: &KappaPoly<C>) -> u64 {
+    p.terms.keys().map(|m| term_bytes::<C>(m.len())).sum()
+}
+
+/// The longest monomial of some polynomials (a product or a conversion never makes longer
+/// ones than its inputs and the excesses it uses).
+fn longest<C>(ps: &[&KappaPoly<C>]) -> usize {
+    ps.iter()
+        .flat_map(|p| p.terms.keys().map(Vec::len))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The memory of a polynomial being built, charged in blocks of [`CHARGE_BLOCK`] terms ahead of
+/// its growth.
+struct TermCharge {
+    held: Reservation,
+    per_term: u64,
+    terms: usize,
+}
+
+/// The number of terms a [`TermCharge`] reserves at a time.
+const CHARGE_BLOCK: usize = 1024;
+
+impl TermCharge {
+    fn new(memory: &MemoryBudget, per_term: u64) -> Result<TermCharge> {
+        Ok(TermCharge {
+            held: memory.reserve(0, "a nim product")?,
+            per_term,
+            terms: 0,
+        })
+    }
+
+    /// Makes sure `len` terms (and one block more) are charged.
+    fn cover(&mut self, len: usize) -> Result<()> {
+        if len >= self.terms {
+            self.terms = len + CHARGE_BLOCK;
+            self.held.resize(
+                (self.terms as u64).saturating_mul(self.per_term),
+                "the terms of a nim product",
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The bytes a tower of nimber level `level` with the extensions `k` holds, when each field
+/// it flattens stays within `max_flat` bits and its top within [`MAX_TOP_DEGREE`] (otherwise
+/// building it is refused before it grows, and nothing is charged): a flattened level of degree
+/// `m` keeps `m` rows of tower coordinates and an echelon form of `m` rows with their tracked
+/// combinations, about `3m²/8` bytes; the radical top of degree `M` keeps the images of the
+/// nimber bits and of each generator, `M/8` bytes each.
+fn tower_bytes(level: u32, k: &BTreeMap<usize, u32>, max_flat: usize) -> u64 {
+    let mut degrees = vec![1u64 << level.min(6)];
+    for (&j, &d) in k {
+        let n = odd_prime(j).checked_pow(d);
+        let m = n.and_then(|n| n.checked_mul(*degrees.last().unwrap_or(&1)));
+        match m {
+            Some(m) if m <= MAX_TOP_DEGREE as u64 => degrees.push(m),
+            _ => return 0,
+        }
+    }
+    // The nimbers alone (no extension) are one flattened level.
+    let (top, flat) = match degrees.split_last() {
+        Some((&top, flat)) if !flat.is_empty() => (top, flat),
+        _ => (0, &degrees[..]),
+    };
+    if flat.iter().any(|&m| m > max_flat as u64) {
+        return 0;
+    }
+    let images = (1u64 << level.min(6)) + k.len() as u64;
+    flat.iter().map(|&m| 3 * m * m / 8 + 64).sum::<u64>() + images * (top / 8 + 8)
+}
 
 /// What a tower holds: the nimber level and the digit count per prime index.
 type TowerKey = (u32, BTreeMap<usize, u32>);
@@ -355,6 +458,11 @@ impl<C: Coefficient> ClosureField<C> {
             excess: BTreeMap::new(),
             alpha: HashMap::new(),
             memo: HashMap::new(),
+            memo_held: MemoryBudget::unlimited()
+                .reserve(0, MEMO_WHAT)
+                .expect("0 bytes fit"),
+            memory: MemoryBudget::unlimited(),
+            steps: 0,
             towers: Vec::new(),
             nested: Vec::new(),
             max_degree: DEFAULT_MAX_DEGREE,
@@ -365,9 +473,51 @@ impl<C: Coefficient> ClosureField<C> {
     /// Makes every later excess search of this field, including those a product or a power
     /// starts when it needs an excess not known yet, stop with [`crate::Error::Cancelled`] once
     /// the token of `ctl` is cancelled or its deadline has passed (checked before each
-    /// candidate is tested).
-    pub fn watch(&mut self, ctl: &crate::control::Control) {
+    /// candidate is tested), and every product, power, inverse and conversion too (checked
+    /// every [`STEPS_PER_CHECK`] products of terms). The memo, the towers and the products
+    /// under way draw on the memory budget of `ctl` from then on (see the type's
+    /// documentation): the memo is moved to it (or emptied if it does not fit), the towers
+    /// built so far are dropped.
+    pub fn watch(&mut self, ctl: &Control) {
         self.stop = (ctl.token().clone(), ctl.deadline());
+        let memory = ctl.memory().clone();
+        self.towers.clear();
+        let bytes = self.memo_held.bytes();
+        self.memo_held = match memory.reserve(bytes, MEMO_WHAT) {
+            Ok(r) => r,
+            Err(_) => {
+                self.memo.clear();
+                self.alpha.clear();
+                memory.reserve(0, MEMO_WHAT).expect("0 bytes fit")
+            }
+        };
+        self.memory = memory;
+    }
+
+    /// The bytes the memo and the cached towers hold from the memory budget now.
+    pub fn held_bytes(&self) -> u64 {
+        self.memo_held.bytes() + self.towers.iter().map(|(_, _, r)| r.bytes()).sum::<u64>()
+    }
+
+    /// Counts one step of work; every [`STEPS_PER_CHECK`] steps, `Err(Error::Cancelled)` if the
+    /// watched token is cancelled or its deadline has passed.
+    fn tick(&mut self) -> Result<()> {
+        self.steps += 1;
+        if self.steps < STEPS_PER_CHECK {
+            return Ok(());
+        }
+        self.steps = 0;
+        self.stop_check()
+    }
+
+    /// `Err(Error::Cancelled)` if the watched token is cancelled or its deadline has passed.
+    fn stop_check(&self) -> Result<()> {
+        let (token, deadline) = &self.stop;
+        if token.is_cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            Err(Error::Cancelled)
+        } else {
+            Ok(())
+        }
     }
 
     /// `α_p` for the prime of index `j`, as a polynomial (computing the excess if needed).
@@ -377,6 +527,7 @@ impl<C: Coefficient> ClosureField<C> {
         }
         let e = self.excess(odd_prime(j))?;
         let a = KappaPoly::from_ordinal(&e.alpha)?;
+        self.memo_held.grow(poly_bytes(&a) + 64, MEMO_WHAT)?;
         self.alpha.insert(j, a.clone());
         Ok(a)
     }
@@ -419,23 +570,38 @@ impl<C: Coefficient> ClosureField<C> {
             out.add_term(m, c);
         }
         if self.memo.len() < MEMO_LIMIT {
+            let bytes = poly_bytes(&out) + 2 * term_bytes::<C>(n) + 32;
+            self.memo_held.grow(bytes, MEMO_WHAT)?;
             self.memo.insert(key, out.clone());
         }
         Ok(out)
     }
 
-    /// The nim product `x ⊗ y` of two polynomials: term by term.
+    /// The nim product `x ⊗ y` of two polynomials: term by term. The terms of the product are
+    /// charged to the memory budget as it grows, and the cancel token and deadline are looked
+    /// at every [`STEPS_PER_CHECK`] products of terms (see [`Self::watch`]).
     pub fn mul(&mut self, x: &KappaPoly<C>, y: &KappaPoly<C>) -> Result<KappaPoly<C>> {
         let mut acc = KappaPoly::zero();
+        let mut charge = self.charge(&[x, y])?;
         for (ma, ca) in &x.terms {
             for (mb, cb) in &y.terms {
+                self.tick()?;
                 let c = ca.nim_mul(cb);
                 for (m, d) in self.mul_monomials(ma, mb)?.terms {
                     acc.add_term(m, d.nim_mul(&c));
                 }
+                charge.cover(acc.terms.len())?;
             }
         }
         Ok(acc)
+    }
+
+    /// A charge for a polynomial built from `inputs` (its monomials are no longer than theirs
+    /// and the excesses').
+    fn charge(&self, inputs: &[&KappaPoly<C>]) -> Result<TermCharge> {
+        let alphas: Vec<&KappaPoly<C>> = self.alpha.values().collect();
+        let len = longest(inputs).max(longest(&alphas));
+        TermCharge::new(&self.memory, term_bytes::<C>(len))
     }
 
     /// The nim power `x^e` (`x^0 = 1`), computed in the finite field holding `x`.
@@ -543,17 +709,22 @@ impl<C: Coefficient> ClosureField<C> {
     /// The flat tower holding all of `xs`.
     pub fn tower_for(&mut self, xs: &[&KappaPoly<C>]) -> Result<Rc<Tower>> {
         let key = self.needs(xs)?;
-        if let Some(i) = self.towers.iter().position(|(k, _)| *k == key) {
+        if let Some(i) = self.towers.iter().position(|(k, _, _)| *k == key) {
             let entry = self.towers.remove(i);
             let t = entry.1.clone();
             self.towers.push(entry);
             return Ok(t);
         }
-        let t = Rc::new(self.build_tower(key.0, &key.1)?);
+        self.stop_check()?;
         if self.towers.len() >= TOWER_CACHE {
             self.towers.remove(0);
         }
-        self.towers.push((key, t.clone()));
+        let held = self.memory.reserve(
+            tower_bytes(key.0, &key.1, self.max_degree),
+            "a finite field of the nim-product tower",
+        )?;
+        let t = Rc::new(self.build_tower(key.0, &key.1)?);
+        self.towers.push((key, t.clone(), held));
         Ok(t)
     }
 
@@ -580,6 +751,8 @@ impl<C: Coefficient> ClosureField<C> {
         let f = tower.field();
         let mut acc = f.zero();
         for (m, c) in x.terms() {
+            // A term costs powers in a field of up to `MAX_TOP_DEGREE` bits.
+            self.stop_check()?;
             let c = c
                 .to_natural()
                 .to_u64()
@@ -606,11 +779,27 @@ impl<C: Coefficient> ClosureField<C> {
     /// The polynomial whose image in the top field of `tower` is `v`: flat → tower coordinates
     /// level by level; the block `t` of the level adjoining prime `p` with `K` digits is the
     /// coefficient of `κ_(p^K)^t = ω^(ω^j·a)` with `a` = `t` reversed in `K` digits.
+    ///
+    /// The answer has at most `M/D` terms (`M` the degree of the top field, `D` its nimber
+    /// bits: each term takes a block of `D` coordinates), and that many are charged to the
+    /// memory budget before it is built.
     pub fn flat_to_poly(&self, tower: &Tower, v: &[u64]) -> Result<KappaPoly<C>> {
+        let most = tower.degree() / tower.nimber_bits().max(1);
+        let len = tower
+            .extensions()
+            .iter()
+            .map(|&(j, _)| j + 1)
+            .max()
+            .unwrap_or(0);
+        let _held = self.memory.reserve(
+            (most as u64).saturating_mul(term_bytes::<C>(len)),
+            "the terms of a nim product",
+        )?;
         self.flat_to_poly_level(tower, tower.len() - 1, v)
     }
 
     fn flat_to_poly_level(&self, tower: &Tower, level: usize, v: &[u64]) -> Result<KappaPoly<C>> {
+        self.stop_check()?;
         let coords = tower.to_tower(level, v);
         let (_, ext) = tower.level_shape(level);
         let Some((j, p, k, n)) = ext else {
@@ -896,5 +1085,89 @@ pub(crate) mod tests {
                 prop_assert_eq!(f.mul(&x, &xi).unwrap(), KappaPoly::constant(TestNim(1)));
             }
         }
+    }
+
+    /// An ordinal with `n` terms `ω^(i)·(i+1)`, `i < n` (a product of two such has `n²` term
+    /// products).
+    fn many_terms(n: u64) -> Ordinal {
+        let text: Vec<String> = (0..n).rev().map(|i| format!("w^{i}*{}", i + 1)).collect();
+        o(&text.join("+"))
+    }
+
+    fn is_memory_limit(r: &Result<Ordinal>) -> bool {
+        matches!(r, Err(Error::Limit(l)) if l.kind == crate::LimitKind::Memory)
+    }
+
+    /// Products, powers and inverses draw their memo, towers and terms from the watched budget:
+    /// a budget too small for them refuses with the memory limit; one large enough gives the
+    /// same answers as an unwatched field, holds bytes while the field lives and has them all
+    /// back once it is dropped.
+    #[test]
+    fn products_are_charged_to_the_memory_budget() {
+        let (x, y) = (many_terms(30), many_terms(25));
+        let want = F::new().mul_ordinals(&x, &y).unwrap();
+        let small = crate::control::MemoryBudget::new(4 << 10);
+        let mut f = F::new();
+        f.watch(&Control::none().with_memory(small.clone()));
+        assert!(is_memory_limit(&f.mul_ordinals(&x, &y)));
+        drop(f);
+        assert_eq!(small.used(), 0, "a refused product gives its bytes back");
+
+        let budget = crate::control::MemoryBudget::new(256 << 20);
+        let mut f = F::new();
+        f.watch(&Control::none().with_memory(budget.clone()));
+        assert_eq!(f.mul_ordinals(&x, &y).unwrap(), want);
+        let w = o("w^(w^2)+w+1");
+        let inv = f.inv_ordinal(&w).unwrap();
+        assert_eq!(f.mul_ordinals(&w, &inv).unwrap(), Ordinal::one());
+        assert!(f.held_bytes() > 0 && budget.used() >= f.held_bytes());
+        drop(f);
+        assert_eq!(
+            budget.used(),
+            0,
+            "the memo and the towers give their bytes back"
+        );
+
+        // A tower alone: the field of ω^(ω²)'s prime 7 (degree 42 over the nimbers below 2^2
+        // and more) is refused by a budget below its accounted bytes.
+        let mut f = F::new();
+        f.watch(&Control::none().with_memory(crate::control::MemoryBudget::new(64)));
+        assert!(is_memory_limit(&f.inv_ordinal(&o("w^(w^2)+1"))));
+    }
+
+    /// A cancelled token or a passed deadline stops products (every 1024 products of terms) and
+    /// the conversions of inverses; the field still works once watched again without them.
+    #[test]
+    fn products_and_inverses_stop_when_cancelled() {
+        let (x, y) = (many_terms(40), many_terms(40));
+        let token = crate::control::CancelToken::new();
+        token.cancel();
+        let mut f = F::new();
+        f.watch(&Control::none().with_token(token));
+        assert_eq!(f.mul_ordinals(&x, &y), Err(Error::Cancelled));
+        assert_eq!(f.inv_ordinal(&o("w+1")), Err(Error::Cancelled));
+        let past = std::time::Instant::now();
+        f.watch(&Control::none().with_deadline(past));
+        assert_eq!(f.mul_ordinals(&x, &y), Err(Error::Cancelled));
+        f.watch(&Control::none());
+        assert_eq!(
+            f.mul_ordinals(&x, &y).unwrap(),
+            F::new().mul_ordinals(&x, &y).unwrap()
+        );
+    }
+
+    /// The accounted bytes of a tower grow as the square of its flattened degrees and are 0
+    /// (left to the degree limits) past them.
+    #[test]
+    fn tower_bytes_follow_the_flattened_degrees() {
+        let none = BTreeMap::new();
+        assert!(tower_bytes(1, &none, DEFAULT_MAX_DEGREE) > 0);
+        let k7: BTreeMap<usize, u32> = [(2, 1)].into_iter().collect();
+        let k7_2: BTreeMap<usize, u32> = [(0, 1), (2, 1)].into_iter().collect();
+        assert!(
+            tower_bytes(1, &k7_2, DEFAULT_MAX_DEGREE) > tower_bytes(1, &k7, DEFAULT_MAX_DEGREE)
+        );
+        let huge: BTreeMap<usize, u32> = [(0, 30)].into_iter().collect();
+        assert_eq!(tower_bytes(1, &huge, DEFAULT_MAX_DEGREE), 0);
     }
 }

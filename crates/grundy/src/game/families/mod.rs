@@ -189,21 +189,32 @@ pub fn load(
                     Vec::new(),
                 ),
                 GraphSpec::File(path) => {
-                    let bytes = std::fs::read(path).map_err(|e| {
-                        Error::invalid(format!(
-                            "graph file {}: cannot read it: {e}",
-                            path.display()
-                        ))
-                    })?;
-                    let parsed = crate::notation::graph::parse_graph(
-                        &bytes,
-                        crate::notation::graph::GraphFormat::Adjacency,
-                        memory_limit,
-                    )
-                    .map_err(|e| match e {
-                        Error::Parse(p) => Error::Parse(p.in_source(path.display().to_string())),
-                        other => other,
-                    })?;
+                    use crate::notation::graph::{parse_graph_with, read_bounded, GraphFormat};
+                    let what = format!("graph file {}", path.display());
+                    let file = std::fs::File::open(path)
+                        .map_err(|e| Error::invalid(format!("{what}: cannot read it: {e}")))?;
+                    // A graph of at most MAX_VERTICES vertices fits well within 16 MiB of text:
+                    // a longer file is refused whatever the budget.
+                    const MAX_TEXT: u64 = 16 << 20;
+                    let cap = memory_limit.min(MAX_TEXT);
+                    let (bytes, _text) = match read_bounded(file, cap, &what, ctl) {
+                        Err(Error::Limit(_)) if cap == MAX_TEXT => {
+                            return Err(Error::limit(
+                                LimitKind::Fixed,
+                                format!("{what} is longer than 16 MiB"),
+                                format!("a Node-Kayles graph has at most {MAX_VERTICES} vertices"),
+                            ))
+                        }
+                        other => other?,
+                    };
+                    let parsed = parse_graph_with(&bytes, GraphFormat::Adjacency, ctl).map_err(
+                        |e| match e {
+                            Error::Parse(p) => {
+                                Error::Parse(p.in_source(path.display().to_string()))
+                            }
+                            other => other,
+                        },
+                    )?;
                     let n = parsed.graph.vertex_count();
                     let mut edges = Vec::with_capacity(parsed.graph.arc_count());
                     for u in 0..n {

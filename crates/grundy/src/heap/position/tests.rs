@@ -172,3 +172,93 @@ fn options_of_big_heaps_follow_the_rule() {
     assert_eq!(got, want);
     assert!(options_of_big(&rule("kayles"), &huge).is_err());
 }
+
+/// The moves of an analysis as a sorted list (the engines and the pattern path list options in
+/// different orders).
+fn sorted_moves(a: &BigPositionAnalysis) -> Vec<(usize, BigUint, Vec<BigUint>)> {
+    let mut m: Vec<_> = a
+        .winning_moves
+        .iter()
+        .map(|m| (m.heap, m.from.clone(), m.to.clone()))
+        .collect();
+    m.sort();
+    m
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// On heaps the engines hold, the pattern path gives the engines' outcome, nim-sum and
+    /// winning moves (Nim's xor rule, proved patterns, and values within those computed).
+    #[test]
+    fn by_pattern_agrees_with_the_engines(
+        game in prop::sample::select(vec!["nim", "kayles", "octal:0.137", "sub:1,3,4", "grundys-game"]),
+        heaps in prop::collection::vec(0u64..150, 1..5),
+    ) {
+        let game = rule(game);
+        let want = BigPositionAnalysis::from(normal(&game, &heaps, &Control::none()).unwrap());
+        let big: Vec<BigUint> = heaps.iter().map(|&h| BigUint::from(h)).collect();
+        let got = normal_by_pattern(&game, &big, Some(5000), &Control::none()).unwrap();
+        prop_assert_eq!(&got.outcome, &want.outcome);
+        prop_assert_eq!(&got.nim_sum, &want.nim_sum);
+        prop_assert_eq!(sorted_moves(&got), sorted_moves(&want));
+    }
+}
+
+/// Heaps beyond 2^64 in a subtraction game (period 7 for {1, 3, 4}) and in Nim: the analysis
+/// equals that of small heaps congruent to them (the engines' answer, shifted), and a cancelled
+/// control stops the pattern's analysis.
+#[test]
+fn by_pattern_takes_heaps_beyond_64_bits() {
+    let game = rule("sub:1,3,4");
+    let huge = (BigUint::from(u64::MAX) << 40u32) + 12345u32;
+    let r = 70 + (&huge % 7u32).to_u64().unwrap();
+    let shift = &huge - r;
+    for other in [0u64, 1, 2, 3, 5, 6] {
+        let small =
+            BigPositionAnalysis::from(normal(&game, &[r, other], &Control::none()).unwrap());
+        let got = normal_by_pattern(
+            &game,
+            &[huge.clone(), BigUint::from(other)],
+            None,
+            &Control::none(),
+        )
+        .unwrap();
+        assert_eq!((got.outcome, &got.nim_sum), (small.outcome, &small.nim_sum));
+        let shifted: Vec<_> = sorted_moves(&small)
+            .into_iter()
+            .map(|(i, from, to)| {
+                if i == 0 {
+                    (
+                        i,
+                        from + &shift,
+                        to.into_iter().map(|t| t + &shift).collect(),
+                    )
+                } else {
+                    (i, from, to)
+                }
+            })
+            .collect();
+        assert_eq!(sorted_moves(&got), shifted, "other heap {other}");
+    }
+    // Nim: the xor rule at any size (an even heap and the next one have nim-sum 1, and the
+    // only winning move takes one token from the odd one).
+    let nim = rule("nim");
+    let even = &huge - 1u32;
+    let next = &even + 1u32;
+    let a = normal_by_pattern(&nim, &[even.clone(), next.clone()], None, &Control::none()).unwrap();
+    assert_eq!(a.nim_sum, BigUint::from(1u32));
+    assert_eq!(sorted_moves(&a), vec![(1, next, vec![even])]);
+    let token = crate::control::CancelToken::new();
+    token.cancel();
+    let stopped = Control::none().with_token(token);
+    assert_eq!(
+        normal_by_pattern(
+            &rule("octal:0.137"),
+            std::slice::from_ref(&huge),
+            None,
+            &stopped
+        ),
+        Err(Error::Cancelled)
+    );
+}
