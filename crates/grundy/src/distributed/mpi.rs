@@ -79,7 +79,10 @@ impl Comm for MpiComm {
             let rcounts: Vec<Count> = incoming.iter().map(|&n| part(n) as Count).collect();
             let displs = prefix(&counts);
             let rdispls = prefix(&rcounts);
-            let mut sbuf = Vec::with_capacity(counts.iter().map(|&c| c as usize).sum());
+            // Never an empty buffer: the address of an empty `Vec` is 1, which is `MPI_IN_PLACE`
+            // to OpenMPI (an empty send buffer would be taken for "send what you receive").
+            let sent: usize = counts.iter().map(|&c| c as usize).sum();
+            let mut sbuf = Vec::with_capacity(sent.max(1));
             for b in &send {
                 let end = (at + piece).min(b.len());
                 if at < end {
@@ -87,7 +90,7 @@ impl Comm for MpiComm {
                 }
             }
             let total: usize = rcounts.iter().map(|&c| c as usize).sum();
-            let mut rbuf = vec![0u8; total];
+            let mut rbuf = vec![0u8; total.max(1)];
             {
                 let s = Partition::new(&sbuf[..], &counts[..], &displs[..]);
                 let mut r = PartitionMut::new(&mut rbuf[..], &rcounts[..], &rdispls[..]);

@@ -67,6 +67,7 @@ pub fn solve<C: Comm + ?Sized>(
         }
     }
     let _held = bsp.check(held)?;
+
     let mut rank = 1u64;
     let mut done = layer.len() as u64;
     loop {
