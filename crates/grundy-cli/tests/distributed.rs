@@ -28,16 +28,17 @@ fn main() {
     let trials = vec![
         Trial::test(
             "ranks_print_what_one_process_prints_on_random_graphs",
-            || random_graphs_match(),
+            random_graphs_match,
         ),
-        Trial::test("ranks_agree_on_the_first_error_and_its_status", || {
-            errors_match()
-        }),
+        Trial::test(
+            "ranks_agree_on_the_first_error_and_its_status",
+            errors_match,
+        ),
         Trial::test(
             "a_rank_over_its_memory_budget_exits_3_naming_the_flag",
-            || memory_limit(),
+            memory_limit,
         ),
-        Trial::test("a_killed_rank_ends_the_job_with_an_error", || killed_rank()),
+        Trial::test("a_killed_rank_ends_the_job_with_an_error", killed_rank),
     ]
     .into_iter()
     .map(|t| t.with_ignored_flag(cannot_run))

@@ -294,7 +294,8 @@ pub fn read<C: Comm + ?Sized>(
             super::wire::put(b, col);
         }
     }
-    let sent_bytes = out.bytes();
+    // The batches, the exchange's copy of them and what comes back (as much, on average).
+    let sent_bytes = 3 * out.bytes();
     let (inbox, _) = bsp.exchange(
         local_held
             .grow(sent_bytes, "reading this rank's part of the file")
@@ -357,7 +358,7 @@ pub fn read<C: Comm + ?Sized>(
     drop(local);
     drop(gid);
     drop(held);
-    let sent_bytes = out.bytes();
+    let sent_bytes = 3 * out.bytes();
     let out = local_held
         .grow(sent_bytes, "sending this rank's arcs")
         .map(|()| out.to);

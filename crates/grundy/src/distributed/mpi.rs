@@ -59,7 +59,7 @@ impl Comm for MpiComm {
         self.size
     }
 
-    fn all_to_all(&self, send: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    fn all_to_all(&self, mut send: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
         let k = self.size;
         let largest = send.iter().map(Vec::len).max().unwrap_or(0) as u64;
         let header: Vec<u64> = send
@@ -83,10 +83,14 @@ impl Comm for MpiComm {
             // to OpenMPI (an empty send buffer would be taken for "send what you receive").
             let sent: usize = counts.iter().map(|&c| c as usize).sum();
             let mut sbuf = Vec::with_capacity(sent.max(1));
-            for b in &send {
+            for b in send.iter_mut() {
                 let end = (at + piece).min(b.len());
                 if at < end {
                     sbuf.extend_from_slice(&b[at..end]);
+                }
+                if end == b.len() {
+                    // Sent in full: freed now, not when the exchange ends.
+                    *b = Vec::new();
                 }
             }
             let total: usize = rcounts.iter().map(|&c| c as usize).sum();
