@@ -21,6 +21,10 @@ pub enum CliError {
     Usage(String),
     /// Reading or writing failed.
     Io(io::Error),
+    /// A failure another process reports (the ranks of a distributed run agree on one error,
+    /// which rank 0 prints): only the exit status.
+    #[allow(dead_code)]
+    Quiet(i32),
 }
 
 impl CliError {
@@ -66,12 +70,22 @@ impl CliError {
 
     /// Prints the message to stderr and returns the exit status of the specification.
     pub fn report(&self) -> i32 {
+        let (message, status) = self.rendered();
+        if let Some(m) = message {
+            eprintln!("{m}");
+        }
+        status
+    }
+
+    /// The message for stderr (none for a reader that went away, or an error another process
+    /// reports) and the exit status of the specification.
+    pub fn rendered(&self) -> (Option<String>, i32) {
         match self {
             // Stopped by Ctrl-C: the shells' status for an interrupt.
-            CliError::Lib(Error::Cancelled) if crate::output::interrupted() => {
-                eprintln!("grundy: interrupted");
-                crate::output::INTERRUPTED
-            }
+            CliError::Lib(Error::Cancelled) if crate::output::interrupted() => (
+                Some("grundy: interrupted".into()),
+                crate::output::INTERRUPTED,
+            ),
             // Stopped by the script time limit: a stated limit, with its flag.
             CliError::Lib(Error::Cancelled) if crate::output::script_time_exceeded() => {
                 let secs = crate::output::script_time().map_or(0, |t| t.as_secs());
@@ -80,28 +94,22 @@ impl CliError {
                     format!("the script game ran for {secs} s, the script time limit"),
                     "raise it with --script-time SECONDS, or 0 for no limit",
                 );
-                eprintln!("grundy: {e}");
-                3
+                (Some(format!("grundy: {e}")), 3)
             }
             CliError::Lib(e) => {
-                eprintln!("grundy: {e}");
-                match e {
+                let status = match e {
                     Error::Parse(_) | Error::Invalid(_) => 2,
                     Error::Limit(_) => 3,
                     // Error::Internal, and any kind of error a later library adds.
                     _ => 1,
-                }
+                };
+                (Some(format!("grundy: {e}")), status)
             }
-            CliError::Usage(m) => {
-                eprintln!("grundy: {m}");
-                2
-            }
+            CliError::Usage(m) => (Some(format!("grundy: {m}")), 2),
             // A reader that went away (`grundy seq ... | head`) is not a failure.
-            CliError::Io(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
-            CliError::Io(e) => {
-                eprintln!("grundy: i/o error: {e}");
-                1
-            }
+            CliError::Io(e) if e.kind() == io::ErrorKind::BrokenPipe => (None, 0),
+            CliError::Io(e) => (Some(format!("grundy: i/o error: {e}")), 1),
+            CliError::Quiet(status) => (None, *status),
         }
     }
 }

@@ -6,6 +6,7 @@
 
 mod checkpoint;
 mod cmd;
+mod distributed;
 mod error;
 mod output;
 mod plot;

@@ -136,6 +136,7 @@ macro_rules! testing_pub {
 
 pub mod control;
 pub mod count;
+pub mod distributed;
 pub mod error;
 pub mod game;
 pub mod heap;

@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use grundy::control::Reservation;
 use grundy::game::graph::{human_bytes, is_id_cap, Graph, VertexId};
 use grundy::notation::graph::{parse_arcs_stream_as_with, parse_graph_as_with, GraphFormat, Names};
-use grundy::solve::loopy::{self, LoopyValues};
+use grundy::solve::loopy::{self, Gamma, LoopyValues};
 use grundy::solve::outcome::{self, Outcomes};
 use grundy::solve::{Outcome, Play};
 use grundy::{Error, LimitKind};
@@ -21,7 +21,7 @@ pub enum GraphCommand {
     /// One line a vertex, in order of first appearance: `V OUTCOME REMOTENESS VALUE`.
     #[command(
         after_help = "Example:\n  printf 'a: b\\nb: c\\nc: a d\\nd: e\\n' | grundy graph solve -\n\
-        prints\n  a D - inf{}\n  b D - inf{}\n  c D - inf{1}\n  d N 1 1\n  e P 0 0"
+        prints\n  a D - inf{}\n  b D - inf{}\n  c D - inf{1}\n  d N 1 1\n  e P 0 0\n\n        On a cluster (a build with the `mpi` feature), every rank reads its own part of the file:\n          mpirun -np 64 grundy graph solve big.txt --edges --distributed > answer.txt"
     )]
     Solve {
         #[command(flatten)]
@@ -29,6 +29,15 @@ pub enum GraphCommand {
         /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
+        /// Solve over the ranks of an MPI job (run under mpirun or srun): each rank reads its own
+        /// byte range of FILE and holds only the vertices it owns; rank 0 prints the answer,
+        /// the same as without this flag. --memory is the budget of each rank.
+        #[arg(long)]
+        distributed: bool,
+        /// With --distributed: print the ranks' work and traffic to stderr when done (rounds,
+        /// bytes sent an arc, seconds a phase).
+        #[arg(long, requires = "distributed")]
+        stats: bool,
     },
     /// Write the graph in Graphviz DOT, vertices coloured by outcome (P red, N blue, D grey).
     #[command(after_help = "Example:\n  grundy graph dot game.txt | dot -Tsvg > game.svg")]
@@ -42,13 +51,13 @@ pub enum GraphCommand {
 #[derive(Args, Debug)]
 pub struct Input {
     /// The graph file (`-` for standard input): lines `V: W1 W2 ...`, or `U V` arcs with --edges.
-    file: String,
+    pub(crate) file: String,
     /// Misère play: the player who cannot move wins (values are then not computed).
     #[arg(long)]
-    misere: bool,
+    pub(crate) misere: bool,
     /// Read one arc `U V` a line, with integer vertex ids.
     #[arg(long)]
-    edges: bool,
+    pub(crate) edges: bool,
     /// Solve with 64-bit vertex ids whatever the size (hidden: tests the path taken beyond the
     /// 32-bit caps, where arc lists read from a file are read again with 64-bit ids; memory
     /// estimates then use 8-byte words).
@@ -59,7 +68,13 @@ pub struct Input {
 /// Runs a graph subcommand.
 pub fn run(command: GraphCommand) -> Result<(), CliError> {
     match command {
-        GraphCommand::Solve { input, json } => match solve(&input)? {
+        GraphCommand::Solve {
+            input,
+            json,
+            distributed: true,
+            stats,
+        } => crate::distributed::graph_solve(&input, json, stats),
+        GraphCommand::Solve { input, json, .. } => match solve(&input)? {
             AnySolved::U32(s) if json => write_json(&s),
             AnySolved::U64(s) if json => write_json(&s),
             AnySolved::U32(s) => write_text(&s),
@@ -219,7 +234,7 @@ fn solve_checked<I: VertexId>(
 }
 
 /// A parse error located in `file` (other errors unchanged).
-fn in_source(e: Error, file: &str) -> Error {
+pub(crate) fn in_source(e: Error, file: &str) -> Error {
     match e {
         Error::Parse(p) => Error::Parse(p.in_source(source_name(file))),
         other => other,
@@ -227,7 +242,7 @@ fn in_source(e: Error, file: &str) -> Error {
 }
 
 /// The usage error for a file that cannot be read.
-fn unreadable(file: &str, e: std::io::Error) -> CliError {
+pub(crate) fn unreadable(file: &str, e: std::io::Error) -> CliError {
     CliError::usage(format!("FILE: cannot read '{file}': {e}"))
 }
 
@@ -315,58 +330,103 @@ fn write_text<I: VertexId>(s: &Solved<I>) -> Result<(), CliError> {
     let g = &s.graph;
     for v in vertices(g) {
         let name = s.names.get(v.to_u64_lossless());
-        write!(out, "{name} {} ", s.outcomes.outcome(v))?;
-        match s.outcomes.remoteness(v) {
-            Some(r) => write!(out, "{r} ")?,
-            None => write!(out, "- ")?,
-        }
-        match &s.values {
-            Some(vals) => writeln!(out, "{}", vals.value(g, v))?,
-            None => writeln!(out, "-")?,
-        }
+        let remoteness = s.outcomes.remoteness(v).map(I::to_u64_lossless);
+        let value = s.values.as_ref().map(|vals| vals.value(g, v));
+        text_line(
+            &mut out,
+            &name,
+            s.outcomes.outcome(v),
+            remoteness,
+            value.as_ref(),
+        )?;
     }
     out.flush()?;
     Ok(())
+}
+
+/// One vertex of the text answer: `V OUTCOME REMOTENESS VALUE`.
+pub(crate) fn text_line(
+    out: &mut impl Write,
+    name: &str,
+    outcome: Outcome,
+    remoteness: Option<u64>,
+    value: Option<&Gamma>,
+) -> std::io::Result<()> {
+    write!(out, "{name} {outcome} ")?;
+    match remoteness {
+        Some(r) => write!(out, "{r} ")?,
+        None => write!(out, "- ")?,
+    }
+    match value {
+        Some(v) => writeln!(out, "{v}"),
+        None => writeln!(out, "-"),
+    }
 }
 
 fn write_json<I: VertexId>(s: &Solved<I>) -> Result<(), CliError> {
     // Streamed: one document, written vertex by vertex so that huge graphs need no copy.
     let mut out = stdout();
     let g = &s.graph;
-    write!(out, "{{\"vertices\":[")?;
+    json_start(&mut out)?;
     for v in vertices(g) {
-        if v > I::zero() {
-            write!(out, ",")?;
-        }
-        let name = serde_json::to_string(&s.names.get(v.to_u64_lossless()))
-            .map_err(std::io::Error::from)?;
-        write!(
-            out,
-            "{{\"name\":{name},\"outcome\":\"{}\",",
-            s.outcomes.outcome(v)
+        let name = s.names.get(v.to_u64_lossless());
+        let remoteness = s.outcomes.remoteness(v).map(I::to_u64_lossless);
+        let value = s.values.as_ref().map(|vals| vals.value(g, v));
+        let first = v == I::zero();
+        json_vertex(
+            &mut out,
+            first,
+            &name,
+            s.outcomes.outcome(v),
+            remoteness,
+            value.as_ref(),
         )?;
-        match s.outcomes.remoteness(v) {
-            Some(r) => write!(out, "\"remoteness\":{r},")?,
-            None => write!(out, "\"remoteness\":null,")?,
-        }
-        match s.values.as_ref().map(|vals| vals.value(g, v)) {
-            Some(grundy::solve::loopy::Gamma::Finite(a)) => {
-                write!(out, "\"value\":{a},\"infinite_options\":null}}")?
-            }
-            Some(grundy::solve::loopy::Gamma::Infinite(k)) => {
-                let k: Vec<String> = k.iter().map(u64::to_string).collect();
-                write!(
-                    out,
-                    "\"value\":null,\"infinite_options\":[{}]}}",
-                    k.join(",")
-                )?
-            }
-            None => write!(out, "\"value\":null,\"infinite_options\":null}}")?,
-        }
     }
-    writeln!(out, "]}}")?;
+    json_end(&mut out)?;
     out.flush()?;
     Ok(())
+}
+
+/// The start of the JSON answer.
+pub(crate) fn json_start(out: &mut impl Write) -> std::io::Result<()> {
+    write!(out, "{{\"vertices\":[")
+}
+
+/// The end of the JSON answer.
+pub(crate) fn json_end(out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "]}}")
+}
+
+/// One vertex of the JSON answer (`first`: no comma before it).
+pub(crate) fn json_vertex(
+    out: &mut impl Write,
+    first: bool,
+    name: &str,
+    outcome: Outcome,
+    remoteness: Option<u64>,
+    value: Option<&Gamma>,
+) -> std::io::Result<()> {
+    if !first {
+        write!(out, ",")?;
+    }
+    let name = serde_json::to_string(name).map_err(std::io::Error::from)?;
+    write!(out, "{{\"name\":{name},\"outcome\":\"{outcome}\",")?;
+    match remoteness {
+        Some(r) => write!(out, "\"remoteness\":{r},")?,
+        None => write!(out, "\"remoteness\":null,")?,
+    }
+    match value {
+        Some(Gamma::Finite(a)) => write!(out, "\"value\":{a},\"infinite_options\":null}}"),
+        Some(Gamma::Infinite(k)) => {
+            let k: Vec<String> = k.iter().map(u64::to_string).collect();
+            write!(
+                out,
+                "\"value\":null,\"infinite_options\":[{}]}}",
+                k.join(",")
+            )
+        }
+        None => write!(out, "\"value\":null,\"infinite_options\":null}}"),
+    }
 }
 
 fn write_dot<I: VertexId>(s: &Solved<I>) -> Result<(), CliError> {

@@ -171,7 +171,17 @@ pub fn parse_graph_as_with<I: VertexId>(
     format: GraphFormat,
     ctl: &Control,
 ) -> Result<(Graph<I>, Names)> {
-    let text = std::str::from_utf8(input).map_err(|e| {
+    let text = utf8_text(input)?;
+    let reader = Reader::<I>::new(ctl)?;
+    match format {
+        GraphFormat::Adjacency => reader.adjacency(text),
+        GraphFormat::Arcs => reader.arcs::<I>(text.as_bytes()),
+    }
+}
+
+/// `input` as UTF-8 text, or the error at the line and column of the first invalid byte.
+pub(crate) fn utf8_text(input: &[u8]) -> Result<&str> {
+    std::str::from_utf8(input).map_err(|e| {
         let good = &input[..e.valid_up_to()];
         let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
         let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
@@ -181,12 +191,16 @@ pub fn parse_graph_as_with<I: VertexId>(
             Some(column),
             "invalid UTF-8: graph files are UTF-8 text",
         ))
-    })?;
-    let reader = Reader::<I>::new(ctl)?;
-    match format {
-        GraphFormat::Adjacency => reader.adjacency(text),
-        GraphFormat::Arcs => reader.arcs::<I>(text.as_bytes()),
-    }
+    })
+}
+
+/// The error of line `n` of an arc list longer than [`MAX_LINE`] bytes.
+pub(crate) fn long_line(n: usize) -> Error {
+    Error::Parse(ParseError::at_line(
+        n,
+        None,
+        format!("the line is longer than {MAX_LINE} bytes: expected 'U V' arcs"),
+    ))
 }
 
 /// Reads an arc-list graph file ([`GraphFormat::Arcs`]) from a stream, one line at a time:
@@ -225,10 +239,10 @@ pub fn parse_arcs_stream_as_with<I: VertexId>(
 
 /// The longest line of a streamed arc list, in bytes: a bound on the line buffer (an arc line is
 /// under 50 bytes; comments may be longer).
-const MAX_LINE: usize = 1 << 20;
+pub(crate) const MAX_LINE: usize = 1 << 20;
 
 /// A line as UTF-8, or the parse error at the first invalid byte (1-based line and column).
-fn utf8_line(raw: &[u8], line: usize) -> Result<&str> {
+pub(crate) fn utf8_line(raw: &[u8], line: usize) -> Result<&str> {
     std::str::from_utf8(raw).map_err(|e| {
         let column =
             std::str::from_utf8(&raw[..e.valid_up_to()]).map_or(1, |s| s.chars().count() + 1);
@@ -245,7 +259,7 @@ fn is_name_char(c: char) -> bool {
 }
 
 /// The 1-based character column of byte offset `at` in `line`.
-fn column(line: &str, at: usize) -> usize {
+pub(crate) fn column(line: &str, at: usize) -> usize {
     line[..at].chars().count() + 1
 }
 
@@ -259,7 +273,7 @@ fn describe(c: Option<char>) -> String {
 /// The fast path of the arc-list reader: a line of exactly two plain decimal numbers separated
 /// (and optionally surrounded) by spaces or tabs. Anything else (comments, blank lines, hex,
 /// errors) returns `None` and goes to [`slow_arc_line`], which also reports the errors.
-fn decimal_pair(line: &[u8]) -> Option<[u64; 2]> {
+pub(crate) fn decimal_pair(line: &[u8]) -> Option<[u64; 2]> {
     let mut p = 0;
     let mut out = [0u64; 2];
     for value in out.iter_mut() {
@@ -286,7 +300,7 @@ fn decimal_pair(line: &[u8]) -> Option<[u64; 2]> {
 
 /// The general arc-list line reader: `None` for blank and comment lines, the pair `U V`
 /// (decimal or `0x` hexadecimal), or the error at its column.
-fn slow_arc_line(line: &str, n: usize) -> Result<Option<[u64; 2]>> {
+pub(crate) fn slow_arc_line(line: &str, n: usize) -> Result<Option<[u64; 2]>> {
     let err =
         |at: usize, msg: String| Error::Parse(ParseError::at_line(n, Some(column(line, at)), msg));
     let body = line.trim_start();
@@ -326,6 +340,96 @@ fn slow_arc_line(line: &str, n: usize) -> Result<Option<[u64; 2]>> {
         ));
     }
     Ok(Some(values))
+}
+
+/// The head of an adjacency line `V: W1 W2 ...`: the vertex name, the byte offset where it
+/// starts and that of the colon.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AdjacencyHead<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) start: usize,
+    pub(crate) colon_at: usize,
+}
+
+/// Reads the head of line `n` (1-based) of an adjacency file, the line without its end: `None`
+/// for blank and comment lines, else the vertex name up to the colon, or the error at its
+/// column.
+pub(crate) fn adjacency_head(line: &str, n: usize) -> Result<Option<AdjacencyHead<'_>>> {
+    let err =
+        |at: usize, msg: String| Error::Parse(ParseError::at_line(n, Some(column(line, at)), msg));
+    let body = line.trim_start();
+    if body.is_empty() || body.starts_with('#') {
+        return Ok(None);
+    }
+    let start = line.len() - body.len();
+    let name_len = body
+        .char_indices()
+        .find(|&(_, c)| !is_name_char(c))
+        .map_or(body.len(), |(j, _)| j);
+    if name_len == 0 {
+        return Err(err(
+            start,
+            format!(
+                "expected a vertex name (letters, digits, _, ., -), found {}",
+                describe(body.chars().next())
+            ),
+        ));
+    }
+    let name = &body[..name_len];
+    let rest = &body[name_len..];
+    let after = rest.trim_start_matches([' ', '\t']);
+    let colon_at = start + name_len + (rest.len() - after.len());
+    if !after.starts_with(':') {
+        return Err(err(
+            colon_at,
+            format!(
+                "expected ':' after the vertex name '{name}', found {}",
+                describe(after.chars().next())
+            ),
+        ));
+    }
+    Ok(Some(AdjacencyHead {
+        name,
+        start,
+        colon_at,
+    }))
+}
+
+/// The error of a vertex `name` listed again on line `n` at column `at` (1-based), first
+/// listed on line `first`.
+pub(crate) fn listed_twice(name: &str, n: usize, at: usize, first: usize) -> Error {
+    Error::Parse(ParseError::at_line(
+        n,
+        Some(at),
+        format!("vertex '{name}' is listed twice (first on line {first})"),
+    ))
+}
+
+/// The options of an adjacency line after its colon (at byte `colon_at`), each with its byte
+/// offset in the line, or the error at the column of the first character that is not in a name.
+pub(crate) fn adjacency_options(
+    line: &str,
+    colon_at: usize,
+    n: usize,
+) -> impl Iterator<Item = Result<(usize, &str)>> {
+    let mut at = colon_at + 1;
+    line[at..].split([' ', '\t']).filter_map(move |token| {
+        let here = at;
+        at += token.len() + 1;
+        if token.is_empty() {
+            return None;
+        }
+        Some(
+            match token.char_indices().find(|&(_, c)| !is_name_char(c)) {
+                Some((j, c)) => Err(Error::Parse(ParseError::at_line(
+                    n,
+                    Some(column(line, here + j)),
+                    format!("expected a vertex name (letters, digits, _, ., -), found '{c}'"),
+                ))),
+                None => Ok((here, token)),
+            },
+        )
+    })
 }
 
 /// A reader numbering named vertices with ids of type `I`.
@@ -411,66 +515,21 @@ impl<'a, 'c, I: VertexId> Reader<'a, 'c, I> {
             self.line_check(i)?;
             let n = i + 1;
             let line = raw.strip_suffix('\r').unwrap_or(raw);
-            let err = |at: usize, msg: String| {
-                Error::Parse(ParseError::at_line(n, Some(column(line, at)), msg))
-            };
-            let body = line.trim_start();
-            if body.is_empty() || body.starts_with('#') {
+            let Some(head) = adjacency_head(line, n)? else {
                 continue;
-            }
-            let start = line.len() - body.len();
-            let name_len = body
-                .char_indices()
-                .find(|&(_, c)| !is_name_char(c))
-                .map_or(body.len(), |(j, _)| j);
-            if name_len == 0 {
-                return Err(err(
-                    start,
-                    format!(
-                        "expected a vertex name (letters, digits, _, ., -), found {}",
-                        describe(body.chars().next())
-                    ),
-                ));
-            }
-            let name = &body[..name_len];
-            let rest = &body[name_len..];
-            let after = rest.trim_start_matches([' ', '\t']);
-            let colon_at = start + name_len + (rest.len() - after.len());
-            if !after.starts_with(':') {
-                return Err(err(
-                    colon_at,
-                    format!(
-                        "expected ':' after the vertex name '{name}', found {}",
-                        describe(after.chars().next())
-                    ),
-                ));
-            }
-            let v = self.id(name)?;
+            };
+            let v = self.id(head.name)?;
             if let Some(first) = listed_on.insert(v, n) {
-                return Err(err(
-                    start,
-                    format!("vertex '{name}' is listed twice (first on line {first})"),
-                ));
+                let at = column(line, head.start);
+                return Err(listed_twice(head.name, n, at, first));
             }
             lines.push((v, targets.len()));
-            let mut at = colon_at + 1;
-            for token in line[at..].split([' ', '\t']) {
-                if !token.is_empty() {
-                    if let Some((j, c)) = token.char_indices().find(|&(_, c)| !is_name_char(c)) {
-                        return Err(err(
-                            at + j,
-                            format!(
-                                "expected a vertex name (letters, digits, _, ., -), found '{c}'"
-                            ),
-                        ));
-                    }
-                    targets.push(self.id(token)?);
-                    if targets.len() & 0xFFFF == 0 {
-                        let needed = self.bytes(targets.capacity(), w);
-                        self.check_memory(needed)?;
-                    }
+            for option in adjacency_options(line, head.colon_at, n) {
+                targets.push(self.id(option?.1)?);
+                if targets.len() & 0xFFFF == 0 {
+                    let needed = self.bytes(targets.capacity(), w);
+                    self.check_memory(needed)?;
                 }
-                at += token.len() + 1;
             }
         }
         drop(listed_on);
@@ -523,11 +582,7 @@ impl<'a, 'c, I: VertexId> Reader<'a, 'c, I> {
                 break;
             }
             if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
-                return Err(Error::Parse(ParseError::at_line(
-                    i + 1,
-                    None,
-                    format!("the line is longer than {MAX_LINE} bytes: expected 'U V' arcs"),
-                )));
+                return Err(long_line(i + 1));
             }
             let raw = buf.strip_suffix(b"\n").unwrap_or(&buf);
             let raw = raw.strip_suffix(b"\r").unwrap_or(raw);

@@ -90,7 +90,7 @@ impl<I: VertexId> Outcomes<I> {
 
 /// Outcome from `remoteness + 1` by the parity rule of the module documentation.
 #[inline]
-fn outcome_of_rank<I: VertexId>(rank: I, play: Play) -> Outcome {
+pub(crate) fn outcome_of_rank<I: VertexId>(rank: I, play: Play) -> Outcome {
     if rank == I::zero() {
         return Outcome::D;
     }

@@ -1,0 +1,233 @@
+//! `--distributed`: the graph solver over the ranks of an MPI job (cargo feature `mpi`).
+//!
+//! Every rank runs this same code: it reads its own byte range of the file, takes part in the
+//! library's bulk-synchronous rounds ([`grundy::distributed`]), and rank 0 prints the answer in
+//! the one-process command's format. Errors are agreed among ranks: rank 0 prints the one
+//! error, and every rank exits with its status. MPI is finalized before the process exits, so
+//! `mpirun` sees a clean end; a panic aborts the whole job (`MPI_Abort`).
+
+use crate::cmd::graph::Input;
+use crate::error::CliError;
+
+/// Without the `mpi` feature there are no ranks: a usage error saying how to build them.
+#[cfg(not(feature = "mpi"))]
+pub fn graph_solve(_input: &Input, _json: bool, _stats: bool) -> Result<(), CliError> {
+    Err(CliError::usage(
+        "--distributed: this grundy was built without MPI; build it with \
+         `cargo build -p grundy-cli --release --features mpi` (see docs/distributed.md)",
+    ))
+}
+
+#[cfg(feature = "mpi")]
+pub use with_mpi::graph_solve;
+
+#[cfg(feature = "mpi")]
+mod with_mpi {
+    use super::*;
+    use crate::cmd::graph::{in_source, json_end, json_start, json_vertex, text_line};
+    use crate::output::stdout;
+    use grundy::control::Control;
+    use grundy::distributed::mpi::{abort_world, MpiComm};
+    use grundy::distributed::{graph, loopy, order, retrograde, Bsp, Comm};
+    use grundy::notation::graph::GraphFormat;
+    use grundy::solve::Play;
+    use grundy::Error;
+    use std::io::{Read, Seek, SeekFrom, Write};
+    use std::time::Instant;
+
+    /// `grundy graph solve FILE --distributed`.
+    pub fn graph_solve(input: &Input, json: bool, stats: bool) -> Result<(), CliError> {
+        if input.file == "-" {
+            return Err(CliError::usage(
+                "FILE: --distributed reads a file, each rank its own part: standard input \
+                 cannot be shared among ranks",
+            ));
+        }
+        let comm = MpiComm::init()
+            .ok_or_else(|| CliError::Lib(Error::Internal("MPI is already initialized".into())))?;
+        abort_on_panic();
+        let rank = comm.rank();
+        let result = solve_on(&comm, input, json, stats);
+        // MPI_Finalize: every rank ends the job cleanly, whatever its status.
+        drop(comm);
+        match result {
+            Err(e) if rank != 0 => Err(CliError::Quiet(e.rendered().1)),
+            other => other,
+        }
+    }
+
+    /// A panic (a bug) is printed, then ends every rank of the job: the others would wait
+    /// for this one in their next collective.
+    fn abort_on_panic() {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            previous(info);
+            abort_world(1);
+        }));
+    }
+
+    /// This rank's byte range of `file`: its offset and bytes.
+    fn read_range(
+        file: &str,
+        rank: usize,
+        ranks: usize,
+        ctl: &Control,
+    ) -> Result<(u64, Vec<u8>), Error> {
+        let unreadable =
+            |e: std::io::Error| Error::invalid(format!("FILE: cannot read '{file}': {e}"));
+        let mut f = std::fs::File::open(file).map_err(unreadable)?;
+        let len = f.metadata().map_err(unreadable)?.len();
+        let (start, end) = graph::line_range(&mut f, len, rank, ranks).map_err(unreadable)?;
+        let _held = ctl.reserve(end - start, "holding this rank's part of the file")?;
+        f.seek(SeekFrom::Start(start)).map_err(unreadable)?;
+        let mut bytes = Vec::with_capacity((end - start) as usize);
+        f.take(end - start)
+            .read_to_end(&mut bytes)
+            .map_err(unreadable)?;
+        Ok((start, bytes))
+    }
+
+    fn solve_on(comm: &MpiComm, input: &Input, json: bool, stats: bool) -> Result<(), CliError> {
+        let ctl = crate::output::interruptible();
+        let bsp = Bsp::new(comm, &ctl);
+        let t0 = Instant::now();
+        let c0 = cpu_seconds();
+        let (offset, text) = bsp.check(read_range(&input.file, bsp.rank(), bsp.size(), &ctl))?;
+        let format = if input.edges {
+            GraphFormat::Arcs
+        } else {
+            GraphFormat::Adjacency
+        };
+        let part =
+            graph::read(&bsp, &text, offset, format).map_err(|e| in_source(e, &input.file))?;
+        drop(text);
+        let t_read = t0.elapsed().as_secs_f64();
+        let c_read = cpu_seconds() - c0;
+        let after_read = bsp.stats();
+        let play = if input.misere {
+            Play::Misere
+        } else {
+            Play::Normal
+        };
+        let outcomes = retrograde::solve(&bsp, &part, play)?;
+        let t_outcomes = t0.elapsed().as_secs_f64() - t_read;
+        let c_outcomes = cpu_seconds() - c0 - c_read;
+        let after_outcomes = bsp.stats();
+        let values = match play {
+            Play::Normal => Some(loopy::solve(&bsp, &part)?),
+            Play::Misere => None,
+        };
+        let t_values = t0.elapsed().as_secs_f64() - t_read - t_outcomes;
+        let c_values = cpu_seconds() - c0 - c_read - c_outcomes;
+        // CPU seconds go in the gather as milliseconds, the slowest rank's being reported.
+        let ms = |c: f64| (c * 1000.0) as u64;
+        let s = bsp.stats();
+        let all = bsp.all_gather(&[
+            after_read.bytes_sent,
+            after_outcomes.rounds - after_read.rounds,
+            after_outcomes.bytes_sent - after_read.bytes_sent,
+            s.rounds - after_outcomes.rounds,
+            s.bytes_sent - after_outcomes.bytes_sent,
+            part.arc_count() as u64,
+            ms(c_read),
+            ms(c_outcomes),
+            ms(c_values),
+        ]);
+        // Rank 0 writes; a failed write stops the merge on every rank.
+        let mut out = stdout();
+        let mut failed: Option<std::io::Error> = None;
+        let mut first = true;
+        if json && bsp.rank() == 0 {
+            if let Err(e) = json_start(&mut out) {
+                failed = Some(e);
+            }
+        }
+        let merged = order::for_each(&bsp, &part, &outcomes, values.as_ref(), |line| {
+            if failed.is_some() {
+                return Err(Error::Cancelled);
+            }
+            let (name, o, r, v) = (
+                &line.name,
+                line.outcome,
+                line.remoteness,
+                line.value.as_ref(),
+            );
+            let written = if json {
+                json_vertex(&mut out, first, name, o, r, v)
+            } else {
+                text_line(&mut out, name, o, r, v)
+            };
+            first = false;
+            written.map_err(|e| {
+                failed = Some(e);
+                Error::Cancelled
+            })
+        });
+        if let Some(e) = failed {
+            return Err(CliError::Io(e));
+        }
+        merged?;
+        if bsp.rank() == 0 {
+            if json {
+                json_end(&mut out)?;
+            }
+            out.flush()?;
+            if stats {
+                let (n, e) = part.totals();
+                print_stats(bsp.size(), n, e, &all, [t_read, t_outcomes, t_values]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Words a rank contributes to the statistics.
+    const WORDS: usize = 9;
+
+    /// The CPU time of this thread so far, in seconds (Linux: `/proc/thread-self/schedstat`;
+    /// elsewhere 0).
+    fn cpu_seconds() -> f64 {
+        std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+            .map_or(0.0, |ns| ns as f64 / 1e9)
+    }
+
+    /// The work and traffic of the ranks, on stderr (rank 0): wall time, the most CPU time of a
+    /// rank, rounds, bytes sent an arc (all ranks), arcs a second a rank (of wall time).
+    fn print_stats(ranks: usize, n: u64, e: u64, all: &[u64], secs: [f64; 3]) {
+        let sum = |j: usize| all.chunks(WORDS).map(|w| w[j]).sum::<u64>();
+        let max = |j: usize| all.chunks(WORDS).map(|w| w[j]).max().unwrap_or(0);
+        let cpu = |j: usize| max(j) as f64 / 1000.0;
+        let per_arc = |b: u64| b as f64 / e.max(1) as f64;
+        let rate = |s: f64| e as f64 / s.max(1e-9) / ranks as f64;
+        eprintln!(
+            "ranks {ranks}, vertices {n}, arcs {e}, reverse arcs a rank at most {}",
+            max(5)
+        );
+        eprintln!(
+            "read:     {:.3} s wall, {:.3} s CPU, {:.2} bytes sent an arc, {:.0} arcs/s a rank",
+            secs[0],
+            cpu(6),
+            per_arc(sum(0)),
+            rate(secs[0])
+        );
+        eprintln!(
+            "outcomes: {:.3} s wall, {:.3} s CPU, {} rounds, {:.2} bytes sent an arc, {:.0} arcs/s a rank",
+            secs[1],
+            cpu(7),
+            max(1),
+            per_arc(sum(2)),
+            rate(secs[1])
+        );
+        if secs[2] > 0.0 {
+            eprintln!(
+                "values:   {:.3} s wall, {:.3} s CPU, {} rounds, {:.2} bytes sent an arc, {:.0} arcs/s a rank",
+                secs[2],
+                cpu(8),
+                max(3),
+                per_arc(sum(4)),
+                rate(secs[2])
+            );
+        }
+    }
+}
