@@ -566,7 +566,7 @@ const BIG_OPTION_BYTES: u64 = 24 + 3 * 48;
 /// An option met twice (two splits leaving the same heaps) is one move.
 ///
 /// **Limits.** The options of a heap (a subtraction game's are generated one at a time and never
-/// held; other rules' are held, [`BIG_OPTION_BYTES`] an option) are reserved from the budget of
+/// held; other rules' are held, 168 bytes an option) are reserved from the budget of
 /// `ctl` before they are made, and `ctl` is looked at every 4096 options.
 pub fn normal_by_pattern(
     game: &HeapGame,

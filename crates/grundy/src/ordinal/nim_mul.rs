@@ -474,7 +474,7 @@ impl<C: Coefficient> ClosureField<C> {
     /// starts when it needs an excess not known yet, stop with [`crate::Error::Cancelled`] once
     /// the token of `ctl` is cancelled or its deadline has passed (checked before each
     /// candidate is tested), and every product, power, inverse and conversion too (checked
-    /// every [`STEPS_PER_CHECK`] products of terms). The memo, the towers and the products
+    /// every 1024 products of terms). The memo, the towers and the products
     /// under way draw on the memory budget of `ctl` from then on (see the type's
     /// documentation): the memo is moved to it (or emptied if it does not fit), the towers
     /// built so far are dropped.
@@ -579,7 +579,7 @@ impl<C: Coefficient> ClosureField<C> {
 
     /// The nim product `x ⊗ y` of two polynomials: term by term. The terms of the product are
     /// charged to the memory budget as it grows, and the cancel token and deadline are looked
-    /// at every [`STEPS_PER_CHECK`] products of terms (see [`Self::watch`]).
+    /// at every 1024 products of terms (see [`Self::watch`]).
     pub fn mul(&mut self, x: &KappaPoly<C>, y: &KappaPoly<C>) -> Result<KappaPoly<C>> {
         let mut acc = KappaPoly::zero();
         let mut charge = self.charge(&[x, y])?;
