@@ -320,6 +320,8 @@ pub struct ClosureField<C> {
     memo: HashMap<(Monomial, Monomial), KappaPoly<C>>,
     /// The towers built most recently, by what they hold (building one is the costly step).
     towers: Vec<(TowerKey, Rc<Tower>)>,
+    /// The binomial towers built most recently ([`super::excess::KappaTower`]), by what they hold.
+    pub(crate) binomial: Vec<(TowerKey, Rc<super::excess::KappaTower>)>,
     /// The largest degree over GF(2) of a finite field flattened by Gaussian elimination (the
     /// levels below the top of a [`Tower`]; memory grows as its square).
     pub max_degree: usize,
@@ -337,10 +339,10 @@ pub const DEFAULT_MAX_DEGREE: usize = 12_000;
 const MEMO_LIMIT: usize = 1 << 16;
 
 /// How many recently built towers are kept.
-const TOWER_CACHE: usize = 4;
+pub(crate) const TOWER_CACHE: usize = 4;
 
 /// What a tower holds: the nimber level and the digit count per prime index.
-type TowerKey = (u32, BTreeMap<usize, u32>);
+pub(crate) type TowerKey = (u32, BTreeMap<usize, u32>);
 
 impl<C: Coefficient> Default for ClosureField<C> {
     fn default() -> Self {
@@ -356,6 +358,7 @@ impl<C: Coefficient> ClosureField<C> {
             alpha: HashMap::new(),
             memo: HashMap::new(),
             towers: Vec::new(),
+            binomial: Vec::new(),
             nested: Vec::new(),
             max_degree: DEFAULT_MAX_DEGREE,
             stop: (crate::control::CancelToken::new(), None),
