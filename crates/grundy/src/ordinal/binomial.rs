@@ -81,6 +81,8 @@ pub struct BinomialTower {
     /// `P_0 = z^D + low`.
     low: u64,
     levels: Vec<Level>,
+    /// `α_1` as a level-0 word (0 before level 1 is adjoined).
+    alpha1: u64,
     /// `w[i]` words per element of level `i`.
     w: Vec<usize>,
 }
@@ -156,6 +158,7 @@ impl BinomialTower {
             d,
             low,
             levels: Vec::new(),
+            alpha1: 0,
             w: vec![1],
         })
     }
@@ -186,6 +189,9 @@ impl BinomialTower {
             if m.e.iter().zip(&self.levels).any(|(&e, l)| e >= l.n) {
                 return Err(Error::Internal(format!("term {k} of α is not reduced")));
             }
+        }
+        if top == 0 {
+            self.alpha1 = alpha.iter().fold(0, |a, m| a ^ self.reduce0(m.c as u128));
         }
         self.levels.push(Level { n, alpha });
         self.w.push(w);
@@ -277,41 +283,71 @@ impl BinomialTower {
         self.reduce0(lo as u128 | ((hi as u128) << 64))
     }
 
-    /// `x·m` for `x` in level `i` and a monomial `m` of level `i` (module documentation).
-    fn mul_monomial(&self, i: usize, x: &[u64], m: &Monomial, e: &[usize]) -> Vec<u64> {
+    /// `out ^= x·c·Y_1^(e_1)⋯Y_i^(e_i)` for `x` in level `i` (module documentation): blocks
+    /// move up by `e_i`, those passing `Y_i^(n_i)` wrap round times `α_i`.
+    fn mul_monomial_into(&self, i: usize, x: &[u64], c: u64, e: &[usize], out: &mut [u64]) {
         if i == 0 {
-            return vec![self.mul0(x[0], m.c)];
+            out[0] ^= self.mul0(x[0], c);
+            return;
         }
-        let (n, b) = (self.levels[i - 1].n, self.w[i - 1]);
+        let n = self.levels[i - 1].n;
         let shift = e[i - 1];
-        let mut out = vec![0u64; self.w[i]];
+        if i == 1 {
+            // Blocks are words and α_1 is a word.
+            for (t, &v) in x.iter().enumerate() {
+                if v == 0 {
+                    continue;
+                }
+                let mut y = if c == 1 { v } else { self.mul0(v, c) };
+                let mut u = t + shift;
+                if u >= n {
+                    u -= n;
+                    y = self.mul0(y, self.alpha1);
+                }
+                out[u] ^= y;
+            }
+            return;
+        }
+        let b = self.w[i - 1];
+        let mut tmp: Vec<u64> = Vec::new();
         for t in 0..n {
             let blk = &x[t * b..(t + 1) * b];
             if is_zero(blk) {
                 continue;
             }
-            let mut y = self.mul_monomial(i - 1, blk, m, &e[..i - 1]);
-            let mut u = t + shift;
-            if u >= n {
-                u -= n;
-                y = self.mul_sparse(i - 1, &y, &self.levels[i - 1].alpha);
+            let u = t + shift;
+            if u < n {
+                self.mul_monomial_into(i - 1, blk, c, &e[..i - 1], &mut out[u * b..(u + 1) * b]);
+            } else {
+                tmp.clear();
+                tmp.resize(b, 0);
+                self.mul_monomial_into(i - 1, blk, c, &e[..i - 1], &mut tmp);
+                let u = u - n;
+                self.mul_sparse_into(
+                    i - 1,
+                    &tmp,
+                    &self.levels[i - 1].alpha,
+                    &mut out[u * b..(u + 1) * b],
+                );
             }
-            xor_into(&mut out[u * b..(u + 1) * b], &y);
         }
-        out
+    }
+
+    /// `out ^= x·s` for `x` in level `i` and a sparse element `s` of level `i`.
+    fn mul_sparse_into(&self, i: usize, x: &[u64], s: &Sparse, out: &mut [u64]) {
+        for m in s {
+            if m.c == 1 && m.e.iter().all(|&e| e == 0) {
+                xor_into(out, x);
+            } else {
+                self.mul_monomial_into(i, x, m.c, &m.e, out);
+            }
+        }
     }
 
     /// `x·s` for `x` in level `i` and a sparse element `s` of level `i`.
     fn mul_sparse(&self, i: usize, x: &[u64], s: &Sparse) -> Vec<u64> {
         let mut out = vec![0u64; self.w[i]];
-        for m in s {
-            let y = if m.c == 1 && m.e.iter().all(|&e| e == 0) {
-                x.to_vec()
-            } else {
-                self.mul_monomial(i, x, m, &m.e)
-            };
-            xor_into(&mut out, &y);
-        }
+        self.mul_sparse_into(i, x, s, &mut out);
         out
     }
 
@@ -333,8 +369,12 @@ impl BinomialTower {
                     if is_zero(blk) {
                         continue;
                     }
-                    let y = self.mul_sparse(k - 1, blk, &self.levels[k - 1].alpha);
-                    xor_into(&mut dst[(u - n) * b..(u - n + 1) * b], &y);
+                    self.mul_sparse_into(
+                        k - 1,
+                        blk,
+                        &self.levels[k - 1].alpha,
+                        &mut dst[(u - n) * b..(u - n + 1) * b],
+                    );
                 }
             }
             v = out;

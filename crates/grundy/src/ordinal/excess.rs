@@ -84,19 +84,16 @@ impl<C: Coefficient> ClosureField<C> {
     /// not known yet. [`Error::Invalid`] if `p` is not an odd prime; [`Error::Limit`] if a field
     /// beyond [`ClosureField::max_degree`] would be needed.
     pub fn excess(&mut self, p: u64) -> Result<Excess> {
-        let (token, deadline) = self.stop.clone();
-        let ctl = Control::none().with_token(token);
-        let ctl = match deadline {
-            Some(d) => ctl.with_deadline(d),
-            None => ctl,
-        };
+        let ctl = self.stop_control();
         self.excess_with(p, &ctl)
     }
 
-    /// As [`excess`](Self::excess), checking `ctl` before each candidate is tested (one
-    /// exponentiation in a field of up to [`ClosureField::max_degree`] bits: seconds for primes
-    /// near 300); `ctl` receives the number of candidates tested. `Err(Error::Cancelled)` when
-    /// stopped; nothing is recorded for `p` then.
+    /// As [`excess`](Self::excess), checking `ctl` before each candidate and during each test
+    /// (a norm and an `f`-bit power in a binomial tower of up to
+    /// [`super::binomial::MAX_BINOMIAL_DEGREE`] bits); `ctl` receives the number of candidates
+    /// tested, and each test's working memory is reserved against its budget first (an
+    /// [`Error::Limit`] of kind memory when it does not fit), for this prime and the smaller
+    /// ones it needs. `Err(Error::Cancelled)` when stopped; nothing is recorded for `p` then.
     pub fn excess_with(&mut self, p: u64, ctl: &Control) -> Result<Excess> {
         if let Some(e) = self.excess.get(&p) {
             return Ok(e.clone());
@@ -105,7 +102,7 @@ impl<C: Coefficient> ClosureField<C> {
             return Err(Error::limit(
                 crate::LimitKind::Fixed,
                 format!("excesses are computed for primes up to {MAX_EXCESS_PRIME}, not {p}"),
-                "the fields needed grow quickly with p; primes near 300 already take a minute",
+                "the fields needed grow quickly with p: some primes near 350 need fields of millions of bits",
             ));
         }
         if odd_prime_index(p).is_none() {
@@ -113,7 +110,10 @@ impl<C: Coefficient> ClosureField<C> {
         }
         let start = Instant::now();
         self.nested.push(Duration::ZERO);
+        // The excesses this one needs draw on the same memory budget.
+        let outer_budget = std::mem::replace(&mut self.budget, ctl.memory().clone());
         let r = self.search_excess(p, ctl);
+        self.budget = outer_budget;
         let inner = self.nested.pop().unwrap_or_default();
         let total = start.elapsed();
         if let Some(outer) = self.nested.last_mut() {
@@ -226,11 +226,33 @@ impl<C: Coefficient> ClosureField<C> {
         Ok(t)
     }
 
+    /// The control of the searches this field starts itself ([`ClosureField::watch`]): its
+    /// token and deadline, and the memory budget of the excess search under way.
+    fn stop_control(&self) -> Control<'static> {
+        let (token, deadline) = self.stop.clone();
+        let ctl = Control::none()
+            .with_token(token)
+            .with_memory(self.budget.clone());
+        match deadline {
+            Some(d) => ctl.with_deadline(d),
+            None => ctl,
+        }
+    }
+
     /// Lenstra's `κ_h` (module documentation).
     pub fn kappa(&mut self, h: u64) -> Result<KappaPoly<C>> {
         if h < 2 {
             return Err(Error::Internal(format!("κ_{h} is not defined")));
         }
+        if let Some(k) = self.kappas.get(&h) {
+            return Ok(k.clone());
+        }
+        let k = self.kappa_uncached(h)?;
+        self.kappas.insert(h, k.clone());
+        Ok(k)
+    }
+
+    fn kappa_uncached(&mut self, h: u64) -> Result<KappaPoly<C>> {
         let r = smallest_prime_factor(h);
         let mut q = 1u64;
         while h.is_multiple_of(q * r) {
@@ -258,7 +280,7 @@ impl<C: Coefficient> ClosureField<C> {
             return Ok(kq);
         }
         let kg = self.kappa(g)?;
-        if self.degree_of(&kg)? % q as usize == 0 {
+        if self.degree_divisible(&kg, r, e)? {
             Ok(kg)
         } else {
             Ok(kg.add(&kq))
@@ -270,13 +292,30 @@ impl<C: Coefficient> ClosureField<C> {
     pub fn degree_of(&mut self, x: &KappaPoly<C>) -> Result<usize> {
         let tower = self.kappa_tower(&[x])?;
         let v = tower.element(x)?;
-        let (token, deadline) = self.stop.clone();
-        let ctl = Control::none().with_token(token);
-        let ctl = match deadline {
-            Some(d) => ctl.with_deadline(d),
-            None => ctl,
-        };
+        let ctl = self.stop_control();
         tower.tower.element_degree(&v, &ctl)
+    }
+
+    /// Whether `r^e` divides the degree `d(x)` (`r` prime, `e ≥ 1`), by one Frobenius power: with
+    /// `v = v_r(M)` for the field `GF(2^M)` holding `x`, `d | M`, so `r^e ∤ d` when `v < e`;
+    /// otherwise `s = M / r^(v-e+1)` has `v_r(s) = e - 1` and the other prime parts of `M`, so
+    /// `d | s` (`x ∈ GF(2^s)`, `x^(2^s) = x`) exactly when `v_r(d) < e`.
+    pub fn degree_divisible(&mut self, x: &KappaPoly<C>, r: u64, e: u32) -> Result<bool> {
+        let tower = self.kappa_tower(&[x])?;
+        let v = tower.element(x)?;
+        let m = tower.tower.degree() as u64;
+        let (mut rest, mut val) = (m, 0u32);
+        while rest.is_multiple_of(r) {
+            rest /= r;
+            val += 1;
+        }
+        if val < e {
+            return Ok(false);
+        }
+        let s = m / r.pow(val - e + 1);
+        let ctl = self.stop_control();
+        let fr = tower.tower.frobenius(s, &ctl)?;
+        Ok(tower.tower.apply(&fr, &v) != v)
     }
 
     /// The excesses known so far, increasing in `p`.
@@ -623,6 +662,27 @@ mod tests {
         );
         let omega = f.kappa(3).unwrap();
         assert_eq!(f.degree_of(&omega).unwrap(), 6);
+        // The one-Frobenius divisibility test agrees with the full degree.
+        for h in [3u64, 5, 7, 12, 23, 35, 46, 94] {
+            let x = f.kappa(h).unwrap();
+            let d = f.degree_of(&x).unwrap() as u64;
+            for (r, e) in [
+                (2u64, 1u32),
+                (2, 2),
+                (2, 3),
+                (3, 1),
+                (3, 2),
+                (5, 1),
+                (23, 1),
+                (47, 1),
+            ] {
+                assert_eq!(
+                    f.degree_divisible(&x, r, e).unwrap(),
+                    d.is_multiple_of(r.pow(e)),
+                    "κ_{h}, {r}^{e}"
+                );
+            }
+        }
     }
 
     #[test]

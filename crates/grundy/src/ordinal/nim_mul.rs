@@ -322,6 +322,8 @@ pub struct ClosureField<C> {
     towers: Vec<(TowerKey, Rc<Tower>)>,
     /// The binomial towers built most recently ([`super::excess::KappaTower`]), by what they hold.
     pub(crate) binomial: Vec<(TowerKey, Rc<super::excess::KappaTower>)>,
+    /// Lenstra's `κ_h` computed so far ([`ClosureField::kappa`]).
+    pub(crate) kappas: HashMap<u64, KappaPoly<C>>,
     /// The largest degree over GF(2) of a finite field flattened by Gaussian elimination (the
     /// levels below the top of a [`Tower`]; memory grows as its square).
     pub max_degree: usize,
@@ -331,6 +333,8 @@ pub struct ClosureField<C> {
     /// The cancel token and deadline that excess searches started by products and powers watch
     /// (see [`ClosureField::watch`]).
     pub(crate) stop: (crate::control::CancelToken, Option<std::time::Instant>),
+    /// The memory budget the excess searches draw on (that of the search under way).
+    pub(crate) budget: crate::control::MemoryBudget,
 }
 
 /// The default limit on the degree of the finite fields built ([`ClosureField::max_degree`]).
@@ -359,9 +363,11 @@ impl<C: Coefficient> ClosureField<C> {
             memo: HashMap::new(),
             towers: Vec::new(),
             binomial: Vec::new(),
+            kappas: HashMap::new(),
             nested: Vec::new(),
             max_degree: DEFAULT_MAX_DEGREE,
             stop: (crate::control::CancelToken::new(), None),
+            budget: crate::control::MemoryBudget::unlimited(),
         }
     }
 
