@@ -615,7 +615,7 @@ impl BinomialTower {
     /// Itoh–Tsujii chain of the module documentation.
     pub fn norm(&self, x: &[u64], f: u64, ctl: &Control) -> Result<Vec<u64>> {
         let m = self.degree() as u64;
-        if f == 0 || m % f != 0 {
+        if f == 0 || !m.is_multiple_of(f) {
             return Err(Error::Internal(format!("{f} does not divide {m}")));
         }
         let k = m / f;
@@ -682,7 +682,7 @@ impl BinomialTower {
         let mut d = m;
         for l in gf2::prime_factors(m as u64) {
             let l = l as usize;
-            while d % l == 0 {
+            while d.is_multiple_of(l) {
                 let fr = self.frobenius((d / l) as u64, ctl)?;
                 if self.apply(&fr, x) != x {
                     break;

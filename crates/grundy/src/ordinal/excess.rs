@@ -588,7 +588,7 @@ mod tests {
                 let x = f.candidate(e.f, m).unwrap();
                 let kt = f.kappa_tower(&[&x]).unwrap();
                 let deg = kt.tower.degree();
-                if deg % e.f as usize != 0 || deg > 1200 {
+                if !deg.is_multiple_of(e.f as usize) || deg > 1200 {
                     continue;
                 }
                 let v = kt.element(&x).unwrap();
