@@ -625,6 +625,20 @@ mod tests {
         assert!(compared >= 20, "{compared}");
     }
 
+    /// A memory budget too small for the field of a test stops the search with a memory limit
+    /// (for the prime asked and for the smaller ones it needs) and records nothing.
+    #[test]
+    fn excess_tests_are_charged_to_the_memory_budget() {
+        let mut f = F::new();
+        let ctl = Control::none().with_memory(crate::control::MemoryBudget::new(1000));
+        match f.excess_with(47, &ctl) {
+            Err(Error::Limit(l)) => assert_eq!(l.kind, crate::LimitKind::Memory),
+            other => panic!("{other:?}"),
+        }
+        assert!(!f.known_excesses().any(|e| e.p == 47 || e.p == 23));
+        assert_eq!(f.excess(47).unwrap().m, 1);
+    }
+
     #[test]
     fn orders_of_two() {
         let want = [
