@@ -104,6 +104,53 @@ fn main() {
         );
     }
 
+    header("Large GF(2)[x] products (Karatsuba over clmul vs schoolbook clmul)");
+    for bits in [100_000usize, 1_000_000, 10_000_000] {
+        let words = bits.div_ceil(64);
+        let a: Vec<u64> = (0..words).map(|_| rng.gen()).collect();
+        let b: Vec<u64> = (0..words).map(|_| rng.gen()).collect();
+        let fast = median_time(runs.min(3), || gf2::mul(&a, &b));
+        let naive = (bits <= 1_000_000).then(|| {
+            let mut school = vec![0u64; 2 * words];
+            median_time(1, || {
+                school.iter_mut().for_each(|w| *w = 0);
+                gf2::mul_schoolbook_into(&a, &b, &mut school);
+                school[0]
+            })
+        });
+        row(&format!("{bits}-bit product"), 1, fast, naive);
+    }
+
+    // The test that decides an excess, on α_p itself: the norm to GF(2^f) in the binomial
+    // tower against the previous method, x^((2^M-1)/p) by square-and-multiply in the tower
+    // with flattened lower levels (only where that finishes in minutes).
+    header("The p-th power test of α_p (binomial tower + norm vs flattened tower + full power)");
+    let mut g = F::new();
+    for p in [47u64, 59, 107, 139, 227, 263, 283] {
+        let e = g.excess(p).expect("excess");
+        let alpha = KappaPoly::<NimBig>::from_ordinal(&e.alpha).expect("alpha");
+        let kt = g.kappa_tower(&[&alpha]).expect("tower");
+        let v = kt.element(&alpha).expect("element");
+        let ctl = grundy::control::Control::none();
+        let fast = median_time(runs.min(3), || {
+            kt.tower
+                .pth_power_character(&v, p, e.f, &ctl)
+                .expect("test")
+        });
+        let naive = (e.field_degree <= 20_000).then(|| {
+            let t = g.tower_for(&[&alpha]).expect("flat tower");
+            let fv = g.poly_to_flat(&t, &alpha).expect("flat");
+            let exp = ((BigUint::from(1u32) << e.field_degree) - 1u32) / p;
+            median_time(1, || t.field().pow(&fv, &exp))
+        });
+        row(
+            &format!("p = {p}: field degree {}", e.field_degree),
+            1,
+            fast,
+            naive,
+        );
+    }
+
     header("Ordinal nim products below ω^(ω^3) (κ-polynomials vs the flat tower field)");
     let mut f = F::new();
     let random = |rng: &mut rand::rngs::StdRng, terms: usize| {

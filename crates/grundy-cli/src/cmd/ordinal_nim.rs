@@ -27,8 +27,9 @@ pub struct CacheArgs {
     #[arg(long)]
     pub no_cache: bool,
     /// The largest degree over GF(2) of a finite field flattened by Gaussian elimination while
-    /// building the fields for excesses and inverses (memory grows as its square: 12000 takes
-    /// about 60 MB). The top field of a tower is never flattened.
+    /// building the fields for powers and inverses (memory grows as its square: 12000 takes
+    /// about 60 MB). The top field of a tower is never flattened, and excesses are tested in
+    /// towers that are never flattened at all (up to degree 2^28, memory linear in it).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEGREE)]
     pub max_degree: usize,
 }

@@ -27,13 +27,17 @@
 //! (the least `d | M` with `x^(2^d) = x`). Known values of `m_p` for `p = 3, 5, 7, …`:
 //! 0, 0, 1, 1, 0, 0, 4, 1, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 1 (OEIS A380496).
 
-use super::gf2::BinaryField;
-use super::nim_mul::{odd_prime_index, ClosureField, Coefficient, KappaPoly};
+use super::binomial::{BinomialTower, Monomial, Sparse};
+use super::nim_mul::{
+    digits, odd_prime, odd_prime_index, reverse_digits, ClosureField, Coefficient, KappaPoly,
+    TOWER_CACHE,
+};
+use super::tower::{TopField, Tower};
 use super::Ordinal;
 use crate::control::Control;
 use crate::{Error, Result};
-use num_bigint::BigUint;
-use num_traits::{One, ToPrimitive};
+use num_traits::ToPrimitive;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// The excess of one odd prime: `α_p = κ_(f(p)) + m_p`.
@@ -80,19 +84,16 @@ impl<C: Coefficient> ClosureField<C> {
     /// not known yet. [`Error::Invalid`] if `p` is not an odd prime; [`Error::Limit`] if a field
     /// beyond [`ClosureField::max_degree`] would be needed.
     pub fn excess(&mut self, p: u64) -> Result<Excess> {
-        let (token, deadline) = self.stop.clone();
-        let ctl = Control::none().with_token(token);
-        let ctl = match deadline {
-            Some(d) => ctl.with_deadline(d),
-            None => ctl,
-        };
+        let ctl = self.stop_control();
         self.excess_with(p, &ctl)
     }
 
-    /// As [`excess`](Self::excess), checking `ctl` before each candidate is tested (one
-    /// exponentiation in a field of up to [`ClosureField::max_degree`] bits: seconds for primes
-    /// near 300); `ctl` receives the number of candidates tested. `Err(Error::Cancelled)` when
-    /// stopped; nothing is recorded for `p` then.
+    /// As [`excess`](Self::excess), checking `ctl` before each candidate and during each test
+    /// (a norm and an `f`-bit power in a binomial tower of up to
+    /// [`super::binomial::MAX_BINOMIAL_DEGREE`] bits); `ctl` receives the number of candidates
+    /// tested, and each test's working memory is reserved against its budget first (an
+    /// [`Error::Limit`] of kind memory when it does not fit), for this prime and the smaller
+    /// ones it needs. `Err(Error::Cancelled)` when stopped; nothing is recorded for `p` then.
     pub fn excess_with(&mut self, p: u64, ctl: &Control) -> Result<Excess> {
         if let Some(e) = self.excess.get(&p) {
             return Ok(e.clone());
@@ -101,7 +102,7 @@ impl<C: Coefficient> ClosureField<C> {
             return Err(Error::limit(
                 crate::LimitKind::Fixed,
                 format!("excesses are computed for primes up to {MAX_EXCESS_PRIME}, not {p}"),
-                "the fields needed grow quickly with p; primes near 300 already take a minute",
+                "the fields needed grow quickly with p: some primes near 350 need fields of millions of bits",
             ));
         }
         if odd_prime_index(p).is_none() {
@@ -109,7 +110,10 @@ impl<C: Coefficient> ClosureField<C> {
         }
         let start = Instant::now();
         self.nested.push(Duration::ZERO);
+        // The excesses this one needs draw on the same memory budget.
+        let outer_budget = std::mem::replace(&mut self.memory, ctl.memory().clone());
         let r = self.search_excess(p, ctl);
+        self.memory = outer_budget;
         let inner = self.nested.pop().unwrap_or_default();
         let total = start.elapsed();
         if let Some(outer) = self.nested.last_mut() {
@@ -122,36 +126,25 @@ impl<C: Coefficient> ClosureField<C> {
     }
 
     /// The search of the module documentation: the first candidate `κ_f + m` that is not a
-    /// `p`-th power.
+    /// `p`-th power, each tested in a binomial tower ([`KappaTower`]) by the norm to `GF(2^f)`
+    /// ([`super::binomial`]), its working memory reserved against `ctl`'s budget first.
     fn search_excess(&mut self, p: u64, ctl: &Control) -> Result<Excess> {
         let f = order_of_two(p);
-        let kf = self.kappa(f)?;
-        let c0 = kf
-            .terms()
-            .find(|(m, _)| m.is_empty())
-            .map(|(_, c)| c.to_natural())
-            .unwrap_or_default();
-        let modulus_p = BigUint::from(p);
         for m in 0u64..1 << 16 {
             ctl.check(m)?;
-            // κ_f + m as an ordinal sum: m is added to the finite part.
-            let mut x = KappaPoly::zero();
-            for (mono, c) in kf.terms() {
-                if !mono.is_empty() {
-                    x.add_term(mono.clone(), c.clone());
-                }
-            }
-            let finite = C::from_natural(&(&c0 + m))
-                .ok_or_else(|| Error::Internal("finite part too large".into()))?;
-            x.add_term(Vec::new(), finite);
-            let tower = self.tower_for(&[&x])?;
-            let deg = tower.degree();
+            let x = self.candidate(f, m)?;
+            let tower = self.kappa_tower(&[&x])?;
+            let deg = tower.tower.degree();
             if !(deg as u64).is_multiple_of(f) {
                 continue;
             }
-            let v = self.poly_to_flat(&tower, &x)?;
-            let e = ((BigUint::one() << deg) - 1u32) / &modulus_p;
-            if !tower.field().is_one(&tower.field().pow(&v, &e)) {
+            let _memory = ctl.reserve(
+                tower.tower.working_bytes(),
+                "the finite field in which an excess candidate is tested",
+            )?;
+            let v = tower.element(&x)?;
+            let chi = tower.tower.pth_power_character(&v, p, f, ctl)?;
+            if !tower.tower.is_one(&chi) {
                 return Ok(Excess {
                     p,
                     f,
@@ -167,11 +160,99 @@ impl<C: Coefficient> ClosureField<C> {
         )))
     }
 
+    /// The candidate `κ_f + m` (ordinal sum: `m` is added to the finite part of `κ_f`).
+    pub fn candidate(&mut self, f: u64, m: u64) -> Result<KappaPoly<C>> {
+        let kf = self.kappa(f)?;
+        let c0 = kf
+            .terms()
+            .find(|(mono, _)| mono.is_empty())
+            .map(|(_, c)| c.to_natural())
+            .unwrap_or_default();
+        let mut x = KappaPoly::zero();
+        for (mono, c) in kf.terms() {
+            if !mono.is_empty() {
+                x.add_term(mono.clone(), c.clone());
+            }
+        }
+        let finite = C::from_natural(&(&c0 + m))
+            .ok_or_else(|| Error::Internal("finite part too large".into()))?;
+        x.add_term(Vec::new(), finite);
+        Ok(x)
+    }
+
+    /// The binomial tower holding all of `xs` (the same fields as [`ClosureField::tower_for`],
+    /// unflattened), from a small cache.
+    pub fn kappa_tower(&mut self, xs: &[&KappaPoly<C>]) -> Result<Rc<KappaTower>> {
+        let key = self.needs(xs)?;
+        if let Some(i) = self.binomial.iter().position(|(k, _)| *k == key) {
+            let entry = self.binomial.remove(i);
+            let t = entry.1.clone();
+            self.binomial.push(entry);
+            return Ok(t);
+        }
+        let mul = |a: u64, b: u64| -> u64 {
+            C::from_u64(a)
+                .nim_mul(&C::from_u64(b))
+                .to_natural()
+                .to_u64()
+                .unwrap_or(0)
+        };
+        let base = Tower::nimbers(key.0, &mul)?;
+        let TopField::Flat(f0) = base.field() else {
+            return Err(Error::Internal("the nimber level is not flat".into()));
+        };
+        let mut kt = KappaTower {
+            tower: BinomialTower::new(f0.modulus())?,
+            nim: (0..base.nimber_bits())
+                .map(|b| base.nimber(1u64 << b)[0])
+                .collect(),
+            gens: Vec::new(),
+        };
+        for (&j, &k) in &key.1 {
+            let a = self.alpha(j)?;
+            let sparse = kt.sparse(&a)?;
+            let pj = odd_prime(j);
+            let n = (pj as usize)
+                .checked_pow(k)
+                .ok_or_else(|| Error::Internal("extension degree overflows".into()))?;
+            kt.tower.adjoin(n, sparse)?;
+            kt.gens.push((j, pj, k));
+        }
+        let t = Rc::new(kt);
+        if self.binomial.len() >= TOWER_CACHE {
+            self.binomial.remove(0);
+        }
+        self.binomial.push((key, t.clone()));
+        Ok(t)
+    }
+
+    /// The control of the searches this field starts itself ([`ClosureField::watch`]): its
+    /// token and deadline, and the memory budget of the excess search under way.
+    fn stop_control(&self) -> Control<'static> {
+        let (token, deadline) = self.stop.clone();
+        let ctl = Control::none()
+            .with_token(token)
+            .with_memory(self.memory.clone());
+        match deadline {
+            Some(d) => ctl.with_deadline(d),
+            None => ctl,
+        }
+    }
+
     /// Lenstra's `κ_h` (module documentation).
     pub fn kappa(&mut self, h: u64) -> Result<KappaPoly<C>> {
         if h < 2 {
             return Err(Error::Internal(format!("κ_{h} is not defined")));
         }
+        if let Some(k) = self.kappas.get(&h) {
+            return Ok(k.clone());
+        }
+        let k = self.kappa_uncached(h)?;
+        self.kappas.insert(h, k.clone());
+        Ok(k)
+    }
+
+    fn kappa_uncached(&mut self, h: u64) -> Result<KappaPoly<C>> {
         let r = smallest_prime_factor(h);
         let mut q = 1u64;
         while h.is_multiple_of(q * r) {
@@ -199,7 +280,7 @@ impl<C: Coefficient> ClosureField<C> {
             return Ok(kq);
         }
         let kg = self.kappa(g)?;
-        if self.degree_of(&kg)? % q as usize == 0 {
+        if self.degree_divisible(&kg, r, e)? {
             Ok(kg)
         } else {
             Ok(kg.add(&kq))
@@ -209,9 +290,32 @@ impl<C: Coefficient> ClosureField<C> {
     /// The degree over GF(2) of the ordinal `x` (of its minimal polynomial), computed in a finite
     /// field holding it.
     pub fn degree_of(&mut self, x: &KappaPoly<C>) -> Result<usize> {
-        let tower = self.tower_for(&[x])?;
-        let v = self.poly_to_flat(&tower, x)?;
-        Ok(tower.field().element_degree(&v))
+        let tower = self.kappa_tower(&[x])?;
+        let v = tower.element(x)?;
+        let ctl = self.stop_control();
+        tower.tower.element_degree(&v, &ctl)
+    }
+
+    /// Whether `r^e` divides the degree `d(x)` (`r` prime, `e ≥ 1`), by one Frobenius power: with
+    /// `v = v_r(M)` for the field `GF(2^M)` holding `x`, `d | M`, so `r^e ∤ d` when `v < e`;
+    /// otherwise `s = M / r^(v-e+1)` has `v_r(s) = e - 1` and the other prime parts of `M`, so
+    /// `d | s` (`x ∈ GF(2^s)`, `x^(2^s) = x`) exactly when `v_r(d) < e`.
+    pub fn degree_divisible(&mut self, x: &KappaPoly<C>, r: u64, e: u32) -> Result<bool> {
+        let tower = self.kappa_tower(&[x])?;
+        let v = tower.element(x)?;
+        let m = tower.tower.degree() as u64;
+        let (mut rest, mut val) = (m, 0u32);
+        while rest.is_multiple_of(r) {
+            rest /= r;
+            val += 1;
+        }
+        if val < e {
+            return Ok(false);
+        }
+        let s = m / r.pow(val - e + 1);
+        let ctl = self.stop_control();
+        let fr = tower.tower.frobenius(s, &ctl)?;
+        Ok(tower.tower.apply(&fr, &v) != v)
     }
 
     /// The excesses known so far, increasing in `p`.
@@ -294,6 +398,65 @@ impl<C: Coefficient> ClosureField<C> {
     }
 }
 
+/// A finite field `GF(2^M)` below `ω^(ω^ω)` as a [`BinomialTower`] over the nimbers below `2^D`,
+/// with the images of the nimber bits and the primes adjoined: level `i` adjoins
+/// `Y_i = κ_(p^K)` for `gens[i-1] = (j, p, K)`, so `Y_i^(p^K) = α_p`.
+pub struct KappaTower {
+    /// The field.
+    pub tower: BinomialTower,
+    /// Image of the nimber `2^b` at level 0.
+    nim: Vec<u64>,
+    gens: Vec<(usize, u64, u32)>,
+}
+
+impl KappaTower {
+    /// The monomials of `x` in the tower's coordinates at its current height (module
+    /// documentation of [`super::binomial`]: `ω^(ω^j·a) = Y^(a reversed in K base-p digits)`).
+    fn sparse<C: Coefficient>(&self, x: &KappaPoly<C>) -> Result<Sparse> {
+        let mut out = Vec::new();
+        for (mono, c) in x.terms() {
+            let c = c
+                .to_natural()
+                .to_u64()
+                .filter(|&c| c >> (self.nim.len() - 1) >> 1 == 0)
+                .ok_or_else(|| Error::Internal("coefficient outside the tower".into()))?;
+            let c = (0..self.nim.len())
+                .filter(|b| (c >> b) & 1 == 1)
+                .fold(0u64, |acc, b| acc ^ self.nim[b]);
+            let mut e = vec![0usize; self.gens.len()];
+            for (j, &a) in mono.iter().enumerate() {
+                if a == 0 {
+                    continue;
+                }
+                let i = self
+                    .gens
+                    .iter()
+                    .position(|g| g.0 == j)
+                    .ok_or_else(|| Error::Internal("prime outside the tower".into()))?;
+                let (_, p, k) = self.gens[i];
+                if digits(a, p).len() > k as usize {
+                    return Err(Error::Internal("exponent outside the tower".into()));
+                }
+                e[i] = reverse_digits(a, p, k) as usize;
+            }
+            out.push(Monomial { c, e });
+        }
+        Ok(out)
+    }
+
+    /// The image of `x` in the top field.
+    pub fn element<C: Coefficient>(&self, x: &KappaPoly<C>) -> Result<Vec<u64>> {
+        let mut v = vec![0u64; self.tower.words()];
+        for m in self.sparse(x)? {
+            let y = self.tower.monomial(&m)?;
+            for (a, b) in v.iter_mut().zip(y) {
+                *a ^= b;
+            }
+        }
+        Ok(v)
+    }
+}
+
 /// What [`ClosureField::load_excesses_tsv`] did with a cache file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -365,6 +528,117 @@ mod tests {
         assert!(field.excess(11).is_ok());
     }
 
+    /// OEIS A380496: the Lenstra excesses of the odd primes 3, 5, 7, …, 577 (105 terms).
+    pub(crate) const PUBLISHED: [u64; 105] = [
+        0, 0, 1, 1, 0, 0, 4, 1, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 1, 0, 1, 0, 0, 1,
+        0, 1, 0, 1, 0, 1, 4, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 0, 1, 1, 0, 1, 0, 1,
+        0, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 0, 1,
+        1, 1, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0,
+    ];
+
+    /// The published excesses of the odd primes up to 137 (a second each at most), from
+    /// scratch.
+    #[test]
+    fn published_excesses_up_to_137() {
+        let mut f = F::new();
+        for (j, &want) in PUBLISHED.iter().enumerate() {
+            let p = odd_prime(j);
+            if p > 137 {
+                break;
+            }
+            assert_eq!(f.excess(p).unwrap().m, want, "m_{p}");
+        }
+    }
+
+    /// All 105 published excesses (p ≤ 577), each prime in a fresh field: minutes to hours.
+    /// `cargo test -p grundy --release --lib -- --ignored every_published_excess --nocapture`
+    #[test]
+    #[ignore]
+    fn every_published_excess() {
+        for (j, &want) in PUBLISHED.iter().enumerate() {
+            let p = odd_prime(j);
+            let start = Instant::now();
+            let e = F::new().excess(p).unwrap();
+            println!(
+                "p = {p}: m = {}, field degree {}, {:.1} s",
+                e.m,
+                e.field_degree,
+                start.elapsed().as_secs_f64()
+            );
+            assert_eq!(e.m, want, "m_{p}");
+        }
+    }
+
+    /// The norm test of the binomial towers agrees, candidate by candidate, with the plain
+    /// power `x^((2^M - 1)/p)` in the flattened field of [`super::super::tower`] (fields up to
+    /// 1200 bits), and with its own commuted order `N(x^((2^f-1)/p))`; the value is a `p`-th
+    /// root of unity.
+    #[test]
+    fn norm_test_agrees_with_the_flat_power() {
+        use super::super::gf2::BinaryField;
+        use num_bigint::BigUint;
+        use num_traits::One;
+        let mut f = F::new();
+        let ctl = Control::none();
+        let mut compared = 0;
+        for j in 0..20 {
+            let p = odd_prime(j);
+            let e = f.excess(p).unwrap();
+            for m in 0..=e.m + 1 {
+                let x = f.candidate(e.f, m).unwrap();
+                let kt = f.kappa_tower(&[&x]).unwrap();
+                let deg = kt.tower.degree();
+                if !deg.is_multiple_of(e.f as usize) || deg > 1200 {
+                    continue;
+                }
+                let v = kt.element(&x).unwrap();
+                let chi = kt.tower.pth_power_character(&v, p, e.f, &ctl).unwrap();
+                let other = kt
+                    .tower
+                    .pth_power_character_commuted(&v, p, e.f, &ctl)
+                    .unwrap();
+                assert_eq!(chi, other, "p = {p}, m = {m}");
+                let order = BigUint::from(p);
+                assert!(kt.tower.is_one(&kt.tower.pow(&chi, &order, &ctl).unwrap()));
+                let flat = f.tower_for(&[&x]).unwrap();
+                assert_eq!(flat.degree(), deg);
+                let fv = f.poly_to_flat(&flat, &x).unwrap();
+                let exp = ((BigUint::one() << deg) - 1u32) / p;
+                let want = flat.field().pow(&fv, &exp);
+                assert_eq!(
+                    kt.tower.is_one(&chi),
+                    flat.field().is_one(&want),
+                    "p = {p}, m = {m}"
+                );
+                if m <= e.m {
+                    assert_eq!(!kt.tower.is_one(&chi), m == e.m, "p = {p}, m = {m}");
+                }
+                // The degrees of the candidate agree too.
+                assert_eq!(
+                    kt.tower.element_degree(&v, &ctl).unwrap(),
+                    flat.field().element_degree(&fv),
+                    "p = {p}, m = {m}"
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared >= 20, "{compared}");
+    }
+
+    /// A memory budget too small for the field of a test stops the search with a memory limit
+    /// (for the prime asked and for the smaller ones it needs) and records nothing.
+    #[test]
+    fn excess_tests_are_charged_to_the_memory_budget() {
+        let mut f = F::new();
+        let ctl = Control::none().with_memory(crate::control::MemoryBudget::new(1000));
+        match f.excess_with(47, &ctl) {
+            Err(Error::Limit(l)) => assert_eq!(l.kind, crate::LimitKind::Memory),
+            other => panic!("{other:?}"),
+        }
+        assert!(!f.known_excesses().any(|e| e.p == 47 || e.p == 23));
+        assert_eq!(f.excess(47).unwrap().m, 1);
+    }
+
     #[test]
     fn orders_of_two() {
         let want = [
@@ -402,6 +676,27 @@ mod tests {
         );
         let omega = f.kappa(3).unwrap();
         assert_eq!(f.degree_of(&omega).unwrap(), 6);
+        // The one-Frobenius divisibility test agrees with the full degree.
+        for h in [3u64, 5, 7, 12, 23, 35, 46, 94] {
+            let x = f.kappa(h).unwrap();
+            let d = f.degree_of(&x).unwrap() as u64;
+            for (r, e) in [
+                (2u64, 1u32),
+                (2, 2),
+                (2, 3),
+                (3, 1),
+                (3, 2),
+                (5, 1),
+                (23, 1),
+                (47, 1),
+            ] {
+                assert_eq!(
+                    f.degree_divisible(&x, r, e).unwrap(),
+                    d.is_multiple_of(r.pow(e)),
+                    "κ_{h}, {r}^{e}"
+                );
+            }
+        }
     }
 
     #[test]

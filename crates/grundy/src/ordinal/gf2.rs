@@ -23,6 +23,11 @@ use std::sync::OnceLock;
 /// Below this many words a product is computed schoolbook; above it Karatsuba splits.
 const KARATSUBA_WORDS: usize = 24;
 
+/// From this many words on, Karatsuba's three half products run on two threads (feature
+/// `parallel`).
+#[cfg(feature = "parallel")]
+const PARALLEL_WORDS: usize = 2048;
+
 /// Whether the processor has the carry-less multiply instruction (checked once).
 pub fn has_clmul() -> bool {
     static HAS: OnceLock<bool> = OnceLock::new();
@@ -50,6 +55,28 @@ pub fn clmul_portable(a: u64, b: u64) -> (u64, u64) {
         }
     }
     (lo, hi)
+}
+
+/// The carry-less product of two words, `(low word, high word)`: the hardware instruction when
+/// present, [`clmul_portable`] otherwise.
+#[inline]
+pub fn clmul(a: u64, b: u64) -> (u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    if has_clmul() {
+        // SAFETY: the instruction's presence was checked at run time just above.
+        return unsafe { clmul_hw(a, b) };
+    }
+    clmul_portable(a, b)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "pclmulqdq", enable = "sse2")]
+unsafe fn clmul_hw(a: u64, b: u64) -> (u64, u64) {
+    use core::arch::x86_64::*;
+    let r = _mm_clmulepi64_si128(_mm_set_epi64x(0, a as i64), _mm_set_epi64x(0, b as i64), 0);
+    let mut w = [0u64; 2];
+    _mm_storeu_si128(w.as_mut_ptr() as *mut __m128i, r);
+    (w[0], w[1])
 }
 
 /// Schoolbook product with the hardware instruction: `out ^= a·b` (`out` has room for it).
@@ -134,9 +161,7 @@ fn karatsuba_into(a: &[u64], b: &[u64], out: &mut [u64]) {
     let (a0, a1) = a.split_at(h);
     let (b0, b1) = b.split_at(h);
     let mut lo = vec![0u64; 2 * h];
-    karatsuba_into(a0, b0, &mut lo);
     let mut hi = vec![0u64; 2 * (n - h)];
-    karatsuba_into(a1, b1, &mut hi);
     let mut sa = a0.to_vec();
     let mut sb = b0.to_vec();
     for i in 0..n - h {
@@ -144,7 +169,24 @@ fn karatsuba_into(a: &[u64], b: &[u64], out: &mut [u64]) {
         sb[i] ^= b1[i];
     }
     let mut mid = vec![0u64; 2 * h];
-    karatsuba_into(&sa, &sb, &mut mid);
+    let (lo_r, hi_r, mid_r) = (&mut lo, &mut hi, &mut mid);
+    let mut halves = || {
+        karatsuba_into(a0, b0, lo_r);
+        karatsuba_into(a1, b1, hi_r);
+    };
+    #[cfg(feature = "parallel")]
+    if n >= PARALLEL_WORDS {
+        // The three half-size products are independent: two threads share them.
+        rayon::join(halves, || karatsuba_into(&sa, &sb, mid_r));
+    } else {
+        halves();
+        karatsuba_into(&sa, &sb, mid_r);
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        halves();
+        karatsuba_into(&sa, &sb, mid_r);
+    }
     for (i, w) in lo.iter().enumerate() {
         mid[i] ^= w;
         out[i] ^= w;

@@ -11,11 +11,13 @@
 //! | [`games`] | cascading nim, nim with increases, the Codeforces 1451F matrix game, the DAG path game, the Codeforces 1149E game |
 //! | [`nim_mul`] | the nim product below `ω^(ω^ω)`, the algebraic closure of GF(2): ordinals as polynomials in Lenstra's κ's; product, power, inverse, quotient |
 //! | [`excess`] | the excesses `α_p = κ_p^p` by Lenstra's algorithm, computed on demand, with a cache format |
+//! | [`binomial`] | the same pieces kept as towers of binomial extensions `Y^n = α`, never flattened: Kronecker products, Frobenius powers by composed tables, the `p`-th power test by a norm (Itoh–Tsujii); memory linear in `M` |
 //! | [`tower`] | finite pieces `GF(2^M)` of that field written flat, `GF(2)[z]/(P)`, by Gaussian elimination over a tower of radical extensions |
 //! | [`gf2`] | GF(2)\[x\] arithmetic: carry-less multiply (PCLMULQDQ when present), Karatsuba, Barrett reduction |
 //!
 //! Ordinals are written in the notation of [`crate::notation::ordinal`].
 
+pub mod binomial;
 pub mod cnf;
 pub mod excess;
 pub mod games;

@@ -327,13 +327,17 @@ pub struct ClosureField<C> {
     memo: HashMap<(Monomial, Monomial), KappaPoly<C>>,
     /// The bytes of `memo` and `alpha`, held from `memory`.
     memo_held: Reservation,
-    /// The budget the memo, the towers and the products under way draw on.
-    memory: MemoryBudget,
+    /// The budget the memo, the towers, the products and the excess searches under way draw on.
+    pub(crate) memory: MemoryBudget,
     /// Products of terms done since the last look at the cancel token and the clock.
     steps: u32,
     /// The towers built most recently, by what they hold (building one is the costly step),
     /// each with the bytes it holds from `memory`.
     towers: Vec<(TowerKey, Rc<Tower>, Reservation)>,
+    /// The binomial towers built most recently ([`super::excess::KappaTower`]), by what they hold.
+    pub(crate) binomial: Vec<(TowerKey, Rc<super::excess::KappaTower>)>,
+    /// Lenstra's `κ_h` computed so far ([`ClosureField::kappa`]).
+    pub(crate) kappas: HashMap<u64, KappaPoly<C>>,
     /// The largest degree over GF(2) of a finite field flattened by Gaussian elimination (the
     /// levels below the top of a [`Tower`]; memory grows as its square).
     pub max_degree: usize,
@@ -443,7 +447,7 @@ fn tower_bytes(level: u32, k: &BTreeMap<usize, u32>, max_flat: usize) -> u64 {
 }
 
 /// What a tower holds: the nimber level and the digit count per prime index.
-type TowerKey = (u32, BTreeMap<usize, u32>);
+pub(crate) type TowerKey = (u32, BTreeMap<usize, u32>);
 
 impl<C: Coefficient> Default for ClosureField<C> {
     fn default() -> Self {
@@ -464,6 +468,8 @@ impl<C: Coefficient> ClosureField<C> {
             memory: MemoryBudget::unlimited(),
             steps: 0,
             towers: Vec::new(),
+            binomial: Vec::new(),
+            kappas: HashMap::new(),
             nested: Vec::new(),
             max_degree: DEFAULT_MAX_DEGREE,
             stop: (crate::control::CancelToken::new(), None),
