@@ -35,11 +35,15 @@
 //!   removing at most `t` tokens and leaving at most `r` heaps, if the heap map of `Q_N` is
 //!   periodic, `φ(n + p) = φ(n)` for `n0 <= n <= N - p`, and `N >= r·(n0 + p) + t`, then every
 //!   heap `n > N` has the same image and the same images of options as heap `n - p` (its
-//!   largest part exceeds `n0 + p`), so `Q_N` is the quotient of the whole game and the heap
-//!   map is periodic for all heap sizes.
+//!   largest part `a` is at least `n0 + p`, and `a - p >= n0 >= 1` is again a heap when the
+//!   move leaves several heaps), so `Q_N` is the quotient of the whole game and the heap map
+//!   is periodic for all heap sizes. In terms of the `certificate` module: the certificate of
+//!   `Q_N` depends on the heaps only through their types (element, classes of the options),
+//!   and by induction on `n` every heap `n > N` has the type of heap `n - p`, so the certified
+//!   `Q_N` stays certified with every larger heap adjoined.
 //!
-//! The construction ([`quotient`]) follows Plambeck and Siegel: heaps are adjoined one at a
-//! time, each stage refining the previous quotient by the outcomes of `y + k·[n]`; see the
+//! The construction ([`quotient`]) follows Plambeck and Siegel's idea of revising candidate
+//! quotients: heaps are adjoined one at a time, every stage certified; see the
 //! `build` module for the stage and its check. [`reference`](mod@reference) is the slow direct search the
 //! tests compare with.
 
@@ -223,6 +227,11 @@ fn proof(spec: &GameSpec, map: &[u32]) -> Option<Proof> {
         let mut n0 = n - p + 1;
         while n0 > 0 && map[(n0 - 1) as usize] == map[(n0 - 1 + p) as usize] {
             n0 -= 1;
+        }
+        // A move leaving several heaps maps its largest part `a >= n0 + p` to `a - p`, which
+        // must stay a heap: `n0 >= 1`.
+        if parts > 1 {
+            n0 = n0.max(1);
         }
         if n0 + p > n {
             continue;

@@ -149,14 +149,21 @@ fn orders_are_even() {
         "sub:1,3,4",
         "sub:2,5",
         "grundys-game",
-        "octal:0.6",
         "divide:2,3",
         "squares",
     ] {
-        for n in [1, 2, 5, 9, 14] {
+        for n in [1, 2, 5, 9, 12] {
             let o = q(s, n).order();
             assert!(o == 1 || o.is_multiple_of(2), "{s} up to {n}: order {o}");
         }
+    }
+    // Officers' quotient grows quickly: up to heap 9.
+    for n in [1, 2, 5, 9] {
+        let o = q("octal:0.6", n).order();
+        assert!(
+            o == 1 || o.is_multiple_of(2),
+            "officers up to {n}: order {o}"
+        );
     }
 }
 
@@ -234,23 +241,23 @@ fn limits_and_cancellation_are_errors() {
 /// The games of the random comparison, with the largest heap of their quotients.
 const RANDOM_GAMES: [(&str, u64); 10] = [
     ("nim", 7),
-    ("kayles", 12),
-    ("dawsons-kayles", 12),
+    ("kayles", 10),
+    ("dawsons-kayles", 11),
     ("octal:0.75", 12),
-    ("octal:4.7", 10),
-    ("octal:0.137", 11),
+    ("octal:4.7", 9),
+    ("octal:0.137", 10),
     ("sub:1,3,4", 12),
-    ("grundys-game", 12),
-    ("octal:0.6", 10),
-    ("octal:0.51", 12),
+    ("grundys-game", 11),
+    ("octal:0.6", 9),
+    ("octal:0.51", 10),
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(30_000))]
-    /// About 3000 random sums of up to 7 heaps per game: the quotient's outcome is the direct
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+    /// About 2000 random sums of up to 6 heaps per game: the quotient's outcome is the direct
     /// search's.
     #[test]
-    fn random_positions_agree(which in 0usize..RANDOM_GAMES.len(), heaps in proptest::collection::vec(1u64..=12, 0..8)) {
+    fn random_positions_agree(which in 0usize..RANDOM_GAMES.len(), heaps in proptest::collection::vec(1u64..=12, 0..7)) {
         thread_local! {
             static QS: std::cell::RefCell<HashMap<usize, (MisereQuotient, Search<'static>)>> = Default::default();
         }
