@@ -86,3 +86,32 @@ fn position_uses_the_quotient() {
         .stdout("N\nheap 3: 2 -> 1\n")
         .stderr(contains("Bouton"));
 }
+
+/// Kayles: heap 9 splits a class of the quotient of heaps up to 8; the quotient is revised,
+/// not cut short, and answers positions.
+#[test]
+fn kayles_is_revised_past_a_split() {
+    let out = grundy()
+        .args(["misere", "kayles", "--max-heap", "12", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["max_heap"], 12);
+    assert_eq!(doc["order"], 24);
+    assert_eq!(doc["heap_map"].as_array().unwrap().len(), 13);
+    assert!(doc.get("stopped_at").is_none());
+    // [9] is a P-position and [5] + [5] + [9] an N-position, both answered by the quotient.
+    grundy()
+        .args(["position", "kayles", "9", "--misere"])
+        .assert()
+        .success()
+        .stdout("P\n")
+        .stderr(contains("misère quotient"));
+    grundy()
+        .args(["position", "kayles", "5", "5", "9", "--misere"])
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with("N\n"))
+        .stderr(contains("misère quotient"));
+}

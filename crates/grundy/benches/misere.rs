@@ -1,4 +1,4 @@
-//! Misère quotients: the time to build each quotient heap by heap, and the time to answer
+//! Misère quotients: the time to build and certify each quotient heap by heap, and the time to answer
 //! every sum of three heaps up to N through it (build included) against the direct misère
 //! search over the same sums in the same run.
 //!
@@ -13,31 +13,39 @@ use grundy::{Control, HeapGame};
 const RUNS: usize = 5;
 
 fn main() {
-    header("Misère quotients: build Q_N (order, heaps reached)");
+    header("Misère quotients: build and certify Q_N (order, P-portion)");
     for (game, n) in [
         ("nim", 7),
         ("nim", 63),
         ("octal:0.75", 40),
         ("sub:1,3,4", 40),
-        ("octal:4.7", 30),
-        ("kayles", 30),
-        ("dawsons-kayles", 30),
-        ("octal:0.137", 30),
+        ("kayles", 12),
+        ("kayles", 24),
+        ("dawsons-kayles", 12),
+        ("dawsons-kayles", 16),
+        ("octal:4.7", 12),
+        ("octal:0.137", 12),
+        ("grundys-game", 14),
     ] {
         let g: HeapGame = game.parse().unwrap();
         let q = quotient(&g, n, &Control::none()).unwrap();
         let t = median_time(RUNS, || quotient(&g, n, &Control::none()).unwrap().order());
         let what = format!(
-            "{game} --max-heap {n}: |Q| = {}, heaps to {}{}",
+            "{game} --max-heap {n}: |Q| = {}, |P| = {}{}",
             q.order(),
-            q.max_heap(),
+            q.p_portion().len(),
             if q.proof().is_some() { ", proved" } else { "" }
         );
         row(&what, q.max_heap(), t, None);
     }
 
     header("Every sum of three heaps up to N: quotient (build included) vs direct search");
-    for (game, n) in [("octal:0.75", 12), ("sub:1,3,4", 12), ("kayles", 8)] {
+    for (game, n) in [
+        ("octal:0.75", 12),
+        ("sub:1,3,4", 12),
+        ("kayles", 12),
+        ("dawsons-kayles", 12),
+    ] {
         let g: HeapGame = game.parse().unwrap();
         let sums: Vec<[u64; 3]> = (1..=n)
             .flat_map(|a| (a..=n).flat_map(move |b| (b..=n).map(move |c| [a, b, c])))

@@ -20,10 +20,9 @@ pub const DEFAULT_MAX_HEAP: u64 = 32;
                         Prints the presentation (generators: heaps whose element is new; \
                         relations), the order |Q|, the P-portion, tame or wild, the heap map \
                         (heap size: element) and whether the quotient is proved for every heap \
-                        size (periodicity theorem) or holds for heaps up to N only. When \
-                        adjoining a heap splits a class of the quotient of the smaller heaps, \
-                        the construction stops and says so: the quotient then holds for the \
-                        heaps below it.")]
+                        size (periodicity theorem) or holds for heaps up to N only. Every \
+                        stage is certified to be the quotient (classes that a new heap splits \
+                        are revised), so the answer is exact for the heaps it covers.")]
 pub struct MisereArgs {
     /// The game (as for `grundy seq`), e.g. `octal:0.75`, `kayles`, `sub:1,3,4`.
     game: String,
@@ -69,18 +68,13 @@ fn tame_text(t: Tameness) -> String {
 
 fn write_text(out: &mut impl Write, q: &MisereQuotient) -> std::io::Result<()> {
     writeln!(out, "game: {}", q.game())?;
-    match (q.proof(), q.stopped()) {
-        (Some(p), _) => writeln!(
+    match q.proof() {
+        Some(p) => writeln!(
             out,
             "holds for: every heap size, proved: {}",
             p.describe(q.max_heap())
         )?,
-        (None, Some((n, why))) => writeln!(
-            out,
-            "holds for: heaps up to {} only (adjoining heap {n} splits a class: {why})",
-            q.max_heap()
-        )?,
-        (None, None) => writeln!(out, "holds for: heaps up to {} only", q.max_heap())?,
+        None => writeln!(out, "holds for: heaps up to {} only", q.max_heap())?,
     }
     writeln!(out, "order: {}", q.order())?;
     writeln!(out, "{}", tame_text(q.tameness()))?;
@@ -116,7 +110,6 @@ struct Doc {
     relations: Vec<RelDoc>,
     proved: bool,
     tame: bool,
-    stopped_at: Option<u64>,
 }
 
 #[derive(serde::Serialize)]
@@ -159,7 +152,6 @@ fn doc(q: &MisereQuotient) -> Doc {
             .collect(),
         proved: q.proof().is_some(),
         tame: matches!(q.tameness(), Tameness::Tame { .. }),
-        stopped_at: q.stopped().map(|(n, _)| n),
     }
 }
 

@@ -1,57 +1,56 @@
-//! The construction of `Q_N`, heap by heap, and its check.
+//! The construction of `Q_N`, heap by heap, every stage certified.
 //!
-//! **Stage n.** Suppose the quotient `Q = Q_{n-1}` of the closure of heaps `1..n-1` is known,
-//! with, for every element `a`, a representative `y_a` of least total size (the sum of its heap
-//! sizes) and the set `opts(a)` of the classes of the options of `y_a`. Every position of the
-//! closure of heaps `1..n` is `y + k·[n]` with `y` in the old closure. As in Plambeck and
-//! Siegel's construction, the outcome of `y + k·[n]` is taken to depend only on the class `a`
-//! of `y` and on `k` (old classes persist when a heap whose options lie in the old closure is
-//! adjoined); write `o(a, k)` for it. Then, for `k >= 1`, `y_a + k·[n]` is P exactly when
-//! every option is N:
+//! Write `H_n` for the closure of the heaps `1..=n` (all finite sums of them) and `Q_n`, `Φ_n`
+//! for its quotient and quotient map. `H_{n-1} ⊂ H_n`, but `Q_{n-1}` is in general *not* a
+//! submonoid of `Q_n`: heap `n` may tell apart sums that no sum of smaller heaps tells apart
+//! (in Kayles, `[5] + [5] ≡ 0` over `H_8`, but `[9]` is a P-position and `[5] + [5] + [9]` an
+//! N-position). So no stage trusts the classes of the previous one; each stage proposes a
+//! candidate `(Q, P, Φ)` for `H_n` and keeps it only when the finite certificate of the
+//! `certificate` module proves it is the quotient of `H_n`. The stage for heap `n`:
 //!
-//! - the moves inside `y_a` lead to `(b, k)` for `b` in `opts(a)`, and `y_b` is smaller than
-//!   `y_a`, so `o(b, k)` is known when the elements are taken by increasing size;
-//! - the moves in one copy of heap `n` lead to `(a·φ(o), k-1)` for each option `o` of heap `n`.
+//! 1. **A heap without moves** is the game 0: `Φ(n) = 1`, nothing else changes.
+//! 2. **Equal options.** If the options of heap `n` map onto the same set of classes as the
+//!    options of an earlier heap `h`, then `[n] ≡ [h]`, by induction on `z`: the options of
+//!    `[n] + z` and `[h] + z` are pairwise indistinguishable (moves in the heap by hypothesis,
+//!    moves in `z` by induction), so they have the same outcome. `Φ(n) = Φ(h)`, and the
+//!    certificate is unchanged (it depends on the heaps only through the pairs
+//!    (element, option classes)). This is the step that repeats in a periodic tail.
+//! 3. **An old element.** Otherwise, if `Q_n = Q_{n-1}` as a monoid, `Φ(n)` is the element `a`
+//!    with `c·a ∈ P` exactly when `y_c + [n]` is a P-position (`y_c` a representative of `c`);
+//!    as `Q` is reduced at most one `a` fits. The outcomes of `y_c + [n]` come from an exact
+//!    search ([`Outcomes`]) in which every position without heap `n` is answered by `Q_{n-1}`
+//!    (which is certified). The candidate `(Q_{n-1}, P, Φ + [n ↦ a])` is then certified.
+//! 4. **A new quotient.** When no old element fits or the certificate fails, `Q_n` is learned
+//!    afresh as the syntactic monoid of the P-positions of `H_n` (the `syntactic` module), from
+//!    the same exact outcomes, with counterexamples from the certificate, until it certifies.
 //!
-//! So the column `o(·, k)` is a function of the column `o(·, k-1)`: once a column repeats, the
-//! columns are periodic from there on, with preperiod `m` and period `p`. Two pairs are
-//! indistinguishable exactly when `o(a·c, k+j) = o(b·c, l+j)` for every element `c` and every
-//! `j` (the exponents reduced by the period), which is the definition of `≡` on the new closure;
-//! their classes are the elements of `Q_n`, multiplied as `(a, k)(b, l) = (ab, k + l)`.
-//!
-//! **Check.** A bipartite monoid with a map from the heaps is the quotient when, for every
-//! position `x`, `φ(x)` is a P-element exactly when `x` has a move and no option of `x` maps
-//! into the P-portion (Plambeck and Siegel). After every stage this is checked on every
-//! position `y_c + [h]`, `y_c` the least representative of an element `c` and `h` any heap
-//! with moves: the options of `y_c` are known as classes, those of `[h]` from the rule. (For
-//! `c` the condition includes: if `c·φ(h)` is a P-element, no option `o` of `h` has `c·φ(o)` in
-//! the P-portion.) The check runs after every stage.
-//! A violation means that a class of `Q_{n-1}` splits once heap `n` is adjoined (in Kayles,
-//! `[5] + [5] ≡ 0` over heaps up to 8, but `[5] + [5] + [9]` is an N-position while `[9]` is a
-//! P-position): the construction then stops, and the quotient holds for heaps up to `n - 1`.
+//! Every stage is thus the quotient of `H_n`, not a guess: the tests compare it with the
+//! definition-level search of the `reference` module.
 
-use super::MAX_EXPONENT;
-use crate::control::Control;
+use super::certificate::{self, HeapType};
+use super::syntactic;
+use crate::control::{Control, Reservation};
 use crate::error::{Error, Result};
+use crate::game::hash::FxHashMap;
 use crate::heap::rule::Options;
 use crate::heap::HeapGame;
 use std::collections::HashMap;
+use std::rc::Rc;
 
-/// The quotient of the closure of heaps `0..=n`, with the data the next stage needs.
+/// A quotient with its quotient map, as the construction keeps it.
 #[derive(Clone)]
 pub(crate) struct Stage {
     /// |Q|.
     pub q: usize,
-    /// The multiplication table, `q × q`, row-major.
+    /// The multiplication table, `q × q`, row-major; element 0 is the identity.
     pub mul: Vec<u32>,
     /// Membership of the P-portion.
     pub p: Vec<bool>,
-    /// The element of each heap size processed so far (heap 0 is the identity, 0).
+    /// The element of each heap size `0..=n` (heap 0 is the identity, 0).
     pub heap_map: Vec<u32>,
-    /// The total size of each element's least representative.
-    size: Vec<u64>,
-    /// The classes of the options of each element's least representative.
-    rep_opts: Vec<Vec<u32>>,
+    /// A representative of each element as a word in the heaps (its heaps in the order they
+    /// were adjoined to it); every prefix of a representative is a representative too.
+    pub reps: Vec<Vec<u64>>,
 }
 
 impl Stage {
@@ -63,8 +62,7 @@ impl Stage {
             mul: vec![0],
             p: vec![false],
             heap_map: vec![0],
-            size: vec![0],
-            rep_opts: vec![vec![]],
+            reps: vec![vec![]],
         }
     }
 
@@ -74,206 +72,310 @@ impl Stage {
     }
 
     /// The element of the sum of `heaps` (each already mapped).
-    fn image(&self, heaps: &[u64]) -> u32 {
-        heaps.iter().fold(0, |acc, &h| {
-            if h == 0 {
-                acc
-            } else {
-                self.m(acc, self.heap_map[h as usize])
-            }
+    pub fn image(&self, heaps: &[u64]) -> u32 {
+        heaps
+            .iter()
+            .fold(0, |acc, &h| self.m(acc, self.heap_map[h as usize]))
+    }
+}
+
+/// The options of the heaps adjoined so far, as sorted sums of heaps that have moves (heaps
+/// without moves are the game 0 and are dropped).
+pub(crate) struct Heaps<'g> {
+    game: &'g HeapGame,
+    /// Whether each heap size `0..=n` has no move.
+    moveless: Vec<bool>,
+    cache: HashMap<u64, Rc<Vec<Vec<u64>>>>,
+    scratch: Options,
+    mem: Reservation,
+}
+
+/// The most heap option lists [`Heaps`] keeps at once.
+const OPTION_CACHE: usize = 4096;
+
+impl<'g> Heaps<'g> {
+    fn new(game: &'g HeapGame, ctl: &Control) -> Result<Self> {
+        Ok(Heaps {
+            game,
+            moveless: vec![true],
+            cache: HashMap::new(),
+            scratch: Options::new(),
+            mem: ctl.reserve(0, "misère quotient heap options")?,
         })
     }
 
-    /// Adjoins heap `n = self.heap_map.len()`; at most `max_order` elements.
-    pub fn adjoin(
-        &mut self,
-        game: &HeapGame,
-        opts: &mut Options,
-        max_order: usize,
-        ctl: &Control,
-    ) -> Result<()> {
-        let n = self.heap_map.len() as u64;
-        opts.clear();
-        game.heap_options(n, opts)?;
-        let mut g_opts: Vec<u32> = Vec::new();
-        for o in opts.iter() {
-            if let Some(&h) = o.iter().find(|&&h| h >= n) {
-                return Err(Error::invalid(format!(
-                    "heap {n} has an option with a heap of {h}: misère quotients are built for \
-                     games whose moves leave only smaller heaps"
-                )));
-            }
-            g_opts.push(self.image(o));
-        }
-        g_opts.sort_unstable();
-        g_opts.dedup();
-        if opts.is_empty() {
-            // A heap without moves is the game 0.
-            self.heap_map.push(0);
-            return Ok(());
-        }
-        let q = self.q;
-        let mut by_size: Vec<u32> = (0..q as u32).collect();
-        by_size.sort_by_key(|&a| self.size[a as usize]);
-        // Columns o(·, k) (true: P), until one repeats.
-        let mut cols: Vec<Vec<bool>> = vec![self.p.clone()];
-        let mut seen: HashMap<Vec<bool>, usize> = HashMap::new();
-        seen.insert(self.p.clone(), 0);
-        let mut _cols_mem = ctl.reserve(q as u64, "misère quotient columns")?;
-        let (pre, per) = loop {
-            ctl.stop_check()?;
-            let k = cols.len();
-            if k > MAX_EXPONENT {
-                return Err(Error::limit(
-                    crate::LimitKind::Positions,
-                    format!("copies of heap {n} kept changing outcomes for {MAX_EXPONENT} copies"),
-                    "use a smaller --max-heap",
-                ));
-            }
-            let prev = &cols[k - 1];
-            let mut col = vec![false; q];
-            for &a in &by_size {
-                let a = a as usize;
-                col[a] = self.rep_opts[a].iter().all(|&b| !col[b as usize])
-                    && g_opts.iter().all(|&g| !prev[self.m(a as u32, g) as usize]);
-            }
-            if let Some(&m) = seen.get(&col) {
-                break (m, k - m);
-            }
-            _cols_mem.grow(q as u64, "misère quotient columns")?;
-            seen.insert(col.clone(), k);
-            cols.push(col);
-        };
-        let len = pre + per;
-        let red = |e: usize| if e < len { e } else { pre + (e - pre) % per };
-        // Signatures of the pairs (a, k): bit (c, j) is o(a·c, k + j).
-        let pairs = q * len;
-        let words = pairs.div_ceil(64);
-        let _sig_mem = ctl.reserve(
-            (pairs * words * 8 + pairs * 16) as u64,
-            "misère quotient signatures",
-        )?;
-        let mut order: Vec<usize> = (0..pairs).collect();
-        order.sort_by_key(|&i| (self.size[i / len] + (i % len) as u64 * n, i));
-        let mut class_of_sig: HashMap<Vec<u64>, u32> = HashMap::new();
-        let mut cls = vec![0u32; pairs];
-        let mut reps: Vec<usize> = Vec::new();
-        for &i in &order {
-            ctl.tick()?;
-            let (a, k) = ((i / len) as u32, i % len);
-            let mut sig = vec![0u64; words];
-            for c in 0..q {
-                let ac = self.m(a, c as u32) as usize;
-                for j in 0..len {
-                    if cols[red(k + j)][ac] {
-                        let bit = c * len + j;
-                        sig[bit / 64] |= 1 << (bit % 64);
-                    }
-                }
-            }
-            let next = reps.len() as u32;
-            let c = *class_of_sig.entry(sig).or_insert(next);
-            if c == next {
-                reps.push(i);
-                if reps.len() > max_order {
-                    return Err(Error::limit(
-                        crate::LimitKind::Positions,
-                        format!(
-                            "the misère quotient has more than {max_order} elements once heap \
-                             {n} is adjoined"
-                        ),
-                        "use a smaller --max-heap",
-                    ));
-                }
-            }
-            cls[i] = c;
-        }
-        let nq = reps.len();
-        let _mul_mem = ctl.reserve((nq * nq * 4) as u64, "misère quotient table")?;
-        let pair = |a: u32, k: usize| cls[a as usize * len + k];
-        let mut mul = vec![0u32; nq * nq];
-        for (x, &rx) in reps.iter().enumerate() {
-            for (y, &ry) in reps.iter().enumerate() {
-                let (a, k) = ((rx / len) as u32, rx % len);
-                let (b, l) = ((ry / len) as u32, ry % len);
-                mul[x * nq + y] = pair(self.m(a, b), red(k + l));
-            }
-        }
-        let p = reps.iter().map(|&r| cols[r % len][r / len]).collect();
-        let size = reps
-            .iter()
-            .map(|&r| self.size[r / len] + (r % len) as u64 * n)
-            .collect();
-        let rep_opts = reps
-            .iter()
-            .map(|&r| {
-                let (a, k) = ((r / len) as u32, r % len);
-                let mut v: Vec<u32> = self.rep_opts[a as usize]
-                    .iter()
-                    .map(|&b| pair(b, k))
-                    .collect();
-                if k >= 1 {
-                    v.extend(g_opts.iter().map(|&g| pair(self.m(a, g), k - 1)));
-                }
-                v.sort_unstable();
-                v.dedup();
-                v
-            })
-            .collect();
-        let mut heap_map: Vec<u32> = self.heap_map.iter().map(|&e| pair(e, 0)).collect();
-        heap_map.push(pair(0, red(1)));
-        *self = Stage {
-            q: nq,
-            mul,
-            p,
-            heap_map,
-            size,
-            rep_opts,
-        };
-        Ok(())
+    /// The largest heap adjoined.
+    pub fn top(&self) -> u64 {
+        self.moveless.len() as u64 - 1
     }
 
-    /// Checks the criterion described in the module documentation on every position
-    /// `y_c + [h]`, `y_c` the least representative of an element `c` and `h` a heap with moves
-    /// (`Err(Error::Invalid)` naming the failure).
-    pub fn check(&self, game: &HeapGame, opts: &mut Options, ctl: &Control) -> Result<()> {
-        if self.p[0] {
-            return Err(Error::Internal(
-                "misère quotient: the empty sum is in the P-portion".into(),
-            ));
+    /// Whether heap `h` (adjoined) has a move.
+    pub fn has_moves(&self, h: u64) -> bool {
+        !self.moveless[h as usize]
+    }
+
+    /// The options of heap `h <= top()`, normalised.
+    pub fn options(&mut self, h: u64) -> Result<&[Vec<u64>]> {
+        self.options_shared(h)?;
+        Ok(self.cache.get(&h).map(|v| v.as_slice()).unwrap_or(&[]))
+    }
+
+    /// [`Heaps::options`], shared.
+    pub fn options_shared(&mut self, h: u64) -> Result<Rc<Vec<Vec<u64>>>> {
+        if let Some(v) = self.cache.get(&h) {
+            return Ok(v.clone());
         }
-        for h in 1..self.heap_map.len() as u64 {
-            opts.clear();
-            game.heap_options(h, opts)?;
-            if opts.is_empty() {
+        {
+            if self.cache.len() >= OPTION_CACHE {
+                self.cache.clear();
+                self.mem.resize(0, "misère quotient heap options")?;
+            }
+            self.scratch.clear();
+            self.game.heap_options(h, &mut self.scratch)?;
+            let mut list: Vec<Vec<u64>> = Vec::with_capacity(self.scratch.len());
+            for o in self.scratch.iter() {
+                if let Some(&big) = o.iter().find(|&&x| x >= h) {
+                    return Err(Error::invalid(format!(
+                        "heap {h} has an option with a heap of {big}: misère quotients are \
+                         built for games whose moves leave only smaller heaps"
+                    )));
+                }
+                let mut v: Vec<u64> = o
+                    .iter()
+                    .copied()
+                    .filter(|&x| x > 0 && !self.moveless[x as usize])
+                    .collect();
+                v.sort_unstable();
+                list.push(v);
+            }
+            list.sort();
+            list.dedup();
+            let bytes: usize = list.iter().map(|v| 24 + 8 * v.len()).sum();
+            self.mem
+                .grow(bytes as u64 + 64, "misère quotient heap options")?;
+            let list = Rc::new(list);
+            self.cache.insert(h, list.clone());
+            Ok(list)
+        }
+    }
+
+    /// The options of a sorted sum of heaps: for each distinct heap, each of its options in
+    /// its place, sorted.
+    pub fn position_options(&mut self, x: &[u64]) -> Result<Vec<Vec<u64>>> {
+        let mut out = Vec::new();
+        for i in 0..x.len() {
+            if i > 0 && x[i] == x[i - 1] {
                 continue;
             }
-            let mut imgs: Vec<u32> = opts.iter().map(|o| self.image(o)).collect();
-            imgs.sort_unstable();
-            imgs.dedup();
-            let gh = self.heap_map[h as usize];
-            for c in 0..self.q as u32 {
-                ctl.tick()?;
-                let said = self.p[self.m(c, gh) as usize];
-                let in_rep = self.rep_opts[c as usize]
-                    .iter()
-                    .find(|&&b| self.p[self.m(b, gh) as usize]);
-                let in_heap = imgs.iter().find(|&&g| self.p[self.m(c, g) as usize]);
-                let follows = in_rep.is_none() && in_heap.is_none();
-                if said != follows {
-                    let why = match (in_rep, in_heap) {
-                        (Some(b), _) => format!("its option of element {b} + heap {h} is P"),
-                        (None, Some(g)) => format!("its option of element {c} times {g} is P"),
-                        (None, None) => "none of its options is P".to_string(),
-                    };
-                    return Err(Error::invalid(format!(
-                        "the least representative of element {c} plus heap {h} is said to be \
-                         {}, but {why}",
-                        if said { "P" } else { "N" }
-                    )));
+            let opts = self.options_shared(x[i])?;
+            for o in opts.iter() {
+                let mut next: Vec<u64> = x[..i].iter().chain(&x[i + 1..]).copied().collect();
+                next.extend(o.iter().copied());
+                next.sort_unstable();
+                out.push(next);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The certificate's heap types of every heap `1..=top()` with moves under `st`.
+    pub fn types(&mut self, st: &Stage, ctl: &Control) -> Result<Vec<HeapType>> {
+        let mut seen: HashMap<(u32, Vec<u32>), ()> = HashMap::new();
+        let mut types = Vec::new();
+        for h in 1..=self.top() {
+            ctl.tick()?;
+            if !self.has_moves(h) {
+                continue;
+            }
+            let ty = self.heap_type(st, h, st.heap_map[h as usize])?;
+            if seen.insert((ty.elem, ty.opts.clone()), ()).is_none() {
+                types.push(ty);
+            }
+        }
+        Ok(types)
+    }
+
+    /// The type of heap `h` when it maps to `elem`: the classes of its options under `st`.
+    pub fn heap_type(&mut self, st: &Stage, h: u64, elem: u32) -> Result<HeapType> {
+        let mut opts: Vec<u32> = self.options(h)?.iter().map(|o| st.image(o)).collect();
+        opts.sort_unstable();
+        opts.dedup();
+        Ok(HeapType {
+            heap: h,
+            elem,
+            opts,
+        })
+    }
+}
+
+/// Exact misère outcomes of the sums of heaps `1..=n`, given the certified quotient `prev` of
+/// heaps `1..n`: a sum without heap `n` is a P-position exactly when its element of `prev` is
+/// in the P-portion; a sum with heap `n` has a move and is a P-position exactly when all its
+/// options are N-positions (memoised search).
+pub(crate) struct Outcomes<'a, 'g> {
+    prev: &'a Stage,
+    n: u64,
+    memo: FxHashMap<Vec<u64>, bool>,
+    mem: Reservation,
+    ctl: &'a Control<'a>,
+    /// The heaps' options.
+    pub heaps: &'a mut Heaps<'g>,
+}
+
+/// The most positions [`Outcomes`] stores.
+pub const MAX_SEARCH: usize = 20_000_000;
+
+impl<'a, 'g> Outcomes<'a, 'g> {
+    fn new(prev: &'a Stage, heaps: &'a mut Heaps<'g>, ctl: &'a Control<'a>) -> Result<Self> {
+        Ok(Outcomes {
+            prev,
+            n: heaps.top(),
+            memo: FxHashMap::default(),
+            mem: ctl.reserve(0, "misère quotient search")?,
+            ctl,
+            heaps,
+        })
+    }
+
+    /// Whether the sum `x` (sorted, only heaps with moves) is a P-position.
+    pub fn is_p(&mut self, x: &[u64]) -> Result<bool> {
+        let n = self.n;
+        if x.last() != Some(&n) {
+            return Ok(self.prev.p[self.prev.image(x) as usize]);
+        }
+        if let Some(&p) = self.memo.get(x) {
+            return Ok(p);
+        }
+        self.ctl.tick()?;
+        let copies = x.iter().rev().take_while(|&&h| h == n).count();
+        let mut p = true;
+        let mut next: Vec<u64> = Vec::with_capacity(x.len() + 4);
+        'heaps: for i in 0..x.len() {
+            if i > 0 && x[i] == x[i - 1] {
+                continue;
+            }
+            let opts = self.heaps.options_shared(x[i])?;
+            if x[i] == n && copies == 1 {
+                // The option has no heap n left: read its outcome from the quotient of the
+                // smaller heaps.
+                let rest = self.prev.image(&x[..i]);
+                for o in opts.iter() {
+                    let e = self.prev.m(rest, self.prev.image(o));
+                    if self.prev.p[e as usize] {
+                        p = false;
+                        break 'heaps;
+                    }
+                }
+                continue;
+            }
+            for o in opts.iter() {
+                // Merge x without x[i] and the option, both sorted.
+                next.clear();
+                let (mut a, mut b) = (0, 0);
+                while a < x.len() || b < o.len() {
+                    if a == i {
+                        a += 1;
+                        continue;
+                    }
+                    if b == o.len() || (a < x.len() && x[a] <= o[b]) {
+                        next.push(x[a]);
+                        a += 1;
+                    } else {
+                        next.push(o[b]);
+                        b += 1;
+                    }
+                }
+                if self.is_p(&next)? {
+                    p = false;
+                    break 'heaps;
                 }
             }
         }
-        Ok(())
+        if self.memo.len() >= MAX_SEARCH {
+            return Err(Error::limit(
+                crate::LimitKind::Positions,
+                format!(
+                    "the search for outcomes of sums with heap {n} stored {MAX_SEARCH} positions"
+                ),
+                "use a smaller --max-heap",
+            ));
+        }
+        self.mem.grow(
+            48 + 8 * x.len() as u64,
+            "misère quotient search (sums with the newest heap)",
+        )?;
+        self.memo.insert(x.to_vec(), p);
+        Ok(p)
     }
+
+    /// Whether the word `w` of heaps, as a sum, is a P-position.
+    pub fn is_p_word(&mut self, w: &[u64]) -> Result<bool> {
+        let mut x = w.to_vec();
+        x.sort_unstable();
+        self.is_p(&x)
+    }
+}
+
+/// The quotient of heaps `1..=max_heap` (at most `max_order` elements); see the module
+/// documentation.
+pub(crate) fn build(
+    game: &HeapGame,
+    max_heap: u64,
+    max_order: usize,
+    ctl: &Control,
+) -> Result<Stage> {
+    let mut st = Stage::trivial();
+    let mut heaps = Heaps::new(game, ctl)?;
+    let mut types: Vec<HeapType> = Vec::new();
+    for n in 1..=max_heap {
+        ctl.check(n - 1)?;
+        heaps.moveless.push(false);
+        let opts = heaps.options(n)?;
+        if opts.is_empty() {
+            heaps.moveless[n as usize] = true;
+            st.heap_map.push(0);
+            continue;
+        }
+        // Step 2: the options' classes of an earlier heap.
+        let probe = heaps.heap_type(&st, n, 0)?;
+        if let Some(t) = types.iter().find(|t| t.opts == probe.opts) {
+            st.heap_map.push(t.elem);
+            continue;
+        }
+        // Step 3: an old element.
+        let fit = {
+            let mut out = Outcomes::new(&st, &mut heaps, ctl)?;
+            let mut col = Vec::with_capacity(st.q);
+            for rep in &st.reps {
+                let mut w = rep.clone();
+                w.push(n);
+                col.push(out.is_p_word(&w)?);
+            }
+            (0..st.q as u32)
+                .find(|&a| (0..st.q as u32).all(|c| st.p[st.m(c, a) as usize] == col[c as usize]))
+        };
+        if let Some(a) = fit {
+            let ty = HeapType {
+                elem: a,
+                ..probe.clone()
+            };
+            types.push(ty);
+            st.heap_map.push(a);
+            let cert = certificate::check(&st, &types, ctl)?;
+            if cert.is_none() {
+                continue;
+            }
+            types.pop();
+            st.heap_map.pop();
+        }
+        // Step 4: a new quotient.
+        let next = {
+            let mut out = Outcomes::new(&st, &mut heaps, ctl)?;
+            syntactic::learn(&mut out, &st.reps, max_order, ctl)?
+        };
+        st = next;
+        types = heaps.types(&st, ctl)?;
+    }
+    ctl.check(max_heap)?;
+    Ok(st)
 }

@@ -35,16 +35,22 @@
 //!   removing at most `t` tokens and leaving at most `r` heaps, if the heap map of `Q_N` is
 //!   periodic, `φ(n + p) = φ(n)` for `n0 <= n <= N - p`, and `N >= r·(n0 + p) + t`, then every
 //!   heap `n > N` has the same image and the same images of options as heap `n - p` (its
-//!   largest part exceeds `n0 + p`), so `Q_N` is the quotient of the whole game and the heap
-//!   map is periodic for all heap sizes.
+//!   largest part `a` is at least `n0 + p`, and `a - p >= n0 >= 1` is again a heap when the
+//!   move leaves several heaps), so `Q_N` is the quotient of the whole game and the heap map
+//!   is periodic for all heap sizes. In terms of the `certificate` module: the certificate of
+//!   `Q_N` depends on the heaps only through their types (element, classes of the options),
+//!   and by induction on `n` every heap `n > N` has the type of heap `n - p`, so the certified
+//!   `Q_N` stays certified with every larger heap adjoined.
 //!
-//! The construction ([`quotient`]) follows Plambeck and Siegel: heaps are adjoined one at a
-//! time, each stage refining the previous quotient by the outcomes of `y + k·[n]`; see the
+//! The construction ([`quotient`]) follows Plambeck and Siegel's idea of revising candidate
+//! quotients: heaps are adjoined one at a time, every stage certified; see the
 //! `build` module for the stage and its check. [`reference`](mod@reference) is the slow direct search the
 //! tests compare with.
 
 mod build;
+mod certificate;
 mod present;
+mod syntactic;
 testing_pub! {
     pub mod reference;
 }
@@ -66,9 +72,6 @@ use std::sync::{Arc, Mutex};
 /// The most elements [`quotient`] builds by default.
 pub const MAX_ORDER: usize = 4096;
 
-/// The most copies of one heap whose outcomes a stage follows before their period shows.
-pub const MAX_EXPONENT: usize = 4096;
-
 /// The largest `--max-heap` accepted.
 pub const MAX_HEAP: u64 = 100_000;
 
@@ -77,6 +80,9 @@ pub const POSITION_MAX_HEAP: u64 = 200;
 
 /// The most elements a quotient built for `position --misere` may have.
 pub const POSITION_MAX_ORDER: usize = 1024;
+
+/// The longest time `position --misere` spends building a quotient before it searches instead.
+pub const POSITION_BUILD_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Tame or wild.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,7 +148,6 @@ impl Proof {
 pub struct MisereQuotient {
     game: String,
     max_heap: u64,
-    split: Option<(u64, String)>,
     q: usize,
     mul: Vec<u32>,
     p: Vec<bool>,
@@ -155,9 +160,9 @@ pub struct MisereQuotient {
 }
 
 /// Computes the misère quotient of `game` restricted to heaps of at most `max_heap` tokens
-/// (at most [`MAX_ORDER`] elements). When adjoining some heap `n` splits a class of the
-/// quotient of the smaller heaps, the construction stops and returns the quotient of the heaps
-/// up to `n - 1` ([`MisereQuotient::stopped`] says so).
+/// (at most [`MAX_ORDER`] elements). Every stage of the construction is certified (see the
+/// `build` and `certificate` modules), so the result is the quotient of the heaps up to
+/// `max_heap`, and of all heap sizes when [`MisereQuotient::proof`] says so.
 pub fn quotient(game: &HeapGame, max_heap: u64, ctl: &Control) -> Result<MisereQuotient> {
     quotient_limited(game, max_heap, MAX_ORDER, ctl)
 }
@@ -176,33 +181,14 @@ pub fn quotient_limited(
             "use a smaller --max-heap",
         ));
     }
-    let mut stage = build::Stage::trivial();
-    let mut opts = Options::new();
-    let mut split = None;
-    for n in 1..=max_heap {
-        let mut next = stage.clone();
-        next.adjoin(game, &mut opts, max_order, ctl)?;
-        match next.check(game, &mut opts, ctl) {
-            Ok(()) => stage = next,
-            Err(Error::Invalid(why)) => {
-                split = Some((n, why));
-                break;
-            }
-            Err(e) => return Err(e),
-        }
-        ctl.check(n)?;
-    }
+    let stage = build::build(game, max_heap, max_order, ctl)?;
     let max_heap = stage.heap_map.len() as u64 - 1;
     let (generators, words, relations) = present::presentation(&stage);
     let tameness = present::tameness(&stage);
-    let proof = match split {
-        None => proof(game.spec(), &stage.heap_map),
-        Some(_) => None,
-    };
+    let proof = proof(game.spec(), &stage.heap_map);
     Ok(MisereQuotient {
         game: game.spec().to_string(),
         max_heap,
-        split,
         q: stage.q,
         mul: stage.mul,
         p: stage.p,
@@ -242,6 +228,11 @@ fn proof(spec: &GameSpec, map: &[u32]) -> Option<Proof> {
         while n0 > 0 && map[(n0 - 1) as usize] == map[(n0 - 1 + p) as usize] {
             n0 -= 1;
         }
+        // A move leaving several heaps maps its largest part `a >= n0 + p` to `a - p`, which
+        // must stay a heap: `n0 >= 1`.
+        if parts > 1 {
+            n0 = n0.max(1);
+        }
         if n0 + p > n {
             continue;
         }
@@ -267,17 +258,9 @@ impl MisereQuotient {
         &self.game
     }
 
-    /// The largest heap size of the closure it was computed for (below the one asked for when
-    /// the construction stopped: [`MisereQuotient::stopped`]).
+    /// The largest heap size of the closure it was computed for.
     pub fn max_heap(&self) -> u64 {
         self.max_heap
-    }
-
-    /// When the heap-by-heap construction stopped before the heap size asked for: the heap
-    /// whose adjunction splits a class of the quotient of the smaller heaps, and the failed
-    /// check (see the `build` module).
-    pub fn stopped(&self) -> Option<(u64, &str)> {
-        self.split.as_ref().map(|(n, why)| (*n, why.as_str()))
     }
 
     /// The order |Q|.
@@ -461,20 +444,19 @@ fn cache() -> &'static Cache {
 }
 
 /// Answers a misère sum of heaps through the quotient of the heaps up to the largest of them,
-/// when that quotient can be built within [`POSITION_MAX_HEAP`] and [`POSITION_MAX_ORDER`]
-/// and is proved for every heap size ([`MisereQuotient::proof`]) (quotients are kept for the
-/// life of the process, except for script games); `None` otherwise, and the caller searches
-/// instead. Nim is left to Bouton's rule.
+/// when that quotient can be built within [`POSITION_MAX_HEAP`], [`POSITION_MAX_ORDER`] and
+/// [`POSITION_BUILD_TIME`] (quotients are kept for the life of the process, except for script
+/// games); `None` otherwise, and the caller searches instead. Nim is left to Bouton's rule.
 ///
-/// Only proved quotients answer positions: the heap-by-heap construction checks each new heap
-/// against the options of the elements' least representatives, a necessary condition that
-/// does not by itself exclude a later heap telling apart two sums the quotient identifies, so
-/// an unproved quotient could give a wrong outcome where the search gives the right one.
+/// Every quotient [`quotient`] returns is certified for the heaps up to its bound, so it
+/// answers any sum of such heaps, however many.
 pub fn through_quotient(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<Option<Answer>> {
     let max = heaps.iter().copied().max().unwrap_or(0);
-    if matches!(game.spec(), GameSpec::Nim) || max > POSITION_MAX_HEAP {
+    if matches!(game.spec(), GameSpec::Nim) {
         return Ok(None);
     }
+    // Beyond the bound, a quotient proved for every heap size still answers.
+    let max = max.min(POSITION_MAX_HEAP);
     let script = matches!(game.spec(), GameSpec::Script(_));
     let key = (game.spec().to_string(), max);
     let cached = if script {
@@ -485,9 +467,15 @@ pub fn through_quotient(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result
     let q = match cached {
         Some(q) => q,
         None => {
-            let built = match quotient_limited(game, max, POSITION_MAX_ORDER, ctl) {
+            let bounded = Control::none()
+                .with_token(ctl.token().clone())
+                .with_memory(ctl.memory().clone())
+                .with_deadline(std::time::Instant::now() + POSITION_BUILD_TIME);
+            let built = match quotient_limited(game, max, POSITION_MAX_ORDER, &bounded) {
                 Ok(q) => Some(Arc::new(q)),
                 Err(Error::Limit(_)) => None,
+                // Out of time (not stopped from outside): search instead.
+                Err(Error::Cancelled) if !ctl.should_stop() => None,
                 Err(e) => return Err(e),
             };
             if !script {
@@ -498,9 +486,12 @@ pub fn through_quotient(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result
             built
         }
     };
-    let Some(q) = q.filter(|q| q.max_heap() >= max && q.proof().is_some()) else {
+    let Some(q) = q.filter(|q| q.max_heap() >= max) else {
         return Ok(None);
     };
+    if heaps.iter().any(|&h| q.of_heap(h).is_none()) {
+        return Ok(None);
+    }
     Ok(q.analyze(game, heaps, ctl)?.map(|analysis| Answer {
         analysis,
         quotient: q,

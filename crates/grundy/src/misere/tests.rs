@@ -83,15 +83,59 @@ fn octal_075_is_r8() {
 }
 
 /// Kayles: over heaps up to 8, `[5] + [5] ≡ 0`; heap 9 tells them apart (`[9]` is P,
-/// `[5] + [5] + [9]` is N), so the heap-by-heap construction stops by heap 9.
+/// `[5] + [5] + [9]` is N), so the quotient of heaps up to 9 is not an extension of the one of
+/// heaps up to 8: the construction must revise it, and does.
 #[test]
-fn kayles_stops_where_a_class_splits() {
-    let k = q("kayles", 20);
-    assert!(k.max_heap() <= 8);
-    assert_eq!(k.stopped().map(|(n, _)| n), Some(k.max_heap() + 1));
+fn kayles_revises_a_class_that_splits() {
     let g = game("kayles");
     let mut s = Search::new(&g, 1_000_000);
     assert!(s.is_p(&[9]).unwrap() && !s.is_p(&[5, 5, 9]).unwrap());
+    let k8 = q("kayles", 8);
+    assert_eq!(k8.of_heaps(&[5, 5]), Some(k8.identity()));
+    let k9 = q("kayles", 9);
+    assert_eq!(k9.max_heap(), 9);
+    assert_ne!(k9.of_heaps(&[5, 5]), Some(k9.identity()));
+    let e = k9.of_heaps(&[5, 5, 9]).unwrap();
+    assert!(!k9.is_p(e));
+    assert!(k9.is_p(k9.of_heap(9).unwrap()));
+}
+
+/// Every element is told apart from every other by some multiplier (the quotient is reduced),
+/// the identity is the class of the empty sum, and the table is associative and commutative.
+fn assert_reduced_monoid(quo: &MisereQuotient) {
+    let n = quo.order();
+    for a in 0..n {
+        assert_eq!(quo.mul(quo.identity(), a), a);
+        for b in 0..n {
+            assert_eq!(quo.mul(a, b), quo.mul(b, a));
+            for c in 0..n {
+                assert_eq!(quo.mul(quo.mul(a, b), c), quo.mul(a, quo.mul(b, c)));
+            }
+            if a < b {
+                assert!(
+                    (0..n).any(|c| quo.is_p(quo.mul(a, c)) != quo.is_p(quo.mul(b, c))),
+                    "{}: elements {a} and {b} are not told apart",
+                    quo.game()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn quotients_are_reduced_monoids() {
+    for (s, n) in [
+        ("nim", 5),
+        ("kayles", 14),
+        ("dawsons-kayles", 12),
+        ("octal:0.75", 20),
+        ("octal:4.7", 10),
+        ("octal:0.137", 10),
+        ("sub:1,3,4", 20),
+        ("grundys-game", 12),
+    ] {
+        assert_reduced_monoid(&q(s, n));
+    }
 }
 
 #[test]
@@ -105,14 +149,21 @@ fn orders_are_even() {
         "sub:1,3,4",
         "sub:2,5",
         "grundys-game",
-        "octal:0.6",
         "divide:2,3",
         "squares",
     ] {
-        for n in [1, 2, 5, 9, 14] {
+        for n in [1, 2, 5, 9, 12] {
             let o = q(s, n).order();
             assert!(o == 1 || o.is_multiple_of(2), "{s} up to {n}: order {o}");
         }
+    }
+    // Officers' quotient grows quickly: up to heap 9.
+    for n in [1, 2, 5, 9] {
+        let o = q("octal:0.6", n).order();
+        assert!(
+            o == 1 || o.is_multiple_of(2),
+            "officers up to {n}: order {o}"
+        );
     }
 }
 
@@ -171,19 +222,55 @@ fn winning_moves_agree_with_search() {
     }
 }
 
+#[test]
+fn limits_and_cancellation_are_errors() {
+    use crate::control::{CancelToken, MemoryBudget};
+    let g = game("dawsons-kayles");
+    let small = Control::none().with_memory(MemoryBudget::new(64 * 1024));
+    assert!(matches!(quotient(&g, 16, &small), Err(Error::Limit(_))));
+    let token = CancelToken::new();
+    token.cancel();
+    let stopped = Control::none().with_token(token);
+    assert!(matches!(quotient(&g, 16, &stopped), Err(Error::Cancelled)));
+    assert!(matches!(
+        quotient_limited(&g, 16, 8, &Control::none()),
+        Err(Error::Limit(_))
+    ));
+}
+
+/// The games of the random comparison, with the largest heap of their quotients.
+const RANDOM_GAMES: [(&str, u64); 10] = [
+    ("nim", 7),
+    ("kayles", 10),
+    ("dawsons-kayles", 11),
+    ("octal:0.75", 12),
+    ("octal:4.7", 9),
+    ("octal:0.137", 10),
+    ("sub:1,3,4", 12),
+    ("grundys-game", 11),
+    ("octal:0.6", 9),
+    ("octal:0.51", 10),
+];
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+    /// About 2000 random sums of up to 6 heaps per game: the quotient's outcome is the direct
+    /// search's.
     #[test]
-    fn random_positions_agree(which in 0usize..7, heaps in proptest::collection::vec(1u64..=11, 0..6)) {
-        let games = ["nim", "kayles", "dawsons-kayles", "octal:0.75", "octal:4.7", "octal:0.137", "sub:1,3,4"];
+    fn random_positions_agree(which in 0usize..RANDOM_GAMES.len(), heaps in proptest::collection::vec(1u64..=12, 0..7)) {
         thread_local! {
-            static QS: std::cell::RefCell<HashMap<usize, MisereQuotient>> = Default::default();
+            static QS: std::cell::RefCell<HashMap<usize, (MisereQuotient, Search<'static>)>> = Default::default();
         }
-        let g = game(games[which]);
-        let quo = QS.with(|m| m.borrow_mut().entry(which).or_insert_with(|| quotient(&g, 11, &Control::none()).unwrap()).clone());
-        let top = quo.max_heap().max(1);
+        let (name, top) = RANDOM_GAMES[which];
         let heaps: Vec<u64> = heaps.iter().map(|h| 1 + (h - 1) % top).collect();
-        let mut search = Search::new(&g, 5_000_000);
-        prop_assert_eq!(quo.is_p(quo.of_heaps(&heaps).unwrap()), search.is_p(&heaps).unwrap());
+        let (said, truth) = QS.with(|m| {
+            let mut m = m.borrow_mut();
+            let (quo, search) = m.entry(which).or_insert_with(|| {
+                let g: &'static HeapGame = Box::leak(Box::new(game(name)));
+                (quotient(g, top, &Control::none()).unwrap(), Search::new(g, 50_000_000))
+            });
+            (quo.is_p(quo.of_heaps(&heaps).unwrap()), search.is_p(&heaps).unwrap())
+        });
+        prop_assert_eq!(said, truth, "{} {:?}", name, heaps);
     }
 }

@@ -1,0 +1,143 @@
+//! The finite certificate that a candidate `(Q, P, Φ)` is the misère quotient of `H_n`.
+//!
+//! **What must be shown.** Let `H` be the closure of the heaps `1..=n`, `(Q, P)` a finite
+//! commutative monoid with a subset `P`, and `Φ: H → Q` the homomorphism given by the images of
+//! the heaps. Suppose
+//!
+//! - (i) `Φ` is surjective,
+//! - (ii) `(Q, P)` is reduced: for `a ≠ b` some `c` has exactly one of `ac`, `bc` in `P`,
+//! - (iii) for every `x` in `H`: `Φ(x) ∈ P` exactly when `x` has a move and no option `x'` of
+//!   `x` has `Φ(x') ∈ P`.
+//!
+//! Then (iii) gives, by induction on `x` (every move replaces a heap by smaller heaps, so the
+//! multiset order is well founded), `Φ(x) ∈ P ⇔ x` is a misère P-position. So `Φ(x) = Φ(y)`
+//! gives `o⁻(x + z) = o⁻(y + z)` for all `z` (as `Φ(x + z) = Φ(y + z)`), and `Φ(x) ≠ Φ(y)` gives,
+//! by (ii) and (i), a `z` with `Φ(z) = c` and `o⁻(x + z) ≠ o⁻(y + z)`. The kernel of `Φ` is
+//! indistinguishability: `(Q, P)` *is* the quotient (Plambeck and Siegel's characterisation).
+//! (i) and (ii) hold by construction (the `syntactic` module); this module decides (iii),
+//! which speaks of infinitely many `x`, by a finite computation.
+//!
+//! **Reduction to a finite automaton.** For `x` in `H` let `U(x)` be the set of classes of
+//! the options of `x`, and
+//!
+//! > `D(x) = { c ∈ Q : c·u ∈ P for some u ∈ U(x) }`,
+//!
+//! the multipliers `c` for which `x + z` (with `Φ(z) = c`) has a move inside `x` to a
+//! P-element. The identity `1` lies in `D(x)` exactly when `x` has an option in `Φ⁻¹(P)`, so
+//! (iii) at `x ≠ 0` reads `Φ(x) ∈ P ⇔ 1 ∉ D(x)` (every non-empty sum here has a move: heaps
+//! without moves are dropped), and at `x = 0` it reads `1 ∉ P`. Adding a heap `h` of element
+//! `g = Φ(h)` whose options have the classes `O(h)`:
+//!
+//! > `Φ(x + h) = Φ(x)·g`,  `U(x + h) = g·U(x) ∪ Φ(x)·O(h)`,
+//! > `D(x + h) = { c : c·g ∈ D(x) } ∪ ⋃_{o ∈ O(h)} { c : c·Φ(x)·o ∈ P }`,
+//!
+//! a function of `(Φ(x), D(x))` and of the *type* `(g, O(h))` of the heap. So the pairs
+//! `(Φ(x), D(x))` over all `x` are exactly the states reachable from `(1, ∅)` by these
+//! transitions, one per heap type: at most `|Q|·2^|Q|`, in practice few. (iii) holds for every
+//! `x` exactly when it holds at every reachable state. [`check`] walks them breadth first; a
+//! failing state comes with a sum of heaps reaching it, at which (iii) fails.
+//!
+//! The condition depends on the heaps only through the set of types, so adjoining a heap whose
+//! type is already present leaves the verdict unchanged.
+
+use super::build::Stage;
+use crate::control::Control;
+use crate::error::Result;
+use std::collections::{HashMap, VecDeque};
+
+/// A heap as the certificate sees it: its element and the classes of its options.
+#[derive(Clone, Debug)]
+pub(crate) struct HeapType {
+    /// A heap of this type (for reporting failing sums).
+    pub heap: u64,
+    /// Its element.
+    pub elem: u32,
+    /// The classes of its options, sorted, without repetition.
+    pub opts: Vec<u32>,
+}
+
+/// The most states [`check`] visits.
+pub const MAX_STATES: usize = 10_000_000;
+
+/// Decides condition (iii) of the module documentation for `st` with heaps of the given
+/// types: `None` when it holds for every sum, else a sum of heaps (sizes) where it fails.
+pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Option<Vec<u64>>> {
+    if st.p[0] {
+        return Ok(Some(Vec::new()));
+    }
+    let q = st.q;
+    let w = q.div_ceil(64);
+    // pd[u] = { c : u·c ∈ P }.
+    let mut pd = vec![0u64; q * w];
+    for u in 0..q {
+        for c in 0..q {
+            if st.p[st.m(u as u32, c as u32) as usize] {
+                pd[u * w + c / 64] |= 1 << (c % 64);
+            }
+        }
+    }
+    let mut mem = ctl.reserve((pd.len() * 8) as u64, "misère quotient certificate")?;
+    let state_bytes = (w * 8 + 64) as u64;
+    let mut index: HashMap<(u32, Box<[u64]>), u32> = HashMap::new();
+    let mut states: Vec<(u32, Box<[u64]>)> = Vec::new();
+    let mut parent: Vec<(u32, u32)> = Vec::new();
+    let start = (0u32, vec![0u64; w].into_boxed_slice());
+    index.insert(start.clone(), 0);
+    states.push(start);
+    parent.push((u32::MAX, u32::MAX));
+    let mut queue = VecDeque::from([0u32]);
+    let mut d = vec![0u64; w];
+    while let Some(s) = queue.pop_front() {
+        ctl.tick()?;
+        let (a, ref ds) = states[s as usize];
+        let ds = ds.clone();
+        for (t, ty) in types.iter().enumerate() {
+            let g = ty.elem;
+            let a2 = st.m(a, g);
+            d.iter_mut().for_each(|x| *x = 0);
+            for c in 0..q {
+                let cg = st.m(c as u32, g) as usize;
+                if ds[cg / 64] >> (cg % 64) & 1 == 1 {
+                    d[c / 64] |= 1 << (c % 64);
+                }
+            }
+            for &o in &ty.opts {
+                let ao = st.m(a, o) as usize;
+                for (x, y) in d.iter_mut().zip(&pd[ao * w..ao * w + w]) {
+                    *x |= y;
+                }
+            }
+            let p_option = d[0] & 1 == 1;
+            if st.p[a2 as usize] == p_option {
+                let mut sum = vec![ty.heap];
+                let mut at = s;
+                while at != 0 {
+                    let (from, via) = parent[at as usize];
+                    sum.push(types[via as usize].heap);
+                    at = from;
+                }
+                return Ok(Some(sum));
+            }
+            let key = (a2, d.clone().into_boxed_slice());
+            if index.contains_key(&key) {
+                continue;
+            }
+            if states.len() >= MAX_STATES {
+                return Err(crate::error::Error::limit(
+                    crate::LimitKind::Positions,
+                    format!(
+                        "the misère quotient certificate visited {MAX_STATES} states (order {q})"
+                    ),
+                    "use a smaller --max-heap",
+                ));
+            }
+            mem.grow(state_bytes, "misère quotient certificate")?;
+            let id = states.len() as u32;
+            index.insert(key.clone(), id);
+            states.push(key);
+            parent.push((s, t as u32));
+            queue.push_back(id);
+        }
+    }
+    Ok(None)
+}
