@@ -126,9 +126,17 @@ fn bad_input() {
         3,
         "up to 1000000",
     );
+    // Excesses are tested in towers that are never flattened: their limit is the memory budget.
     bad(
         "b8",
-        &["ordinal", "excess", "47", "--max-degree", "100"],
+        &["ordinal", "excess", "47", "--no-cache", "--memory", "1K"],
+        3,
+        "raise it with --memory",
+    );
+    // Inverses still flatten the levels below the top of a tower.
+    bad(
+        "b10",
+        &["ordinal", "nim-inv", "w^(w^13)+1", "--max-degree", "100"],
         3,
         "raise --max-degree",
     );
