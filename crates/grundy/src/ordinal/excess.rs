@@ -29,8 +29,8 @@
 
 use super::binomial::{BinomialTower, Monomial, Sparse};
 use super::nim_mul::{
-    digits, odd_prime, odd_prime_index, reverse_digits, ClosureField, Coefficient, KappaPoly,
-    TOWER_CACHE,
+    digits, odd_prime, odd_prime_index, reverse_digits, small_nim_mul, ClosureField, Coefficient,
+    KappaPoly, TOWER_CACHE,
 };
 use super::tower::{TopField, Tower};
 use super::Ordinal;
@@ -190,13 +190,7 @@ impl<C: Coefficient> ClosureField<C> {
             self.binomial.push(entry);
             return Ok(t);
         }
-        let mul = |a: u64, b: u64| -> u64 {
-            C::from_u64(a)
-                .nim_mul(&C::from_u64(b))
-                .to_natural()
-                .to_u64()
-                .unwrap_or(0)
-        };
+        let mul = small_nim_mul::<C>;
         let base = Tower::nimbers(key.0, &mul)?;
         let TopField::Flat(f0) = base.field() else {
             return Err(Error::Internal("the nimber level is not flat".into()));

@@ -446,6 +446,16 @@ fn tower_bytes(level: u32, k: &BTreeMap<usize, u32>, max_flat: usize) -> u64 {
     flat.iter().map(|&m| 3 * m * m / 8 + 64).sum::<u64>() + images * (top / 8 + 8)
 }
 
+/// The nim product of two nimbers below `2^64` computed with the coefficient type `C` (the
+/// product of the base field the towers are built over).
+pub(crate) fn small_nim_mul<C: Coefficient>(a: u64, b: u64) -> u64 {
+    C::from_u64(a)
+        .nim_mul(&C::from_u64(b))
+        .to_natural()
+        .to_u64()
+        .unwrap_or(0)
+}
+
 /// What a tower holds: the nimber level and the digit count per prime index.
 pub(crate) type TowerKey = (u32, BTreeMap<usize, u32>);
 
@@ -736,13 +746,7 @@ impl<C: Coefficient> ClosureField<C> {
 
     /// Builds the tower for nimber level `level` and the primes with digit counts `k`.
     pub fn build_tower(&mut self, level: u32, k: &BTreeMap<usize, u32>) -> Result<Tower> {
-        let mul = |a: u64, b: u64| -> u64 {
-            C::from_u64(a)
-                .nim_mul(&C::from_u64(b))
-                .to_natural()
-                .to_u64()
-                .unwrap_or(0)
-        };
+        let mul = small_nim_mul::<C>;
         let mut tower = Tower::nimbers(level, &mul)?;
         for (&j, &d) in k {
             let a = self.alpha(j)?;
