@@ -3,7 +3,7 @@
 //! Every rank runs this same code: it reads its own byte range of the file, takes part in the
 //! library's bulk-synchronous rounds ([`grundy::distributed`]), and rank 0 prints the answer in
 //! the one-process command's format. Errors are agreed among ranks: rank 0 prints the one
-//! error, and every rank exits with its status. MPI is finalized before the process exits, so
+//! error before MPI is finalized, and every rank exits with its status. MPI is finalized before the process exits, so
 //! `mpirun` sees a clean end; a panic aborts the whole job (`MPI_Abort`).
 
 use crate::cmd::graph::Input;
@@ -47,13 +47,20 @@ mod with_mpi {
             .ok_or_else(|| CliError::Lib(Error::Internal("MPI is already initialized".into())))?;
         abort_on_panic();
         let rank = comm.rank();
-        let result = solve_on(&comm, input, json, stats);
+        let result = solve_on(&comm, input, json, stats).map_err(|e| {
+            let e = e.with_memory_flag();
+            // Rank 0 prints the one message before MPI_Finalize: once the other ranks are past
+            // it they exit with the error's status, and mpirun then ends the job, rank 0 too.
+            let status = if rank == 0 {
+                e.report()
+            } else {
+                e.rendered().1
+            };
+            CliError::Quiet(status)
+        });
         // MPI_Finalize: every rank ends the job cleanly, whatever its status.
         drop(comm);
-        match result {
-            Err(e) if rank != 0 => Err(CliError::Quiet(e.rendered().1)),
-            other => other,
-        }
+        result
     }
 
     /// A panic (a bug) is printed, then ends every rank of the job: the others would wait
