@@ -452,48 +452,17 @@ impl BinomialTower {
         self.mul_sparse(self.levels.len(), a, s)
     }
 
-    /// `a^e` in level `i`, left-to-right square-and-multiply with a 4-bit sliding window,
-    /// checking `ctl` every 64 bits.
+    /// `a^e` in level `i`, left-to-right square-and-multiply with a 4-bit sliding window
+    /// ([`super::gf2::window_pow`]), looking at `ctl` before each step.
     fn pow_at(&self, i: usize, a: &[u64], e: &BigUint, ctl: &Control) -> Result<Vec<u64>> {
-        let bits = e.bits();
-        if bits == 0 {
-            return Ok(self.one_at(i));
-        }
-        let a2 = self.square_at(i, a);
-        let mut odd = vec![a.to_vec()];
-        for k in 1..8 {
-            let next = self.mul_at(i, &odd[k - 1], &a2);
-            odd.push(next);
-        }
-        let mut r: Option<Vec<u64>> = None;
-        let mut k = bits as i64 - 1;
-        while k >= 0 {
-            ctl.check(bits - k as u64)?;
-            if !e.bit(k as u64) {
-                r = r.map(|x| self.square_at(i, &x));
-                k -= 1;
-                continue;
-            }
-            let mut j = (k - 3).max(0);
-            while !e.bit(j as u64) {
-                j += 1;
-            }
-            let mut val = 0usize;
-            for b in (j..=k).rev() {
-                val = (val << 1) | e.bit(b as u64) as usize;
-            }
-            r = Some(match r {
-                None => odd[val >> 1].clone(),
-                Some(mut x) => {
-                    for _ in j..=k {
-                        x = self.square_at(i, &x);
-                    }
-                    self.mul_at(i, &x, &odd[val >> 1])
-                }
-            });
-            k = j - 1;
-        }
-        Ok(r.unwrap_or_else(|| self.one_at(i)))
+        super::gf2::window_pow(
+            a,
+            e,
+            || self.one_at(i),
+            |x| self.square_at(i, x),
+            |x, y| self.mul_at(i, x, y),
+            |read| ctl.check(read),
+        )
     }
 
     /// `a^e` in the top field.

@@ -383,53 +383,20 @@ pub trait BinaryField {
     /// The square `a²`.
     fn square(&self, a: &[u64]) -> Vec<u64>;
 
-    /// `a^e` by left-to-right square-and-multiply over a window of 4 bits.
+    /// `a^e` by left-to-right square-and-multiply over a window of 4 bits ([`window_pow`]).
     fn pow(&self, a: &[u64], e: &BigUint) -> Vec<u64> {
-        let bits = e.bits();
-        if bits == 0 {
-            return self.one();
+        let never = |_: u64| -> Result<(), std::convert::Infallible> { Ok(()) };
+        match window_pow(
+            a,
+            e,
+            || self.one(),
+            |x| self.square(x),
+            |x, y| self.mul(x, y),
+            never,
+        ) {
+            Ok(r) => r,
+            Err(never) => match never {},
         }
-        // Odd powers a, a³, …, a^15 for the sliding window.
-        let a2 = self.square(a);
-        let mut odd = vec![a.to_vec()];
-        for k in 1..8 {
-            let next = self.mul(&odd[k - 1], &a2);
-            odd.push(next);
-        }
-        let mut r: Option<Vec<u64>> = None;
-        let mut i = bits as i64 - 1;
-        while i >= 0 {
-            if !e.bit(i as u64) {
-                r = r.map(|x| self.square(&x));
-                i -= 1;
-                continue;
-            }
-            // The longest window e[i..=j] of at most 4 bits ending in a set bit.
-            let mut j = (i - 3).max(0);
-            while !e.bit(j as u64) {
-                j += 1;
-            }
-            let mut val = 0usize;
-            for k in (j..=i).rev() {
-                val = (val << 1) | e.bit(k as u64) as usize;
-            }
-            let mut x = match r {
-                None => None,
-                Some(mut x) => {
-                    for _ in j..=i {
-                        x = self.square(&x);
-                    }
-                    Some(x)
-                }
-            };
-            x = Some(match x {
-                None => odd[val >> 1].clone(),
-                Some(x) => self.mul(&x, &odd[val >> 1]),
-            });
-            r = x;
-            i = j - 1;
-        }
-        r.unwrap_or_else(|| self.one())
     }
 
     /// `a^(2^k)`: `k` Frobenius steps.
@@ -518,6 +485,62 @@ pub mod reference {
         }
         out
     }
+}
+
+/// `a^e` by left-to-right square-and-multiply over a sliding window of at most 4 bits.
+///
+/// With the odd powers `a, a³, …, a^15` at hand, the exponent is read from its top bit: a zero
+/// bit squares the result; a set bit `i` starts the longest window `e[i..=j]` of at most 4 bits
+/// ending in a set bit `j`, whose value `v` is odd, and `r ↦ r^(2^(i-j+1))·a^v`. This costs
+/// `bits` squarings and about `bits/5` products, against `bits/2` for the binary method.
+/// `check` is called with the number of bits read before each step and may stop the work.
+pub(crate) fn window_pow<E>(
+    a: &[u64],
+    e: &BigUint,
+    one: impl Fn() -> Vec<u64>,
+    square: impl Fn(&[u64]) -> Vec<u64>,
+    mul: impl Fn(&[u64], &[u64]) -> Vec<u64>,
+    mut check: impl FnMut(u64) -> std::result::Result<(), E>,
+) -> std::result::Result<Vec<u64>, E> {
+    let bits = e.bits();
+    if bits == 0 {
+        return Ok(one());
+    }
+    let a2 = square(a);
+    let mut odd = vec![a.to_vec()];
+    for k in 1..8 {
+        let next = mul(&odd[k - 1], &a2);
+        odd.push(next);
+    }
+    let mut r: Option<Vec<u64>> = None;
+    let mut i = bits as i64 - 1;
+    while i >= 0 {
+        check(bits - i as u64)?;
+        if !e.bit(i as u64) {
+            r = r.map(|x| square(&x));
+            i -= 1;
+            continue;
+        }
+        let mut j = (i - 3).max(0);
+        while !e.bit(j as u64) {
+            j += 1;
+        }
+        let mut val = 0usize;
+        for k in (j..=i).rev() {
+            val = (val << 1) | e.bit(k as u64) as usize;
+        }
+        r = Some(match r {
+            None => odd[val >> 1].clone(),
+            Some(mut x) => {
+                for _ in j..=i {
+                    x = square(&x);
+                }
+                mul(&x, &odd[val >> 1])
+            }
+        });
+        i = j - 1;
+    }
+    Ok(r.unwrap_or_else(one))
 }
 
 #[cfg(test)]
