@@ -383,7 +383,7 @@ pub trait BinaryField {
     /// The square `a²`.
     fn square(&self, a: &[u64]) -> Vec<u64>;
 
-    /// `a^e` by left-to-right square-and-multiply over a window of 4 bits ([`window_pow`]).
+    /// `a^e` by left-to-right square-and-multiply over a sliding window of at most 4 bits.
     fn pow(&self, a: &[u64], e: &BigUint) -> Vec<u64> {
         let never = |_: u64| -> Result<(), std::convert::Infallible> { Ok(()) };
         match window_pow(
