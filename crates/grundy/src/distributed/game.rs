@@ -171,3 +171,23 @@ pub fn lookup<C: Comm + ?Sized>(
     let got = owners.iter().map(|&o| readers[o].get()).collect();
     bsp.check(got)
 }
+
+/// [`solve`] for a loaded game of the rules notation
+/// ([`families::load`](crate::game::families::load)).
+pub fn solve_loaded<C: Comm + ?Sized>(
+    bsp: &Bsp<'_, C>,
+    loaded: &crate::game::families::Loaded,
+    play: Play,
+    moves: bool,
+    journal: Option<&mut dyn Journal>,
+) -> Result<(Solution, Work)> {
+    use crate::game::families::{chomp::Chomp, cram::Cram, wythoff::Wythoff, Loaded};
+    match loaded {
+        Loaded::Chomp(p) => solve(bsp, &Chomp, p, play, moves, journal),
+        Loaded::Cram(p) => solve(bsp, &Cram, p, play, moves, journal),
+        Loaded::NodeKayles(f, p) => solve(bsp, f, p, play, moves, journal),
+        Loaded::Wythoff(p) => solve(bsp, &Wythoff, p, play, moves, journal),
+        #[cfg(feature = "script")]
+        Loaded::Rules(f, p) => solve(bsp, f.as_ref(), p, play, moves, journal),
+    }
+}
