@@ -142,6 +142,7 @@ mod with_mpi {
             }
             None => None,
         };
+        let c0 = cpu_seconds();
         let (s, work) = solve_loaded(
             &bsp,
             &loaded,
@@ -149,13 +150,19 @@ mod with_mpi {
             args.moves,
             journal.as_mut().map(|d| d as &mut dyn Journal),
         )?;
+        // The busiest rank's CPU time, in milliseconds.
+        let cpu_ms = bsp.all_gather(&[((cpu_seconds() - c0) * 1000.0) as u64]);
         if bsp.rank() != 0 {
             return Ok(());
         }
         if args.verbose {
+            let cpu = cpu_ms.iter().max().copied().unwrap_or(0) as f64 / 1000.0;
+            let n = work.positions.max(1) as f64;
             eprintln!(
                 "ranks {}, positions {}, arcs {}, exploration {} rounds ({} resumed) in {:.3} s, \
-                 values {} rounds in {:.3} s, {} bytes on rank 0, time {:.3} s",
+                 values {} rounds in {:.3} s, time {:.3} s, busiest rank {:.3} s CPU \
+                 ({:.0} positions/s a rank), bytes sent a position {:.1} exploring and {:.1} \
+                 settling, {:.1} bytes a position charged on rank 0",
                 bsp.size(),
                 work.positions,
                 work.arcs,
@@ -164,8 +171,12 @@ mod with_mpi {
                 work.seconds[0],
                 work.value_rounds,
                 work.seconds[1],
-                work.bytes,
-                s.seconds
+                s.seconds,
+                cpu,
+                n / bsp.size() as f64 / cpu.max(1e-9),
+                work.bytes_sent[0] as f64 / n,
+                work.bytes_sent[1] as f64 / n,
+                work.bytes as f64 * bsp.size() as f64 / n,
             );
         }
         if args.json {

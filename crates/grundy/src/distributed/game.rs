@@ -44,6 +44,8 @@ pub struct Work {
     pub value_rounds: u64,
     /// Bytes this rank charged for its positions.
     pub bytes: u64,
+    /// Bytes sent to other ranks (all ranks), exploring and in the retrograde pass.
+    pub bytes_sent: [u64; 2],
     /// Seconds exploring and in the retrograde pass.
     pub seconds: [f64; 2],
 }
@@ -63,8 +65,14 @@ pub fn solve<F: Encoding, C: Comm + ?Sized>(
     let t0 = Instant::now();
     let part = explore(bsp, family, root, true, journal)?;
     let t1 = t0.elapsed().as_secs_f64();
+    let sent1 = bsp.stats().bytes_sent;
     let values = acyclic::solve(bsp, &part, play)?;
     let t2 = t0.elapsed().as_secs_f64() - t1;
+    let sent = bsp.all_gather(&[sent1, bsp.stats().bytes_sent - sent1]);
+    let bytes_sent = [
+        sent.chunks(2).map(|w| w[0]).sum(),
+        sent.chunks(2).map(|w| w[1]).sum(),
+    ];
     if values.open_total > 0 {
         return Err(Error::invalid(format!(
             "the game does not end: a line of play from {} repeats a position ({} positions \
@@ -121,6 +129,7 @@ pub fn solve<F: Encoding, C: Comm + ?Sized>(
         resumed_rounds,
         value_rounds: values.rounds,
         bytes: part.bytes(),
+        bytes_sent,
         seconds: [t1, t2],
     };
     Ok((
