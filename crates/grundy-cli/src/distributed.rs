@@ -22,7 +22,12 @@ fn without_mpi() -> Result<(), CliError> {
 
 /// `grundy graph solve --distributed` (needs the `mpi` feature).
 #[cfg(not(feature = "mpi"))]
-pub fn graph_solve(_input: &Input, _json: bool, _stats: bool) -> Result<(), CliError> {
+pub fn graph_solve(
+    _input: &Input,
+    _json: bool,
+    _stats: bool,
+    _checkpoint: Option<&std::path::Path>,
+) -> Result<(), CliError> {
     without_mpi()
 }
 
@@ -52,17 +57,56 @@ mod with_mpi {
     use grundy::solve::Play;
     use grundy::Error;
     use std::io::{Read, Seek, SeekFrom, Write};
+    use std::path::Path;
     use std::time::Instant;
 
     /// `grundy graph solve FILE --distributed`.
-    pub fn graph_solve(input: &Input, json: bool, stats: bool) -> Result<(), CliError> {
+    pub fn graph_solve(
+        input: &Input,
+        json: bool,
+        stats: bool,
+        checkpoint: Option<&Path>,
+    ) -> Result<(), CliError> {
         if input.file == "-" {
             return Err(CliError::usage(
                 "FILE: --distributed reads a file, each rank its own part: standard input \
                  cannot be shared among ranks",
             ));
         }
-        on_ranks(|comm| solve_on(comm, input, json, stats))
+        on_ranks(|comm| solve_on(comm, input, json, stats, checkpoint))
+    }
+
+    /// The checkpoint directory of `graph solve --distributed`: its command names the flags
+    /// that change the answer, and its input digest is the file's path, length and time of
+    /// last change (hashing the contents would read the whole file on every rank).
+    fn graph_checkpoint(
+        input: &Input,
+        dir: &Path,
+        rank: usize,
+        ranks: usize,
+    ) -> Result<Directory, Error> {
+        let meta = std::fs::metadata(&input.file)
+            .map_err(|e| Error::invalid(format!("FILE: cannot read '{}': {e}", input.file)))?;
+        let modified = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        let id = format!("{}\n{}\n{modified}", input.file, meta.len());
+        let mut command = String::from("graph solve");
+        if input.edges {
+            command.push_str(" --edges");
+        }
+        if input.misere {
+            command.push_str(" --misere");
+        }
+        Directory::open(
+            dir,
+            &command,
+            &format!("{:016x}", fnv1a(id.as_bytes())),
+            rank,
+            ranks,
+        )
     }
 
     /// Runs `f` on this rank of the MPI job, then finalizes MPI; an error is printed once, by
@@ -217,9 +261,26 @@ mod with_mpi {
         Ok((start, bytes))
     }
 
-    fn solve_on(comm: &MpiComm, input: &Input, json: bool, stats: bool) -> Result<(), CliError> {
+    fn solve_on(
+        comm: &MpiComm,
+        input: &Input,
+        json: bool,
+        stats: bool,
+        checkpoint: Option<&Path>,
+    ) -> Result<(), CliError> {
         let ctl = crate::output::interruptible();
         let bsp = Bsp::new(comm, &ctl);
+        let mut dir = match checkpoint {
+            Some(d) => Some(bsp.check(graph_checkpoint(input, d, bsp.rank(), bsp.size()))?),
+            None => None,
+        };
+        let say = |what: String| {
+            if bsp.rank() == 0 {
+                if let Some(d) = checkpoint {
+                    eprintln!("grundy: --checkpoint {}: {what}", d.display());
+                }
+            }
+        };
         let t0 = Instant::now();
         let c0 = cpu_seconds();
         let (offset, text) = bsp.check(read_range(&input.file, bsp.rank(), bsp.size(), &ctl))?;
@@ -239,12 +300,62 @@ mod with_mpi {
         } else {
             Play::Normal
         };
-        let outcomes = retrograde::solve(&bsp, &part, play)?;
+        let done = dir.as_ref().filter(|d| d.get("outcomes") == Some("done"));
+        let outcomes = match done {
+            Some(d) => {
+                say("outcomes resumed: their rounds are skipped".into());
+                let bytes = d.load_part("outcomes");
+                bsp.check(
+                    bytes.and_then(|b| retrograde::PartOutcomes::from_bytes(&b, play, part.len())),
+                )?
+            }
+            None => {
+                let o = retrograde::solve(&bsp, &part, play)?;
+                if let Some(d) = dir.as_mut() {
+                    bsp.check(d.save_part("outcomes", &o.to_bytes()))?;
+                    bsp.check(d.set("outcomes", "done"))?;
+                }
+                o
+            }
+        };
         let t_outcomes = t0.elapsed().as_secs_f64() - t_read;
         let c_outcomes = cpu_seconds() - c0 - c_read;
         let after_outcomes = bsp.stats();
         let values = match play {
-            Play::Normal => Some(loopy::solve(&bsp, &part)?),
+            Play::Normal => {
+                let from = dir.as_ref().and_then(|d| Some((d, d.get("values")?)));
+                let from =
+                    match from {
+                        Some((d, stage)) => {
+                            say(format!("values resumed before stage {stage}"));
+                            let bytes = d.load_part(&format!("values-{stage}"));
+                            Some(bsp.check(
+                                bytes.and_then(|b| loopy::Stage::from_bytes(&b, part.len())),
+                            )?)
+                        }
+                        None => None,
+                    };
+                Some(loopy::solve_from(
+                    &bsp,
+                    &part,
+                    from,
+                    &mut |s, committed| {
+                        let Some(d) = dir.as_mut() else {
+                            return Ok(());
+                        };
+                        let next = s.next();
+                        if !committed {
+                            return d.save_part(&format!("values-{next}"), &s.to_bytes());
+                        }
+                        d.set("values", &next.to_string())?;
+                        // Two stages back: no manifest names it any more.
+                        if next >= 2 {
+                            d.remove_part(&format!("values-{}", next - 2));
+                        }
+                        Ok(())
+                    },
+                )?)
+            }
             Play::Misere => None,
         };
         let t_values = t0.elapsed().as_secs_f64() - t_read - t_outcomes;

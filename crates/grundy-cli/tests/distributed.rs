@@ -55,6 +55,10 @@ fn main() {
             "a_killed_job_resumes_from_its_checkpoint",
             killed_job_resumes,
         ),
+        Trial::test(
+            "a_killed_graph_job_resumes_from_its_checkpoint",
+            killed_graph_job_resumes,
+        ),
     ]
     .into_iter()
     .map(|t| t.with_ignored_flag(cannot_run))
@@ -495,21 +499,22 @@ fn manifest_round(dir: &Path) -> Option<u64> {
         .find_map(|l| l.strip_prefix("round: ")?.parse().ok())
 }
 
-fn killed_job_resumes() -> Result<(), Failed> {
-    let dir = tempfile::tempdir()?;
-    let ck = dir.path().join("ck");
-    let ck_arg = ck.to_str().ok_or("a UTF-8 path")?;
-    let args = ["solve", "cram:5x5", "--moves", "--checkpoint", ck_arg];
-    let want = one_process(&["solve", "cram:5x5", "--moves"])?;
-    let mut child = mpi_command(2, &args)?
+/// Starts `args` on `ranks` ranks and SIGKILLs mpirun and every process under it (the ranks
+/// run in process groups of their own) as soon as `ready` holds of the checkpoint directory
+/// `ck`: no handler runs, as when the nodes fail. Fails if the job ends first.
+fn kill_when(
+    ranks: usize,
+    args: &[&str],
+    ck: &Path,
+    ready: impl Fn(&Path) -> bool,
+) -> Result<(), Failed> {
+    let mut child = mpi_command(ranks, args)?
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()?;
     let start = Instant::now();
-    let killed_after = loop {
-        if let Some(r) = manifest_round(&ck).filter(|&r| r >= 2) {
-            // SIGKILL of mpirun and of every process under it (the ranks run in process
-            // groups of their own): no handler runs, as when the nodes fail.
+    loop {
+        if ready(ck) {
             let mut all = vec![child.id()];
             let mut i = 0;
             while i < all.len() {
@@ -518,18 +523,30 @@ fn killed_job_resumes() -> Result<(), Failed> {
             }
             let pids: Vec<String> = all.iter().map(u32::to_string).collect();
             Command::new("kill").arg("-KILL").args(&pids).status()?;
-            break r;
+            child.wait()?;
+            return Ok(());
         }
         if child.try_wait()?.is_some() {
             return Err("the job ended before it could be killed".into());
         }
         if start.elapsed() > Duration::from_secs(120) {
             let _ = child.kill();
-            return Err("no checkpoint round within 120 s".into());
+            return Err("no checkpoint within 120 s".into());
         }
         std::thread::sleep(Duration::from_millis(10));
-    };
-    child.wait()?;
+    }
+}
+
+fn killed_job_resumes() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let ck = dir.path().join("ck");
+    let ck_arg = ck.to_str().ok_or("a UTF-8 path")?;
+    let args = ["solve", "cram:5x5", "--moves", "--checkpoint", ck_arg];
+    let want = one_process(&["solve", "cram:5x5", "--moves"])?;
+    kill_when(2, &args, &ck, |ck| {
+        manifest_round(ck).is_some_and(|r| r >= 2)
+    })?;
+    let killed_after = 2;
     let round = manifest_round(&ck).ok_or("no manifest after the kill")?;
     if round < killed_after {
         return Err(format!("the manifest went back from {killed_after} to {round}").into());
@@ -551,6 +568,49 @@ fn killed_job_resumes() -> Result<(), Failed> {
     let replayed = format!("({} resumed)", round + 1);
     if !err.contains(&skipped) || !err.contains(&replayed) {
         return Err(format!("the rounds were not skipped ({skipped}, {replayed}): {err}").into());
+    }
+    Ok(())
+}
+
+fn killed_graph_job_resumes() -> Result<(), Failed> {
+    // A long path: one round a vertex in each pass, so the job runs long enough to be killed
+    // between the outcomes and the end of the values.
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("path.txt");
+    let mut body = String::new();
+    for i in 0..100_000u32 {
+        body.push_str(&format!("{i} {}\n", i + 1));
+    }
+    std::fs::write(&path, body)?;
+    let file = path.to_str().ok_or("a UTF-8 path")?;
+    let ck = dir.path().join("ck");
+    let ck_arg = ck.to_str().ok_or("a UTF-8 path")?;
+    let want = one_process(&["graph", "solve", file, "--edges"])?;
+    let args = ["graph", "solve", file, "--edges", "--checkpoint", ck_arg];
+    let outcomes_done = |ck: &Path| {
+        std::fs::read_to_string(ck.join("manifest")).is_ok_and(|m| m.contains("outcomes: done"))
+    };
+    kill_when(2, &args, &ck, outcomes_done)?;
+    let got = mpi_command(2, &args)?.output()?;
+    let err = text(&got.stderr);
+    if !got.status.success() || got.stdout != want.stdout {
+        return Err(format!("resumed: {:?} {err}", got.status.code()).into());
+    }
+    if !err.contains("outcomes resumed") {
+        return Err(format!("the outcome rounds were not skipped: {err}").into());
+    }
+    // Resumed again from the finished checkpoint: the values too.
+    let got = mpi_command(2, &args)?.output()?;
+    let err = text(&got.stderr);
+    if got.stdout != want.stdout || !err.contains("values resumed") {
+        return Err(format!("resumed twice: {:?} {err}", got.status.code()).into());
+    }
+    // Misère play is another command: the checkpoint is refused.
+    let mut misere = args.to_vec();
+    misere.push("--misere");
+    let got = mpi_command(2, &misere)?.output()?;
+    if got.status.code() != Some(2) || !text(&got.stderr).contains("checkpoint of") {
+        return Err(format!("misère: {:?} {}", got.status.code(), text(&got.stderr)).into());
     }
     Ok(())
 }

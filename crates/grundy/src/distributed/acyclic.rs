@@ -100,11 +100,9 @@ pub fn solve<C: Comm + ?Sized>(
         };
     };
     let mut layer: Vec<u32> = Vec::new();
-    for i in 0..n {
-        if open[i] == 0 {
-            settle(i, &mut word, &mut big);
-            layer.push(i as u32);
-        }
+    for (i, _) in open.iter().enumerate().filter(|&(_, &c)| c == 0) {
+        settle(i, &mut word, &mut big);
+        layer.push(i as u32);
     }
     let mut rounds = 0u64;
     let mut settled = layer.len() as u64;
