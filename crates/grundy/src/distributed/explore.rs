@@ -3,7 +3,7 @@
 //! holds the whole game.
 //!
 //! **Owners.** A position is stored under its key, the bytes ([`Encoding`]) of its canonical
-//! form ([`Family::canonical`], symmetric positions sharing one key), and owned by rank
+//! form ([`Family::canonical`](crate::game::families::Family::canonical), symmetric positions sharing one key), and owned by rank
 //! `owner_hash(key) mod K`. Its id is `index·K + owner`, `index` counting the positions its
 //! owner stored before it.
 //!

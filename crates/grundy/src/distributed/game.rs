@@ -1,7 +1,7 @@
 //! A game given by its rules ([`Family`](crate::game::families::Family)), solved over ranks:
 //! the answer of [`solve::search::solve`](crate::solve::search::solve) (outcome, Grundy value
 //! in normal play, every winning move in the family's order), from a distributed exploration
-//! ([`explore`](super::explore)) and a distributed retrograde pass ([`acyclic`](super::acyclic)).
+//! ([`explore`]) and a distributed retrograde pass ([`acyclic`]).
 //!
 //! **Whole positions.** The one-process engine splits positions into components and adds
 //! their values (Sprague-Grundy); the values of the options of a component are then sums,
