@@ -1,6 +1,7 @@
 //! `--distributed` under a real `mpirun`: 1, 2 and 3 ranks print what the one-process command
 //! prints (`graph solve`: random graphs with cycles and self-loops, both file formats, normal
-//! and misère play, text and JSON; `solve`: Chomp, Cram, Node-Kayles, Wythoff, scripts and a
+//! and misère play, text and JSON; `solve`: Chomp, Cram, Node-Kayles (built-in graphs and a
+//! graph file), Wythoff, scripts and a
 //! sum of heaps by script, with winning moves), agree on one error and its status, a killed
 //! rank ends the whole job with an error instead of a hang, and a job killed after a checkpoint
 //! resumes from it to the same answer.
@@ -391,6 +392,12 @@ fn games_match() -> Result<(), Failed> {
     std::fs::write(&heaps, HEAP_SUM)?;
     let counter = dir.path().join("counter.rhai");
     std::fs::write(&counter, COUNTER)?;
+    let graph = dir.path().join("nk.txt");
+    std::fs::write(
+        &graph,
+        "a: b c\nb: d\nc: d e\nd: f\ne: f g\nf: h\ng: h\nh:\nx: y\n",
+    )?;
+    let graph = format!("node-kayles:{}", graph.to_str().ok_or("a UTF-8 path")?);
     let heaps = format!("rules:{}", heaps.to_str().ok_or("a UTF-8 path")?);
     let counter = format!("rules:{}", counter.to_str().ok_or("a UTF-8 path")?);
     let games = [
@@ -400,6 +407,7 @@ fn games_match() -> Result<(), Failed> {
         "chomp:3x3",
         "node-kayles:grid:3x3",
         "node-kayles:path:9",
+        &graph,
         "wythoff:5,7",
         "wythoff:0,0",
         &heaps,
