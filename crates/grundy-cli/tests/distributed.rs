@@ -1,10 +1,10 @@
 //! `--distributed` under a real `mpirun`: 1, 2 and 3 ranks print what the one-process command
 //! prints (`graph solve`: random graphs with cycles and self-loops, both file formats, normal
-//! and misère play, text and JSON; `solve`: Chomp, Cram, Node-Kayles (built-in graphs and a
-//! graph file), Wythoff, scripts and a
-//! sum of heaps by script, with winning moves), agree on one error and its status, a killed
-//! rank ends the whole job with an error instead of a hang, and a job killed after a checkpoint
-//! resumes from it to the same answer.
+//! and misère play, text and JSON; `solve`: Chomp, Cram, Node-Kayles on built-in graphs and a
+//! graph file, Wythoff, scripts and a sum of heaps by script, with winning moves), agree on one
+//! error and its status, a killed rank ends the whole job with an error instead of a hang, and
+//! a job killed after a checkpoint (`solve` and `graph solve`) resumes from it to the same
+//! answer.
 //!
 //! Needs `mpirun` (Debian `openmpi-bin`, installed by `.ci/run`) and a build with the `mpi`
 //! feature: `cargo test -p grundy-cli --release --features mpi --test distributed`. Without
