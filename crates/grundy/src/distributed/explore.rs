@@ -146,10 +146,13 @@ struct State {
 }
 
 impl State {
-    /// Bytes of the state, as charged.
+    /// Bytes of the state, as charged: the positions, their keys (twice for the frontier's,
+    /// which are also listed there) and the reverse arcs.
     fn bytes(&self) -> u64 {
+        let frontier: u64 = self.frontier.iter().map(|k| 16 + k.len() as u64).sum();
         POSITION_BYTES * self.index.len() as u64
             + self.key_bytes
+            + frontier
             + ARC_BYTES * self.arc_index.len() as u64
     }
 
