@@ -1,25 +1,44 @@
-//! `--distributed`: the graph solver over the ranks of an MPI job (cargo feature `mpi`).
+//! `--distributed`: the graph solver and the solver of games by their rules over the ranks of
+//! an MPI job (cargo feature `mpi`).
 //!
-//! Every rank runs this same code: it reads its own byte range of the file, takes part in the
-//! library's bulk-synchronous rounds ([`grundy::distributed`]), and rank 0 prints the answer in
-//! the one-process command's format. Errors are agreed among ranks: rank 0 prints the one
+//! Every rank runs this same code: it reads its own byte range of the file (`graph solve`) or
+//! loads the game (`solve`), takes part in the library's bulk-synchronous rounds
+//! ([`grundy::distributed`]), and rank 0 prints the answer in the one-process command's format. Errors are agreed among ranks: rank 0 prints the one
 //! error before MPI is finalized, and every rank exits with its status. MPI is finalized before the process exits, so
 //! `mpirun` sees a clean end; a panic aborts the whole job (`MPI_Abort`).
 
 use crate::cmd::graph::Input;
+use crate::cmd::solve::SolveArgs;
 use crate::error::CliError;
 
 /// Without the `mpi` feature there are no ranks: a usage error saying how to build them.
 #[cfg(not(feature = "mpi"))]
-pub fn graph_solve(_input: &Input, _json: bool, _stats: bool) -> Result<(), CliError> {
+fn without_mpi() -> Result<(), CliError> {
     Err(CliError::usage(
         "--distributed: this grundy was built without MPI; build it with \
          `cargo build -p grundy-cli --release --features mpi` (see docs/distributed.md)",
     ))
 }
 
+/// `grundy graph solve --distributed` (needs the `mpi` feature).
+#[cfg(not(feature = "mpi"))]
+pub fn graph_solve(
+    _input: &Input,
+    _json: bool,
+    _stats: bool,
+    _checkpoint: Option<&std::path::Path>,
+) -> Result<(), CliError> {
+    without_mpi()
+}
+
+/// `grundy solve --distributed` (needs the `mpi` feature).
+#[cfg(not(feature = "mpi"))]
+pub fn solve(_args: &SolveArgs) -> Result<(), CliError> {
+    without_mpi()
+}
+
 #[cfg(feature = "mpi")]
-pub use with_mpi::graph_solve;
+pub use with_mpi::{graph_solve, solve};
 
 #[cfg(feature = "mpi")]
 mod with_mpi {
@@ -27,27 +46,77 @@ mod with_mpi {
     use crate::cmd::graph::{in_source, json_end, json_start, json_vertex, text_line};
     use crate::output::stdout;
     use grundy::control::Control;
+    use grundy::distributed::checkpoint::{fnv1a, Directory};
+    use grundy::distributed::explore::Journal;
+    use grundy::distributed::game::solve_loaded;
     use grundy::distributed::mpi::{abort_world, MpiComm};
     use grundy::distributed::{graph, loopy, order, retrograde, Bsp, Comm};
+    use grundy::game::families;
+    use grundy::notation::board::{parse_board_game, BoardGame, GraphSpec};
     use grundy::notation::graph::GraphFormat;
     use grundy::solve::Play;
     use grundy::Error;
     use std::io::{Read, Seek, SeekFrom, Write};
+    use std::path::Path;
     use std::time::Instant;
 
     /// `grundy graph solve FILE --distributed`.
-    pub fn graph_solve(input: &Input, json: bool, stats: bool) -> Result<(), CliError> {
+    pub fn graph_solve(
+        input: &Input,
+        json: bool,
+        stats: bool,
+        checkpoint: Option<&Path>,
+    ) -> Result<(), CliError> {
         if input.file == "-" {
             return Err(CliError::usage(
                 "FILE: --distributed reads a file, each rank its own part: standard input \
                  cannot be shared among ranks",
             ));
         }
+        on_ranks(|comm| solve_on(comm, input, json, stats, checkpoint))
+    }
+
+    /// The checkpoint directory of `graph solve --distributed`: its command names the flags
+    /// that change the answer, and its input digest is the file's path, length and time of
+    /// last change (hashing the contents would read the whole file on every rank).
+    fn graph_checkpoint(
+        input: &Input,
+        dir: &Path,
+        rank: usize,
+        ranks: usize,
+    ) -> Result<Directory, Error> {
+        let meta = std::fs::metadata(&input.file)
+            .map_err(|e| Error::invalid(format!("FILE: cannot read '{}': {e}", input.file)))?;
+        let modified = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        let id = format!("{}\n{}\n{modified}", input.file, meta.len());
+        let mut command = String::from("graph solve");
+        if input.edges {
+            command.push_str(" --edges");
+        }
+        if input.misere {
+            command.push_str(" --misere");
+        }
+        Directory::open(
+            dir,
+            &command,
+            &format!("{:016x}", fnv1a(id.as_bytes())),
+            rank,
+            ranks,
+        )
+    }
+
+    /// Runs `f` on this rank of the MPI job, then finalizes MPI; an error is printed once, by
+    /// rank 0, and every rank exits with its status.
+    fn on_ranks(f: impl FnOnce(&MpiComm) -> Result<(), CliError>) -> Result<(), CliError> {
         let comm = MpiComm::init()
             .ok_or_else(|| CliError::Lib(Error::Internal("MPI is already initialized".into())))?;
         abort_on_panic();
         let rank = comm.rank();
-        let result = solve_on(&comm, input, json, stats).map_err(|e| {
+        let result = f(&comm).map_err(|e| {
             let e = e.with_memory_flag();
             // Rank 0 prints the one message before MPI_Finalize: once the other ranks are past
             // it they exit with the error's status, and mpirun then ends the job, rank 0 too.
@@ -61,6 +130,104 @@ mod with_mpi {
         // MPI_Finalize: every rank ends the job cleanly, whatever its status.
         drop(comm);
         result
+    }
+
+    /// `grundy solve GAME --distributed`.
+    pub fn solve(args: &SolveArgs) -> Result<(), CliError> {
+        on_ranks(|comm| solve_game_on(comm, args))
+    }
+
+    /// A digest of what `grundy solve` reads: the game's notation and the bytes of the file it
+    /// names (a graph file or a script), 64-bit FNV-1a in hex.
+    fn input_digest(game: &BoardGame, notation: &str) -> Result<String, Error> {
+        let mut bytes = notation.as_bytes().to_vec();
+        let file = match game {
+            BoardGame::NodeKayles(GraphSpec::File(path)) | BoardGame::Rules(path) => Some(path),
+            _ => None,
+        };
+        if let Some(path) = file {
+            bytes.push(b'\n');
+            let read = std::fs::read(path)
+                .map_err(|e| Error::invalid(format!("{}: cannot read it: {e}", path.display())))?;
+            bytes.extend_from_slice(&read);
+        }
+        Ok(format!("{:016x}", fnv1a(&bytes)))
+    }
+
+    fn solve_game_on(comm: &MpiComm, args: &SolveArgs) -> Result<(), CliError> {
+        let ctl = crate::output::interruptible();
+        let bsp = Bsp::new(comm, &ctl);
+        let game =
+            bsp.check(parse_board_game(&args.game).map_err(|e| Error::Parse(e.in_source("GAME"))))?;
+        if matches!(game, BoardGame::Rules(_)) {
+            crate::output::start_script_clock();
+        }
+        let loaded = bsp.check(families::load(&game, ctl.memory().limit(), &ctl))?;
+        let play = if args.misere {
+            Play::Misere
+        } else {
+            Play::Normal
+        };
+        let mut journal = match &args.checkpoint {
+            Some(dir) => {
+                let opened = input_digest(&game, &args.game).and_then(|digest| {
+                    Directory::open(dir, "solve", &digest, bsp.rank(), bsp.size())
+                });
+                let d = bsp.check(opened)?;
+                if let (0, Some(round)) = (bsp.rank(), d.finished()) {
+                    eprintln!(
+                        "grundy: --checkpoint {}: resuming after round {round} of the \
+                         exploration ({} rounds skipped)",
+                        dir.display(),
+                        round + 1
+                    );
+                }
+                Some(d)
+            }
+            None => None,
+        };
+        let c0 = cpu_seconds();
+        let (s, work) = solve_loaded(
+            &bsp,
+            &loaded,
+            play,
+            args.moves,
+            journal.as_mut().map(|d| d as &mut dyn Journal),
+        )?;
+        // The busiest rank's CPU time, in milliseconds.
+        let cpu_ms = bsp.all_gather(&[((cpu_seconds() - c0) * 1000.0) as u64]);
+        if bsp.rank() != 0 {
+            return Ok(());
+        }
+        if args.verbose {
+            let cpu = cpu_ms.iter().max().copied().unwrap_or(0) as f64 / 1000.0;
+            let n = work.positions.max(1) as f64;
+            eprintln!(
+                "ranks {}, positions {}, arcs {}, exploration {} rounds ({} resumed) in {:.3} s, \
+                 values {} rounds in {:.3} s, time {:.3} s, busiest rank {:.3} s CPU \
+                 ({:.0} positions/s a rank), bytes sent a position {:.1} exploring and {:.1} \
+                 settling, {:.1} bytes a position charged on rank 0",
+                bsp.size(),
+                work.positions,
+                work.arcs,
+                work.explore_rounds,
+                work.resumed_rounds,
+                work.seconds[0],
+                work.value_rounds,
+                work.seconds[1],
+                s.seconds,
+                cpu,
+                n / bsp.size() as f64 / cpu.max(1e-9),
+                work.bytes_sent[0] as f64 / n,
+                work.bytes_sent[1] as f64 / n,
+                work.bytes as f64 * bsp.size() as f64 / n,
+            );
+        }
+        if args.json {
+            crate::cmd::solve::write_json(&args.game, &s)
+        } else {
+            crate::cmd::solve::write_text(&s)
+        }
     }
 
     /// A panic (a bug) is printed, then ends every rank of the job: the others would wait
@@ -94,9 +261,26 @@ mod with_mpi {
         Ok((start, bytes))
     }
 
-    fn solve_on(comm: &MpiComm, input: &Input, json: bool, stats: bool) -> Result<(), CliError> {
+    fn solve_on(
+        comm: &MpiComm,
+        input: &Input,
+        json: bool,
+        stats: bool,
+        checkpoint: Option<&Path>,
+    ) -> Result<(), CliError> {
         let ctl = crate::output::interruptible();
         let bsp = Bsp::new(comm, &ctl);
+        let mut dir = match checkpoint {
+            Some(d) => Some(bsp.check(graph_checkpoint(input, d, bsp.rank(), bsp.size()))?),
+            None => None,
+        };
+        let say = |what: String| {
+            if bsp.rank() == 0 {
+                if let Some(d) = checkpoint {
+                    eprintln!("grundy: --checkpoint {}: {what}", d.display());
+                }
+            }
+        };
         let t0 = Instant::now();
         let c0 = cpu_seconds();
         let (offset, text) = bsp.check(read_range(&input.file, bsp.rank(), bsp.size(), &ctl))?;
@@ -116,12 +300,62 @@ mod with_mpi {
         } else {
             Play::Normal
         };
-        let outcomes = retrograde::solve(&bsp, &part, play)?;
+        let done = dir.as_ref().filter(|d| d.get("outcomes") == Some("done"));
+        let outcomes = match done {
+            Some(d) => {
+                say("outcomes resumed: their rounds are skipped".into());
+                let bytes = d.load_part("outcomes");
+                bsp.check(
+                    bytes.and_then(|b| retrograde::PartOutcomes::from_bytes(&b, play, part.len())),
+                )?
+            }
+            None => {
+                let o = retrograde::solve(&bsp, &part, play)?;
+                if let Some(d) = dir.as_mut() {
+                    bsp.check(d.save_part("outcomes", &o.to_bytes()))?;
+                    bsp.check(d.set("outcomes", "done"))?;
+                }
+                o
+            }
+        };
         let t_outcomes = t0.elapsed().as_secs_f64() - t_read;
         let c_outcomes = cpu_seconds() - c0 - c_read;
         let after_outcomes = bsp.stats();
         let values = match play {
-            Play::Normal => Some(loopy::solve(&bsp, &part)?),
+            Play::Normal => {
+                let from = dir.as_ref().and_then(|d| Some((d, d.get("values")?)));
+                let from =
+                    match from {
+                        Some((d, stage)) => {
+                            say(format!("values resumed before stage {stage}"));
+                            let bytes = d.load_part(&format!("values-{stage}"));
+                            Some(bsp.check(
+                                bytes.and_then(|b| loopy::Stage::from_bytes(&b, part.len())),
+                            )?)
+                        }
+                        None => None,
+                    };
+                Some(loopy::solve_from(
+                    &bsp,
+                    &part,
+                    from,
+                    &mut |s, committed| {
+                        let Some(d) = dir.as_mut() else {
+                            return Ok(());
+                        };
+                        let next = s.next();
+                        if !committed {
+                            return d.save_part(&format!("values-{next}"), &s.to_bytes());
+                        }
+                        d.set("values", &next.to_string())?;
+                        // Two stages back: no manifest names it any more.
+                        if next >= 2 {
+                            d.remove_part(&format!("values-{}", next - 2));
+                        }
+                        Ok(())
+                    },
+                )?)
+            }
             Play::Misere => None,
         };
         let t_values = t0.elapsed().as_secs_f64() - t_read - t_outcomes;

@@ -21,7 +21,7 @@ pub enum GraphCommand {
     /// One line a vertex, in order of first appearance: `V OUTCOME REMOTENESS VALUE`.
     #[command(
         after_help = "Example:\n  printf 'a: b\\nb: c\\nc: a d\\nd: e\\n' | grundy graph solve -\n\
-        prints\n  a D - inf{}\n  b D - inf{}\n  c D - inf{1}\n  d N 1 1\n  e P 0 0\n\n        On a cluster (a build with the `mpi` feature), every rank reads its own part of the file:\n          mpirun -np 64 grundy graph solve big.txt --edges --distributed > answer.txt"
+        prints\n  a D - inf{}\n  b D - inf{}\n  c D - inf{1}\n  d N 1 1\n  e P 0 0\n\n        On a cluster (a build with the `mpi` feature), every rank reads its own part of the file:\n          mpirun -np 64 grundy graph solve big.txt --edges --distributed --checkpoint ckpt/ > answer.txt"
     )]
     Solve {
         #[command(flatten)]
@@ -38,6 +38,11 @@ pub enum GraphCommand {
         /// bytes sent an arc, seconds a phase).
         #[arg(long, requires = "distributed")]
         stats: bool,
+        /// With --distributed: save each rank's state in DIR (a directory every rank can reach)
+        /// when the outcomes are done and after each stage of the values; the same command run
+        /// again resumes from the last state all ranks saved (the file is read again).
+        #[arg(long, value_name = "DIR", requires = "distributed")]
+        checkpoint: Option<std::path::PathBuf>,
     },
     /// Write the graph in Graphviz DOT, vertices coloured by outcome (P red, N blue, D grey).
     #[command(after_help = "Example:\n  grundy graph dot game.txt | dot -Tsvg > game.svg")]
@@ -73,7 +78,8 @@ pub fn run(command: GraphCommand) -> Result<(), CliError> {
             json,
             distributed: true,
             stats,
-        } => crate::distributed::graph_solve(&input, json, stats),
+            checkpoint,
+        } => crate::distributed::graph_solve(&input, json, stats, checkpoint.as_deref()),
         GraphCommand::Solve { input, json, .. } => match solve(&input)? {
             AnySolved::U32(s) if json => write_json(&s),
             AnySolved::U64(s) if json => write_json(&s),

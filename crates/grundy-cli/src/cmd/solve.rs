@@ -22,6 +22,8 @@ use std::io::Write;
     grundy solve node-kayles:graph.txt    # a graph file, edges undirected\n  \
     grundy solve wythoff:3,5 --misere\n  \
     grundy solve rules:game.rhai --moves  # rules in a Rhai script (docs/games-by-rules.md)\n\n\
+    On a cluster (a build with the `mpi` feature), over the ranks of an MPI job:\n  \
+    mpirun -np 64 grundy solve cram:5x7 --distributed --checkpoint ckpt/\n\n\
     GAME is one of: chomp:A,B,C (row lengths, bottom row first, non-increasing), chomp:RxC, \
     cram:RxC, cram:ROWS (rows separated by /, '.' free, '#' blocked), node-kayles:path:N, \
     node-kayles:cycle:N, node-kayles:grid:RxC, node-kayles:FILE, wythoff:A,B, rules:PATH.\n\n\
@@ -29,20 +31,30 @@ use std::io::Write;
     one line per winning move, `MOVE: POSITION-AFTER`.")]
 pub struct SolveArgs {
     /// The game, e.g. `cram:4x5`, `chomp:3,3,2`, `node-kayles:path:20`, `wythoff:4,7`.
-    game: String,
+    pub(crate) game: String,
     /// Misère play: the player who cannot move wins (no value is printed: misère values do not
     /// add; the outcome comes from a direct search).
     #[arg(long)]
-    misere: bool,
+    pub(crate) misere: bool,
     /// Also print every winning move, as the move and the position after it.
     #[arg(long)]
-    moves: bool,
+    pub(crate) moves: bool,
     /// Print one JSON document `{"game", "outcome", "value", "winning_moves", "stats"}`.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Print positions searched, table hits and time on stderr.
     #[arg(short, long)]
-    verbose: bool,
+    pub(crate) verbose: bool,
+    /// Solve over the ranks of an MPI job (run under mpirun or srun): every position reachable
+    /// from the start is explored and settled, each by the rank owning it; rank 0 prints the
+    /// answer, the same as without this flag. --memory is the budget of each rank.
+    #[arg(long)]
+    pub(crate) distributed: bool,
+    /// With --distributed: after each round of the exploration, save what it added in DIR (a
+    /// directory every rank can reach); the same command run again resumes after the last
+    /// round all ranks saved.
+    #[arg(long, value_name = "DIR", requires = "distributed")]
+    pub(crate) checkpoint: Option<std::path::PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -73,6 +85,9 @@ struct JsonSolution<'a> {
 
 /// Runs `grundy solve`.
 pub fn run(args: SolveArgs) -> Result<(), CliError> {
+    if args.distributed {
+        return crate::distributed::solve(&args);
+    }
     let game = parse_board_game(&args.game).map_err(|e| Error::Parse(e.in_source("GAME")))?;
     // The command's memory budget (`--memory`, global) bounds the transposition table and the
     // graph file a Node-Kayles game is read from.
@@ -105,7 +120,7 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
     }
 }
 
-fn write_text(s: &Solution) -> Result<(), CliError> {
+pub(crate) fn write_text(s: &Solution) -> Result<(), CliError> {
     let mut out = stdout();
     writeln!(out, "{}", s.outcome)?;
     if let Some(v) = s.value {
@@ -118,7 +133,7 @@ fn write_text(s: &Solution) -> Result<(), CliError> {
     Ok(())
 }
 
-fn write_json(game: &str, s: &Solution) -> Result<(), CliError> {
+pub(crate) fn write_json(game: &str, s: &Solution) -> Result<(), CliError> {
     print_json(&JsonSolution {
         game,
         outcome: s.outcome.to_string(),

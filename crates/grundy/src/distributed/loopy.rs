@@ -31,6 +31,7 @@
 //! the first stage of the `∞` vertices, and a round's messages.
 
 use super::graph::GraphPart;
+use super::wire::{put, Read};
 use super::{numbers, Bsp, Comm, Keyed, Outbox};
 use crate::error::{Error, Result};
 use crate::game::hash::FxHashMap;
@@ -70,20 +71,101 @@ pub fn bytes_needed(n: u64) -> u64 {
     16 * n + n.div_ceil(8) + 64
 }
 
+/// The state of a rank between two stages: every vertex's word (open, finite or `∞`), the `K`
+/// values recorded so far, and the next stage. A checkpoint of the pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stage {
+    label: Vec<u64>,
+    later: FxHashMap<u32, Vec<u64>>,
+    stage: u64,
+}
+
+impl Stage {
+    /// The stage to run next.
+    pub fn next(&self) -> u64 {
+        self.stage
+    }
+
+    /// The state as bytes (varints).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        put(&mut out, self.stage);
+        put(&mut out, self.label.len() as u64);
+        for &l in &self.label {
+            put(&mut out, l);
+        }
+        let mut later: Vec<_> = self.later.iter().collect();
+        later.sort_unstable();
+        put(&mut out, later.len() as u64);
+        for (&i, ks) in later {
+            put(&mut out, u64::from(i));
+            put(&mut out, ks.len() as u64);
+            for &k in ks {
+                put(&mut out, k);
+            }
+        }
+        out
+    }
+
+    /// The state of a part of `n` vertices from [`Stage::to_bytes`] (bytes of another part are
+    /// an error).
+    pub fn from_bytes(bytes: &[u8], n: usize) -> Result<Stage> {
+        let bad = || Error::invalid("a checkpoint of values that does not fit this graph");
+        let mut r = Read::new(bytes);
+        let stage = r.get()?;
+        if r.get()? != n as u64 {
+            return Err(bad());
+        }
+        let label = (0..n).map(|_| r.get()).collect::<Result<Vec<u64>>>()?;
+        let mut later = FxHashMap::default();
+        for _ in 0..r.get()? {
+            let i = u32::try_from(r.get()?).map_err(|_| bad())?;
+            let len = r.get()?;
+            let ks = (0..len).map(|_| r.get()).collect::<Result<Vec<u64>>>()?;
+            later.insert(i, ks);
+        }
+        if !r.is_empty() {
+            return Err(bad());
+        }
+        Ok(Stage {
+            label,
+            later,
+            stage,
+        })
+    }
+}
+
 /// Computes `γ` of the vertices of `part` (collective; see the module documentation).
 pub fn solve<C: Comm + ?Sized>(bsp: &Bsp<'_, C>, part: &GraphPart) -> Result<PartValues> {
+    solve_from(bsp, part, None, &mut |_, _| Ok(()))
+}
+
+/// [`solve`] from the state `from` (a checkpoint; `None`: the start), calling `finished` with
+/// the state after each stage: `finished(state, false)` to save it, then, once every rank has
+/// saved it, `finished(state, true)` (collective: the ranks agree on failures after each call).
+pub fn solve_from<C: Comm + ?Sized>(
+    bsp: &Bsp<'_, C>,
+    part: &GraphPart,
+    from: Option<Stage>,
+    finished: &mut dyn FnMut(&Stage, bool) -> Result<()>,
+) -> Result<PartValues> {
     let n = part.len();
     let k = bsp.size() as u64;
     let ctl = bsp.control();
     let held =
         bsp.check(ctl.reserve(bytes_needed(n as u64), "the values of this rank's vertices"))?;
-    let mut label: Vec<u64> = (0..n).map(|i| OPEN | part.out_degree(i)).collect();
+    let (mut label, mut later, mut stage) = match from {
+        Some(s) => (s.label, s.later, s.stage),
+        None => (
+            (0..n).map(|i| OPEN | part.out_degree(i)).collect(),
+            FxHashMap::default(),
+            0,
+        ),
+    };
     let mut cnt = vec![0u64; n];
     let mut hit = vec![false; n];
-    let mut later: FxHashMap<u32, Vec<u64>> = FxHashMap::default();
-    let mut open_count = n as u64;
-    let mut stage = 0u64;
-    let mut labelled = 0u64;
+    let mut open_count = label.iter().filter(|&&l| l & OPEN != 0).count() as u64;
+    let mut labelled = n as u64 - open_count;
     let bad = || Error::Internal("a message for a vertex not owned here".into());
     loop {
         if bsp.sum(open_count) == 0 {
@@ -170,6 +252,17 @@ pub fn solve<C: Comm + ?Sized>(bsp: &Bsp<'_, C>, part: &GraphPart) -> Result<Par
             }
         }
         stage += 1;
+        let mut state = Stage {
+            label: std::mem::take(&mut label),
+            later: std::mem::take(&mut later),
+            stage,
+        };
+        let saved = finished(&state, false);
+        bsp.check(saved)?;
+        let committed = finished(&state, true);
+        bsp.check(committed)?;
+        label = std::mem::take(&mut state.label);
+        later = std::mem::take(&mut state.later);
     }
     drop(held);
     Ok(PartValues { label, later })

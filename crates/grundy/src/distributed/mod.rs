@@ -29,6 +29,10 @@
 //! (what the tests pit against the one-process solvers), and the `mpi` feature adds
 //! `distributed::mpi`, ranks as MPI processes.
 
+pub mod acyclic;
+pub mod checkpoint;
+pub mod explore;
+pub mod game;
 pub mod graph;
 pub mod loopy;
 #[cfg(feature = "mpi")]
@@ -36,7 +40,7 @@ pub mod mpi;
 pub mod order;
 pub mod retrograde;
 pub mod threads;
-mod wire;
+pub(crate) mod wire;
 
 use crate::control::Control;
 use crate::error::{Error, Result};
@@ -231,5 +235,7 @@ pub fn owner_hash(bytes: &[u8]) -> u64 {
     h.finish()
 }
 
+#[cfg(test)]
+mod game_tests;
 #[cfg(test)]
 mod tests;

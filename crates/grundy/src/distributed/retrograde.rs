@@ -16,6 +16,7 @@
 //! class, as one varint).
 
 use super::graph::GraphPart;
+use super::wire::{put, Read};
 use super::{numbers, Bsp, Comm, Keyed, Outbox};
 use crate::error::{Error, Result};
 use crate::solve::outcome::outcome_of_rank;
@@ -42,6 +43,32 @@ impl PartOutcomes {
     /// The remoteness of owned vertex `i`, `None` for a draw.
     pub fn remoteness(&self, i: usize) -> Option<u64> {
         self.rank[i].checked_sub(1)
+    }
+
+    /// The words as bytes (a checkpoint of the finished pass): `remoteness + 1` or 0 for each
+    /// owned vertex, as varints.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.rank.len() * 2);
+        put(&mut out, self.rank.len() as u64);
+        for &r in &self.rank {
+            put(&mut out, r);
+        }
+        out
+    }
+
+    /// The outcomes under `play` of the `n` owned vertices from [`PartOutcomes::to_bytes`]
+    /// (bytes of another part are an error).
+    pub fn from_bytes(bytes: &[u8], play: Play, n: usize) -> Result<PartOutcomes> {
+        let mut r = Read::new(bytes);
+        let bad = || Error::invalid("a checkpoint of outcomes that does not fit this graph");
+        if r.get()? != n as u64 {
+            return Err(bad());
+        }
+        let rank = (0..n).map(|_| r.get()).collect::<Result<Vec<u64>>>()?;
+        if !r.is_empty() {
+            return Err(bad());
+        }
+        Ok(PartOutcomes { play, rank })
     }
 }
 

@@ -28,6 +28,19 @@ fn one_process(text: &str, format: GraphFormat, play: Play) -> Result<Vec<Line>>
         .collect())
 }
 
+/// This rank's part of the graph `text`, read from its own line range.
+fn read_part<C: super::Comm + ?Sized>(
+    bsp: &Bsp<'_, C>,
+    text: &str,
+    format: GraphFormat,
+) -> Result<super::graph::GraphPart> {
+    let bytes = text.as_bytes();
+    let mut file = std::io::Cursor::new(bytes);
+    let (start, end) =
+        line_range(&mut file, bytes.len() as u64, bsp.rank(), bsp.size()).expect("a cursor reads");
+    read(bsp, &bytes[start as usize..end as usize], start, format)
+}
+
 /// The answer of `ranks` ranks, each reading its own line range of `text`, at rank 0 (every
 /// rank must return the same error).
 pub(crate) fn distributed(
@@ -39,11 +52,7 @@ pub(crate) fn distributed(
     let results = threads::run(ranks, |c| {
         let ctl = Control::none();
         let bsp = Bsp::new(c, &ctl);
-        let bytes = text.as_bytes();
-        let mut file = std::io::Cursor::new(bytes);
-        let (start, end) = line_range(&mut file, bytes.len() as u64, bsp.rank(), bsp.size())
-            .expect("a cursor reads");
-        let part = read(&bsp, &bytes[start as usize..end as usize], start, format)?;
+        let part = read_part(&bsp, text, format)?;
         let o = retrograde::solve(&bsp, &part, play)?;
         let v = match play {
             Play::Normal => Some(loopy::solve(&bsp, &part)?),
@@ -134,6 +143,50 @@ fn hand_graph_with_cycles_matches() {
         distributed("", GraphFormat::Adjacency, Play::Normal, 3),
         Ok(Vec::new())
     );
+}
+
+/// The outcomes saved as bytes come back equal, and the values resumed from the state after a
+/// stage are the values of a run never stopped, on every rank.
+#[test]
+fn checkpoints_of_outcomes_and_values_resume_to_the_same_answer() {
+    use crate::error::Error;
+    let text = "a: b c f\nb: a\nc: d g\nd: e\nf: g h\ng: h\nloop: loop e\nx: a b c d e f g h\n";
+    for ranks in 1..=4 {
+        let ok = threads::run(ranks, |c| {
+            let ctl = Control::none();
+            let bsp = Bsp::new(c, &ctl);
+            let part = read_part(&bsp, text, GraphFormat::Adjacency).unwrap();
+            let o = retrograde::solve(&bsp, &part, Play::Normal).unwrap();
+            let back =
+                retrograde::PartOutcomes::from_bytes(&o.to_bytes(), Play::Normal, part.len());
+            assert_eq!(back.as_ref(), Ok(&o));
+            let want = loopy::solve(&bsp, &part).unwrap();
+            let mut stages = 0;
+            for cut in 1.. {
+                let mut saved = None;
+                let stopped = loopy::solve_from(&bsp, &part, None, &mut |s, committed| {
+                    if committed && s.next() == cut {
+                        saved = Some(s.to_bytes());
+                        return Err(Error::Cancelled);
+                    }
+                    Ok(())
+                });
+                let Some(saved) = saved else {
+                    assert_eq!(stopped.as_ref(), Ok(&want));
+                    break;
+                };
+                assert_eq!(stopped, Err(Error::Cancelled));
+                let from = loopy::Stage::from_bytes(&saved, part.len()).unwrap();
+                let resumed =
+                    loopy::solve_from(&bsp, &part, Some(from), &mut |_, _| Ok(())).unwrap();
+                assert_eq!(resumed, want, "resumed after stage {cut}");
+                stages += 1;
+            }
+            stages
+        });
+        // Values 0, 1, 2 and ∞: stages to cut after.
+        assert!(ok.iter().all(|&s| s >= 3), "{ok:?}");
+    }
 }
 
 #[test]

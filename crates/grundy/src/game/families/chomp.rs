@@ -130,3 +130,25 @@ testing_pub! {
         }
     }
 }
+
+/// The number of rows, then each row's length.
+impl super::Encoding for Chomp {
+    fn encode(&self, p: &Rows, out: &mut Vec<u8>) {
+        super::put(out, p.len() as u64);
+        for &r in p {
+            super::put(out, u64::from(r));
+        }
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Result<Rows> {
+        super::decode_with(bytes, |r| {
+            let n = r.get()?;
+            (0..n)
+                .map(|_| {
+                    u32::try_from(r.get()?)
+                        .map_err(|_| crate::Error::Internal("a Chomp row above 2^32".into()))
+                })
+                .collect()
+        })
+    }
+}

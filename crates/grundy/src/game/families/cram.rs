@@ -298,3 +298,27 @@ testing_pub! {
         }
     }
 }
+
+/// The rows, the columns, then the words of free cells.
+impl super::Encoding for Cram {
+    fn encode(&self, p: &Board, out: &mut Vec<u8>) {
+        super::put(out, u64::from(p.rows));
+        super::put(out, u64::from(p.cols));
+        for &w in &p.free {
+            super::put(out, w);
+        }
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Result<Board> {
+        super::decode_with(bytes, |r| {
+            let bad = || crate::Error::Internal("a malformed Cram board".into());
+            let rows = usize::try_from(r.get()?).map_err(|_| bad())?;
+            let cols = usize::try_from(r.get()?).map_err(|_| bad())?;
+            let mut b = Board::blocked(rows, cols).ok_or_else(bad)?;
+            for w in &mut b.free {
+                *w = r.get()?;
+            }
+            Ok(b)
+        })
+    }
+}

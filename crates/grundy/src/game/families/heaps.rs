@@ -71,3 +71,20 @@ impl Family for HeapSum<'_> {
         std::mem::size_of::<Vec<u64>>() + 8 * p.len()
     }
 }
+
+/// The number of heaps, then the heaps.
+impl super::Encoding for HeapSum<'_> {
+    fn encode(&self, p: &Vec<u64>, out: &mut Vec<u8>) {
+        super::put(out, p.len() as u64);
+        for &h in p {
+            super::put(out, h);
+        }
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Result<Vec<u64>> {
+        super::decode_with(bytes, |r| {
+            let n = r.get()?;
+            (0..n).map(|_| r.get()).collect()
+        })
+    }
+}

@@ -93,6 +93,42 @@ pub trait Family {
     fn bytes(&self, p: &Self::Position) -> usize;
 }
 
+/// A position as bytes and back: what the distributed engine
+/// ([`distributed::explore`](crate::distributed::explore)) sends between processes, hashes to
+/// choose a position's owner, and keys its tables by.
+///
+/// The encoding is a function of the position (equal positions, equal bytes) and
+/// `decode(encode(p)) = p`, so the bytes stand for the position: two positions are the same
+/// exactly when their bytes are. Numbers are LEB128 varints, so small positions take few bytes.
+pub trait Encoding: Family {
+    /// Appends the bytes of `p` to `out`.
+    fn encode(&self, p: &Self::Position, out: &mut Vec<u8>);
+
+    /// The position whose bytes are `bytes` (bytes that are no position's are an internal
+    /// error: they only ever come from [`Encoding::encode`]).
+    fn decode(&self, bytes: &[u8]) -> Result<Self::Position>;
+}
+
+/// Reads the varints of an encoded position; the whole of `bytes` must be used.
+pub(crate) fn decode_with<T>(
+    bytes: &[u8],
+    f: impl FnOnce(&mut crate::distributed::wire::Read<'_>) -> Result<T>,
+) -> Result<T> {
+    let mut r = crate::distributed::wire::Read::new(bytes);
+    let x = f(&mut r)?;
+    if !r.is_empty() {
+        return Err(crate::error::Error::Internal(
+            "bytes left over after a position".into(),
+        ));
+    }
+    Ok(x)
+}
+
+/// Appends `x` as a varint.
+pub(crate) fn put(out: &mut Vec<u8>, x: u64) {
+    crate::distributed::wire::put(out, x)
+}
+
 /// The Grundy value of `p` straight from the definition `g(p) = mex { g(q) : p → q }`: no
 /// components, no symmetry, a plain memo. The tests' reference for every family.
 pub fn reference_value<F: Family>(

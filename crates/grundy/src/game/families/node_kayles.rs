@@ -369,3 +369,25 @@ testing_pub! {
         }
     }
 }
+
+/// The number of vertices, then the words of the adjacency rows.
+impl super::Encoding for NodeKayles {
+    fn encode(&self, p: &Graph, out: &mut Vec<u8>) {
+        super::put(out, u64::from(p.n));
+        for &w in &p.adj {
+            super::put(out, w);
+        }
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Result<Graph> {
+        super::decode_with(bytes, |r| {
+            let bad = || crate::Error::Internal("a malformed Node-Kayles graph".into());
+            let n = usize::try_from(r.get()?).map_err(|_| bad())?;
+            let mut g = Graph::empty(n).ok_or_else(bad)?;
+            for w in &mut g.adj {
+                *w = r.get()?;
+            }
+            Ok(g)
+        })
+    }
+}

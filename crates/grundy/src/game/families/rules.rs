@@ -248,3 +248,65 @@ impl Family for Rules {
         false
     }
 }
+
+/// A tag (0 false, 1 true, 2 integer, 3 character, 4 string, 5 array), then the integer
+/// (zigzag: `2i` for `i ≥ 0`, `−2i − 1` below), the character's code point, the string's length
+/// and bytes, or the array's length and elements.
+impl super::Encoding for Rules {
+    fn encode(&self, p: &Value, out: &mut Vec<u8>) {
+        use super::put;
+        match p {
+            Value::Bool(b) => put(out, u64::from(*b)),
+            Value::Int(i) => {
+                put(out, 2);
+                put(out, ((*i << 1) ^ (*i >> 63)) as u64);
+            }
+            Value::Char(c) => {
+                put(out, 3);
+                put(out, u64::from(*c));
+            }
+            Value::Str(s) => {
+                put(out, 4);
+                crate::distributed::wire::put_bytes(out, s.as_bytes());
+            }
+            Value::Array(a) => {
+                put(out, 5);
+                put(out, a.len() as u64);
+                for x in a {
+                    self.encode(x, out);
+                }
+            }
+        }
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Result<Value> {
+        fn value(r: &mut crate::distributed::wire::Read<'_>) -> Result<Value> {
+            let bad = || Error::Internal("a malformed script position".into());
+            Ok(match r.get()? {
+                0 => Value::Bool(false),
+                1 => Value::Bool(true),
+                2 => {
+                    let z = r.get()?;
+                    Value::Int(((z >> 1) as i64) ^ -((z & 1) as i64))
+                }
+                3 => Value::Char(
+                    u32::try_from(r.get()?)
+                        .ok()
+                        .and_then(char::from_u32)
+                        .ok_or_else(bad)?,
+                ),
+                4 => Value::Str(r.get_str()?.to_string()),
+                5 => {
+                    let n = r.get()?;
+                    let mut a = Vec::new();
+                    for _ in 0..n {
+                        a.push(value(r)?);
+                    }
+                    Value::Array(a)
+                }
+                _ => return Err(bad()),
+            })
+        }
+        super::decode_with(bytes, value)
+    }
+}

@@ -101,3 +101,15 @@ impl Family for Wythoff {
         std::mem::size_of::<Heaps>()
     }
 }
+
+/// The two heaps.
+impl super::Encoding for Wythoff {
+    fn encode(&self, &(a, b): &Heaps, out: &mut Vec<u8>) {
+        super::put(out, a);
+        super::put(out, b);
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Result<Heaps> {
+        super::decode_with(bytes, |r| Ok((r.get()?, r.get()?)))
+    }
+}
