@@ -106,6 +106,7 @@ pub(crate) fn extend(
     let reps = least_representatives(st, heaps, ctl)?;
     let size: Vec<u64> = reps.iter().map(|r| r.iter().sum()).collect();
     let mut rep_opts: Vec<Vec<u32>> = Vec::with_capacity(q);
+    let mut opts_mem = ctl.reserve(0, "misère quotient option classes")?;
     for r in &reps {
         ctl.tick()?;
         let mut v: Vec<u32> = heaps
@@ -115,6 +116,7 @@ pub(crate) fn extend(
             .collect();
         v.sort_unstable();
         v.dedup();
+        opts_mem.grow((v.len() * 4 + 24) as u64, "misère quotient option classes")?;
         rep_opts.push(v);
     }
     let g_opts = heaps.heap_type(st, n, 0)?.opts;
