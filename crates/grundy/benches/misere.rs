@@ -1,22 +1,33 @@
-//! Misère quotients: the time to build and certify each quotient heap by heap, and the time to answer
-//! every sum of three heaps up to N through it (build included) against the direct misère
-//! search over the same sums in the same run.
+//! Misère quotients: the time to build and certify each quotient heap by heap by the extension
+//! of the previous quotient (the construction `quotient` uses) against learning the quotient
+//! afresh at every new heap (`quotient_by_learning`, the construction before the extension) in
+//! the same run; the time of larger quotients only the extension reaches; and the time to
+//! answer every sum of three heaps up to N through the quotient (build included) against the
+//! direct misère search over the same sums.
 //!
 //! Run: `cargo bench -p grundy --bench misere`.
 
 mod common;
 
 use common::{header, median_time, row};
-use grundy::misere::{quotient, reference::Search};
+use grundy::misere::{quotient, quotient_by_learning, reference::Search};
 use grundy::{Control, HeapGame};
 
 const RUNS: usize = 5;
 
+fn describe(game: &str, n: u64, q: &grundy::misere::MisereQuotient) -> String {
+    format!(
+        "{game} --max-heap {n}: |Q| = {}, |P| = {}{}",
+        q.order(),
+        q.p_portion().len(),
+        if q.proof().is_some() { ", proved" } else { "" }
+    )
+}
+
 fn main() {
-    header("Misère quotients: build and certify Q_N (order, P-portion)");
+    header("Build and certify Q_N: extension (new) vs learning afresh (previous), heaps built");
     for (game, n) in [
-        ("nim", 7),
-        ("nim", 63),
+        ("nim", 15),
         ("octal:0.75", 40),
         ("sub:1,3,4", 40),
         ("kayles", 12),
@@ -29,14 +40,34 @@ fn main() {
     ] {
         let g: HeapGame = game.parse().unwrap();
         let q = quotient(&g, n, &Control::none()).unwrap();
-        let t = median_time(RUNS, || quotient(&g, n, &Control::none()).unwrap().order());
-        let what = format!(
-            "{game} --max-heap {n}: |Q| = {}, |P| = {}{}",
-            q.order(),
-            q.p_portion().len(),
-            if q.proof().is_some() { ", proved" } else { "" }
+        let old = quotient_by_learning(&g, n, &Control::none()).unwrap();
+        assert_eq!(
+            (q.order(), q.p_portion().len()),
+            (old.order(), old.p_portion().len())
         );
-        row(&what, q.max_heap(), t, None);
+        let t = median_time(RUNS, || quotient(&g, n, &Control::none()).unwrap().order());
+        let runs = if n >= 16 { 1 } else { RUNS };
+        let t_old = median_time(runs, || {
+            quotient_by_learning(&g, n, &Control::none())
+                .unwrap()
+                .order()
+        });
+        row(&describe(game, n, &q), q.max_heap(), t, Some(t_old));
+    }
+
+    header("Build and certify Q_N by the extension, beyond the reach of learning afresh");
+    for (game, n) in [
+        ("nim", 63),
+        ("kayles", 200),
+        ("dawsons-kayles", 24),
+        ("octal:0.137", 23),
+        ("octal:4.7", 24),
+        ("octal:0.6", 15),
+    ] {
+        let g: HeapGame = game.parse().unwrap();
+        let q = quotient(&g, n, &Control::none()).unwrap();
+        let t = median_time(RUNS, || quotient(&g, n, &Control::none()).unwrap().order());
+        row(&describe(game, n, &q), q.max_heap(), t, None);
     }
 
     header("Every sum of three heaps up to N: quotient (build included) vs direct search");

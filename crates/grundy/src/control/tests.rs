@@ -153,25 +153,27 @@ fn analysis_stops_when_cancelled() {
 
 #[test]
 fn positions_and_the_misere_search_stop_when_cancelled() {
-    let kayles: HeapGame = "kayles".parse().unwrap();
+    // Dawson's Kayles has no quotient built for `position` past heap 24 (heap 25 would need it
+    // learned afresh), so these sums go to the search.
+    let game: HeapGame = "dawsons-kayles".parse().unwrap();
     // Thousands of positions to search: stopped long before the position limit.
     for ctl in [cancelled(), late()] {
         assert_eq!(
-            position::misere(&kayles, &[30, 31, 32, 33], &ctl).map(|a| a.outcome),
+            position::misere(&game, &[30, 31, 32, 33], &ctl).map(|a| a.outcome),
             Err(Error::Cancelled)
         );
         assert_eq!(
-            position::normal(&kayles, &[3, 5, 700], &ctl).map(|a| a.outcome),
+            position::normal(&game, &[3, 5, 700], &ctl).map(|a| a.outcome),
             Err(Error::Cancelled)
         );
         assert_eq!(
-            crate::heap::hint::hint(&kayles, &[30, 31, 32, 33], true, &ctl).map(|h| h.outcome),
+            crate::heap::hint::hint(&game, &[30, 31, 32, 33], true, &ctl).map(|h| h.outcome),
             Err(Error::Cancelled)
         );
     }
     // Without a control the same misère search ends (here at its position limit).
     assert!(matches!(
-        position::misere(&kayles, &[30, 31, 32, 33], &Control::none()),
+        position::misere(&game, &[30, 31, 32, 33], &Control::none()),
         Err(Error::Limit(_))
     ));
 }

@@ -15,19 +15,30 @@
 //!    moves in `z` by induction), so they have the same outcome. `Φ(n) = Φ(h)`, and the
 //!    certificate is unchanged (it depends on the heaps only through the pairs
 //!    (element, option classes)). This is the step that repeats in a periodic tail.
-//! 3. **An old element.** Otherwise, if `Q_n = Q_{n-1}` as a monoid, `Φ(n)` is the element `a`
-//!    with `c·a ∈ P` exactly when `y_c + [n]` is a P-position (`y_c` a representative of `c`);
-//!    as `Q` is reduced at most one `a` fits. The outcomes of `y_c + [n]` come from an exact
-//!    search ([`Outcomes`]) in which every position without heap `n` is answered by `Q_{n-1}`
-//!    (which is certified). The candidate `(Q_{n-1}, P, Φ + [n ↦ a])` is then certified.
-//! 4. **A new quotient.** When no old element fits or the certificate fails, `Q_n` is learned
-//!    afresh as the syntactic monoid of the P-positions of `H_n` (the `syntactic` module), from
-//!    the same exact outcomes, with counterexamples from the certificate, until it certifies.
+//! 3. **The extension.** Otherwise the candidate is the extension of `Q_{n-1}` by heap `n`
+//!    (the `extension` module: Plambeck and Siegel's column construction, pairs
+//!    `(element of Q_{n-1}, copies of heap n)` identified by their outcome signatures). It
+//!    costs a few passes over `|Q_{n-1}| × (preperiod + period)` pairs and no search. The
+//!    candidate is certified; this is the common path, also when `Q_n` is larger than
+//!    `Q_{n-1}`.
+//! 4. **Revision.** When the certificate fails, heap `n` splits a class of `Q_{n-1}`: the
+//!    extension assumed that sums of one class of `Q_{n-1}` keep one outcome beside copies of
+//!    heap `n`. The base is then refined to the pairs (element, elements of the options)
+//!    ([`extension::refine`]), which tells apart the sums whose options differ, and the
+//!    extension of the refined base is certified in turn. When that fails too, `Q_n` is
+//!    learned afresh as the syntactic monoid of the P-positions of `H_n` (the `syntactic`
+//!    module), from exact outcomes ([`Outcomes`]: an exact search in which every position
+//!    without heap `n` is answered by the certified `Q_{n-1}`), with counterexamples from the
+//!    certificate, until it certifies. Only this last step searches, and it is exponential in
+//!    the size of the sums it needs.
 //!
-//! Every stage is thus the quotient of `H_n`, not a guess: the tests compare it with the
+//! Whatever produced it, a candidate is kept only once certified, so the revision needs no
+//! proof of its own: the certificate is the proof that the stage is the quotient of `H_n`.
+//! //! Every stage is thus the quotient of `H_n`, not a guess: the tests compare it with the
 //! definition-level search of the `reference` module.
 
 use super::certificate::{self, HeapType};
+use super::extension;
 use super::syntactic;
 use crate::control::{Control, Reservation};
 use crate::error::{Error, Result};
@@ -48,8 +59,7 @@ pub(crate) struct Stage {
     pub p: Vec<bool>,
     /// The element of each heap size `0..=n` (heap 0 is the identity, 0).
     pub heap_map: Vec<u32>,
-    /// A representative of each element as a word in the heaps (its heaps in the order they
-    /// were adjoined to it); every prefix of a representative is a representative too.
+    /// A representative of each element as a word in the heaps.
     pub reps: Vec<Vec<u64>>,
 }
 
@@ -222,6 +232,22 @@ pub(crate) struct Outcomes<'a, 'g> {
     pub heaps: &'a mut Heaps<'g>,
 }
 
+/// Which steps the construction may take.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Method {
+    /// Steps 1-4.
+    Full,
+    /// Steps 1-3 and the refinement of step 4; a heap that needs the quotient learned afresh
+    /// ends the construction with [`Error::Limit`] at once.
+    Extension,
+    /// Steps 1, 2 and the learning of step 4 only (the construction before the extension
+    /// existed, kept to measure the extension against).
+    Learning,
+}
+
+/// How many times the base of the extension is refined before the quotient is learned afresh.
+const MAX_REFINEMENTS: usize = 1;
+
 /// The most positions [`Outcomes`] stores.
 pub const MAX_SEARCH: usize = 20_000_000;
 
@@ -322,6 +348,7 @@ pub(crate) fn build(
     game: &HeapGame,
     max_heap: u64,
     max_order: usize,
+    method: Method,
     ctl: &Control,
 ) -> Result<Stage> {
     let mut st = Stage::trivial();
@@ -342,33 +369,52 @@ pub(crate) fn build(
             st.heap_map.push(t.elem);
             continue;
         }
-        // Step 3: an old element.
-        let fit = {
-            let mut out = Outcomes::new(&st, &mut heaps, ctl)?;
-            let mut col = Vec::with_capacity(st.q);
-            for rep in &st.reps {
-                let mut w = rep.clone();
-                w.push(n);
-                col.push(out.is_p_word(&w)?);
-            }
-            (0..st.q as u32)
-                .find(|&a| (0..st.q as u32).all(|c| st.p[st.m(c, a) as usize] == col[c as usize]))
+        // Step 3: the extension of the old quotient by heap n, then the extension of its
+        // refinement, each certified.
+        let mut refined: Option<Stage> = None;
+        let mut found = None;
+        let levels = if method == Method::Learning {
+            0
+        } else {
+            MAX_REFINEMENTS + 1
         };
-        if let Some(a) = fit {
-            let ty = HeapType {
-                elem: a,
-                ..probe.clone()
+        for level in 0..levels {
+            let base = refined.as_ref().unwrap_or(&st);
+            let cand = match extension::extend(base, &mut heaps, max_order, ctl) {
+                Ok(cand) => cand,
+                // A candidate past the bounds is no quotient; the learning decides.
+                Err(Error::Limit(_)) => break,
+                Err(e) => return Err(e),
             };
-            types.push(ty);
-            st.heap_map.push(a);
-            let cert = certificate::check(&st, &types, ctl)?;
-            if cert.is_none() {
-                continue;
+            let cand_types = heaps.types(&cand, ctl)?;
+            if certificate::check(&cand, &cand_types, ctl)?.is_none() {
+                found = Some((cand, cand_types));
+                break;
             }
-            types.pop();
-            st.heap_map.pop();
+            if level + 1 == levels {
+                break;
+            }
+            match extension::refine(base, n, &mut heaps, ctl)? {
+                Some(r) => refined = Some(r),
+                None => break,
+            }
+        }
+        if let Some((cand, cand_types)) = found {
+            st = cand;
+            types = cand_types;
+            continue;
         }
         // Step 4: a new quotient.
+        if method == Method::Extension {
+            return Err(Error::limit(
+                crate::LimitKind::Positions,
+                format!(
+                    "heap {n} splits a class of the quotient of the smaller heaps that the \
+                     extension does not resolve, and learning the quotient afresh is not allowed"
+                ),
+                "use a smaller heap",
+            ));
+        }
         let next = {
             let mut out = Outcomes::new(&st, &mut heaps, ctl)?;
             syntactic::learn(&mut out, &st.reps, max_order, ctl)?

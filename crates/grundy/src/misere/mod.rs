@@ -42,13 +42,15 @@
 //!   and by induction on `n` every heap `n > N` has the type of heap `n - p`, so the certified
 //!   `Q_N` stays certified with every larger heap adjoined.
 //!
-//! The construction ([`quotient`]) follows Plambeck and Siegel's idea of revising candidate
-//! quotients: heaps are adjoined one at a time, every stage certified; see the
-//! `build` module for the stage and its check. [`reference`](mod@reference) is the slow direct search the
+//! The construction ([`quotient`]) follows Plambeck and Siegel's algorithm: heaps are adjoined
+//! one at a time, each stage's candidate is the extension of the previous quotient by the new
+//! heap (the `extension` module), revised when the new heap splits an old class, and every
+//! stage is certified; see the `build` module for the stage and its check. [`reference`](mod@reference) is the slow direct search the
 //! tests compare with.
 
 mod build;
 mod certificate;
+mod extension;
 mod present;
 mod syntactic;
 testing_pub! {
@@ -181,7 +183,26 @@ pub fn quotient_limited(
             "use a smaller --max-heap",
         ));
     }
-    let stage = build::build(game, max_heap, max_order, ctl)?;
+    quotient_with(game, max_heap, max_order, build::Method::Full, ctl)
+}
+
+testing_pub! {
+    /// [`quotient`] by learning the quotient afresh at every heap that is not equivalent to
+    /// an earlier one, without the extension: the slower construction, for comparisons.
+    pub fn quotient_by_learning(game: &HeapGame, max_heap: u64, ctl: &Control) -> Result<MisereQuotient> {
+        quotient_with(game, max_heap, MAX_ORDER, build::Method::Learning, ctl)
+    }
+}
+
+/// [`quotient_limited`] by the steps `method` allows.
+fn quotient_with(
+    game: &HeapGame,
+    max_heap: u64,
+    max_order: usize,
+    method: build::Method,
+    ctl: &Control,
+) -> Result<MisereQuotient> {
+    let stage = build::build(game, max_heap, max_order, method, ctl)?;
     let max_heap = stage.heap_map.len() as u64 - 1;
     let (generators, words, relations) = present::presentation(&stage);
     let tameness = present::tameness(&stage);
@@ -444,9 +465,11 @@ fn cache() -> &'static Cache {
 }
 
 /// Answers a misère sum of heaps through the quotient of the heaps up to the largest of them,
-/// when that quotient can be built within [`POSITION_MAX_HEAP`], [`POSITION_MAX_ORDER`] and
-/// [`POSITION_BUILD_TIME`] (quotients are kept for the life of the process, except for script
-/// games); `None` otherwise, and the caller searches instead. Nim is left to Bouton's rule.
+/// when the extension builds that quotient within [`POSITION_MAX_HEAP`], [`POSITION_MAX_ORDER`]
+/// and [`POSITION_BUILD_TIME`] (quotients are kept for the life of the process, except for
+/// script games); `None` otherwise, and the caller searches instead. The quotient is never
+/// learned afresh here (the one step of the construction that searches): a heap that would
+/// need it ends the attempt at once. Nim is left to Bouton's rule.
 ///
 /// Every quotient [`quotient`] returns is certified for the heaps up to its bound, so it
 /// answers any sum of such heaps, however many.
@@ -471,7 +494,13 @@ pub fn through_quotient(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result
                 .with_token(ctl.token().clone())
                 .with_memory(ctl.memory().clone())
                 .with_deadline(std::time::Instant::now() + POSITION_BUILD_TIME);
-            let built = match quotient_limited(game, max, POSITION_MAX_ORDER, &bounded) {
+            let built = match quotient_with(
+                game,
+                max,
+                POSITION_MAX_ORDER,
+                build::Method::Extension,
+                &bounded,
+            ) {
                 Ok(q) => Some(Arc::new(q)),
                 Err(Error::Limit(_)) => None,
                 // Out of time (not stopped from outside): search instead.
