@@ -188,6 +188,39 @@ impl<C: Coefficient> ClosureField<C> {
         )))
     }
 
+    /// Checks an excess by a second route: every candidate `κ_f + m'`, `m' ≤ m`, is tested
+    /// again with the power and the norm taken in the other order, `N(x^((2^f-1)/p))`
+    /// ([`BinomialTower::pth_power_character_commuted`]: other products, other Frobenius
+    /// tables, the big exponentiation on `x` itself rather than on its norm); the last must not
+    /// be a `p`-th power and the others must be. `Ok(false)` when the routes disagree.
+    /// Cancellable through `ctl`, each test's memory reserved against its budget.
+    pub fn check_excess(&mut self, e: &Excess, ctl: &Control) -> Result<bool> {
+        for m in 0..=e.m {
+            ctl.check(m)?;
+            let x = self.candidate(e.f, m)?;
+            let tower = self.kappa_tower(&[&x])?;
+            let deg = tower.tower.degree();
+            // A field of degree prime to f has no p-th roots of unity: every x is a p-th power.
+            let is_power = if !(deg as u64).is_multiple_of(e.f) {
+                true
+            } else {
+                let _memory = ctl.reserve(
+                    tower.tower.working_bytes(),
+                    "the finite field in which an excess is checked",
+                )?;
+                let v = tower.element(&x)?;
+                let chi = tower
+                    .tower
+                    .pth_power_character_commuted(&v, e.p, e.f, ctl)?;
+                tower.tower.is_one(&chi)
+            };
+            if is_power != (m < e.m) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// The candidate `κ_f + m` (ordinal sum: `m` is added to the finite part of `κ_f`).
     pub fn candidate(&mut self, f: u64, m: u64) -> Result<KappaPoly<C>> {
         let kf = self.kappa(f)?;
@@ -601,6 +634,25 @@ mod tests {
             let j = odd_prime_index(*p).unwrap();
             let e = e.unwrap();
             assert_eq!((e.p, e.m), (*p, PUBLISHED[j]), "m_{p}");
+        }
+        // The second route agrees; a wrong excess (one too small or too large) is caught.
+        let mut f = F::new();
+        for p in [19u64, 47, 163] {
+            let e = f.excess(p).unwrap();
+            assert!(f.check_excess(&e, &Control::none()).unwrap(), "{p}");
+            for wrong in [e.m + 1, e.m.wrapping_sub(1)] {
+                if wrong > 8 {
+                    continue;
+                }
+                let bad = Excess {
+                    m: wrong,
+                    ..e.clone()
+                };
+                assert!(
+                    !f.check_excess(&bad, &Control::none()).unwrap(),
+                    "{p}, {wrong}"
+                );
+            }
         }
         let token = crate::control::CancelToken::new();
         token.cancel();

@@ -32,6 +32,21 @@ const PARALLEL_WORDS: usize = 2048;
 /// [`super::cantor_fft`].
 pub const FFT_WORDS: usize = 2048;
 
+static FFT_FROM: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(FFT_WORDS);
+
+/// The size from which [`mul`] uses the transform: [`FFT_WORDS`] unless changed by
+/// [`set_fft_words`].
+fn fft_words() -> usize {
+    FFT_FROM.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Moves the size from which [`mul`] uses the transform (`usize::MAX`: never), for benchmarks
+/// that compare the two methods on whole computations in one run.
+#[cfg(any(test, feature = "testing"))]
+pub fn set_fft_words(words: usize) {
+    FFT_FROM.store(words, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Whether the processor has the carry-less multiply instruction (checked once).
 pub fn has_clmul() -> bool {
     static HAS: OnceLock<bool> = OnceLock::new();
@@ -133,7 +148,7 @@ pub fn mul_schoolbook_into(a: &[u64], b: &[u64], out: &mut [u64]) {
 /// The product `a·b` (length `a.len() + b.len()` words): Karatsuba above
 /// `KARATSUBA_WORDS`, schoolbook below.
 pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
-    if a.len().min(b.len()) >= FFT_WORDS {
+    if a.len().min(b.len()) >= fft_words() {
         return super::cantor_fft::mul(a, b);
     }
     mul_karatsuba(a, b)
