@@ -30,7 +30,7 @@ const PARALLEL_WORDS: usize = 2048;
 
 /// From this many words in the shorter operand on, products go to the additive transform of
 /// [`super::cantor_fft`].
-pub const FFT_WORDS: usize = 2048;
+pub const FFT_WORDS: usize = 6144;
 
 static FFT_FROM: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(FFT_WORDS);
 
