@@ -99,6 +99,13 @@ fn excess_values_and_cache() {
         .success()
         .stdout("0\n")
         .stderr(contains("computed in"));
+    // The second route agrees, and says so on stderr; the answer on stdout is unchanged.
+    grundy("excess-check")
+        .args(["ordinal", "excess", "47", "--no-cache", "--check"])
+        .assert()
+        .success()
+        .stdout("1\n")
+        .stderr(contains("m_47 = 1 checked by the second route"));
 }
 
 #[test]

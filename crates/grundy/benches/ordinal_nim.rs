@@ -1,6 +1,7 @@
 //! The nim product of ordinals below ω^(ω^ω): the excesses by Lenstra's algorithm (time per
-//! prime), GF(2) polynomial products (carry-less multiply + Karatsuba against shift-xor), and
-//! ordinal products.
+//! prime, and from scratch by field size with FFT against Karatsuba products), GF(2)
+//! polynomial products (carry-less multiply + Karatsuba against shift-xor; the additive FFT
+//! against Karatsuba by size class), and ordinal products.
 //!
 //! `cargo bench -p grundy --bench ordinal_nim` (add `-- quick` for fewer repetitions).
 
@@ -9,6 +10,7 @@ mod common;
 use common::{header, median_time, row};
 use grundy::nimber::NimBig;
 use grundy::notation::ordinal::parse_ordinal;
+use grundy::ordinal::cantor_fft;
 use grundy::ordinal::excess::reference::is_pth_power;
 use grundy::ordinal::gf2::{self, BinaryField};
 use grundy::ordinal::nim_mul::{odd_prime, ClosureField, KappaPoly};
@@ -104,21 +106,42 @@ fn main() {
         );
     }
 
-    header("Large GF(2)[x] products (Karatsuba over clmul vs schoolbook clmul)");
-    for bits in [100_000usize, 1_000_000, 10_000_000] {
+    header("GF(2)[x] products by size class (additive FFT over GF(2^64) vs Karatsuba, the previous method)");
+    for bits in [1_000usize, 10_000, 100_000, 1_000_000, 10_000_000] {
         let words = bits.div_ceil(64);
         let a: Vec<u64> = (0..words).map(|_| rng.gen()).collect();
         let b: Vec<u64> = (0..words).map(|_| rng.gen()).collect();
-        let fast = median_time(runs.min(3), || gf2::mul(&a, &b));
-        let naive = (bits <= 1_000_000).then(|| {
-            let mut school = vec![0u64; 2 * words];
-            median_time(1, || {
-                school.iter_mut().for_each(|w| *w = 0);
-                gf2::mul_schoolbook_into(&a, &b, &mut school);
-                school[0]
-            })
+        let reps = if bits >= 1_000_000 { runs.min(3) } else { runs };
+        let fft = median_time(reps, || cantor_fft::mul(&a, &b));
+        let kara = median_time(reps, || gf2::mul_karatsuba(&a, &b));
+        row(
+            &format!("{bits}-bit product, FFT; other = Karatsuba"),
+            1,
+            fft,
+            Some(kara),
+        );
+    }
+
+    // One excess per size class of its field, from scratch, with the products of the towers
+    // on the transform (as shipped) against Karatsuba only (the previous method), in one run.
+    header("Excesses from scratch by field size (FFT products vs Karatsuba products)");
+    for p in [47u64, 139, 263, 283] {
+        let reps = if p >= 263 { 1 } else { runs.min(3) };
+        let mut field_degree = 0;
+        let fft = median_time(reps, || {
+            let e = F::new().excess(p).expect("excess");
+            field_degree = e.field_degree;
+            e.m
         });
-        row(&format!("{bits}-bit product"), 1, fast, naive);
+        gf2::set_fft_words(usize::MAX);
+        let kara = median_time(reps, || F::new().excess(p).expect("excess").m);
+        gf2::set_fft_words(gf2::FFT_WORDS);
+        row(
+            &format!("p = {p}, field degree {field_degree}; other = Karatsuba"),
+            1,
+            fft,
+            Some(kara),
+        );
     }
 
     // The test that decides an excess, on α_p itself: the norm to GF(2^f) in the binomial

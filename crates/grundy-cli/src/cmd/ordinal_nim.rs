@@ -91,7 +91,8 @@ pub struct NimPowArgs {
 #[derive(Args, Debug)]
 #[command(
     after_help = "Examples:\n  grundy ordinal excess 19              # 4: alpha_19 = w^3+4\n  \
-    grundy ordinal excess 47 --verbose    # 1, with alpha_47 = w^(w^7)+1 and timings on stderr"
+    grundy ordinal excess 47 --verbose    # 1, with alpha_47 = w^(w^7)+1 and timings on stderr\n  \
+    grundy ordinal excess 47 --check      # 1, confirmed by the second route"
 )]
 pub struct ExcessArgs {
     /// An odd prime.
@@ -100,6 +101,10 @@ pub struct ExcessArgs {
     /// Print, on stderr, each excess computed: f(p), alpha_p, the field degree and the time.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Check the answer by a second route: every candidate up to alpha_p tested again with the
+    /// power taken before the norm, N(x^((2^f-1)/p)); exit status 1 if the routes disagree.
+    #[arg(long)]
+    pub check: bool,
     /// Print one JSON document {"op", "args", "result"} instead of text.
     #[arg(long)]
     pub json: bool,
@@ -254,7 +259,23 @@ pub fn excess(args: ExcessArgs) -> Result<(), CliError> {
     let m = with_field(&args.cache, |field| {
         let known: Vec<u64> = field.known_excesses().map(|e| e.p).collect();
         let start = Instant::now();
-        let e = field.excess_with(p, &crate::output::interruptible())?;
+        let ctl = crate::output::interruptible();
+        let e = field.excess_with(p, &ctl)?;
+        if args.check {
+            let start = Instant::now();
+            if !field.check_excess(&e, &ctl)? {
+                return Err(Error::Internal(format!(
+                    "the second route disagrees with m_{p} = {}",
+                    e.m
+                ))
+                .into());
+            }
+            notes.push(format!(
+                "m_{p} = {} checked by the second route (power before norm) in {:.3} s",
+                e.m,
+                start.elapsed().as_secs_f64()
+            ));
+        }
         if verbose {
             for x in field.known_excesses() {
                 let how = match x.time {

@@ -214,12 +214,21 @@ impl BinomialTower {
     }
 
     /// The bytes a product in the top field works in at most: its Kronecker operands and
-    /// product, the unreduced coefficients and Karatsuba's scratch (a bound, for the budget).
+    /// product, the unreduced coefficients, and Karatsuba's scratch or the additive transforms
+    /// of [`super::cantor_fft`] (a bound, for the budget).
     pub fn product_bytes(&self) -> u64 {
         let slots: u64 = self.levels.iter().map(|l| 2 * l.n as u64 - 1).product();
         let bits = slots * (2 * self.d as u64 - 1);
-        // Operands and product (2·bits), Karatsuba scratch (≈ 2·bits), unreduced words.
-        (4 * bits / 8) + 8 * slots + 64
+        let words = bits.div_ceil(64) + 1;
+        let work = if words as usize >= gf2::FFT_WORDS {
+            super::cantor_fft::product_bytes(words as usize, words as usize)
+        } else {
+            // Karatsuba's scratch: about four words per operand word.
+            32 * words
+        };
+        // Two operands and their product (four words per operand word), the work, and the
+        // unreduced coefficients.
+        32 * words + work + 8 * slots + 64
     }
 
     /// The bytes an excess test works in, at most: a product's ([`Self::product_bytes`]), the
@@ -785,6 +794,66 @@ mod tests {
             }
             prop_assert_eq!(t.apply(&fr, &a), want);
         }
+    }
+
+    /// A tower whose products are large enough to go through the additive transform
+    /// ([`super::super::cantor_fft`]): the ring identities hold there too, against the square
+    /// (which is linear and takes no product) and a Frobenius power (a ring morphism).
+    #[test]
+    fn transform_sized_products_keep_the_ring_identities() {
+        let mut t = sample();
+        t.adjoin(
+            11,
+            vec![
+                Monomial {
+                    c: 3,
+                    e: vec![1, 2, 3],
+                },
+                Monomial {
+                    c: 1,
+                    e: vec![0, 4, 0],
+                },
+            ],
+        )
+        .unwrap();
+        t.adjoin(
+            13,
+            vec![
+                Monomial {
+                    c: 7,
+                    e: vec![2, 0, 5, 10],
+                },
+                Monomial {
+                    c: 2,
+                    e: vec![0, 0, 0, 0],
+                },
+            ],
+        )
+        .unwrap();
+        let slots: usize = t.levels.iter().map(|l| 2 * l.n - 1).product();
+        assert!(slots * (2 * t.d - 1) / 64 >= gf2::FFT_WORDS, "{slots}");
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x & 15
+        };
+        let a: Vec<u64> = (0..t.words()).map(|_| next()).collect();
+        let b: Vec<u64> = (0..t.words()).map(|_| next()).collect();
+        let c: Vec<u64> = (0..t.words()).map(|_| next()).collect();
+        assert_eq!(t.mul(&a, &a), t.square(&a));
+        let bc: Vec<u64> = b.iter().zip(&c).map(|(x, y)| x ^ y).collect();
+        let ab = t.mul(&a, &b);
+        let lhs = t.mul(&a, &bc);
+        let rhs: Vec<u64> = ab.iter().zip(t.mul(&a, &c)).map(|(x, y)| x ^ y).collect();
+        assert_eq!(lhs, rhs);
+        assert_eq!(t.mul(&ab, &c), t.mul(&a, &t.mul(&b, &c)));
+        let fr = t.frobenius(3, &Control::none()).unwrap();
+        assert_eq!(
+            t.apply(&fr, &ab),
+            t.mul(&t.apply(&fr, &a), &t.apply(&fr, &b))
+        );
     }
 
     #[test]

@@ -72,6 +72,34 @@ pub fn order_of_two(p: u64) -> u64 {
     h
 }
 
+/// The excesses of several odd primes, each in a field of its own (the smaller excesses it
+/// needs computed afresh there, so the results do not depend on each other), the primes spread
+/// over rayon's threads (feature `parallel`; one after the other without it), the largest
+/// first. Results in the order of `primes`; `ctl` is shared: its cancel token and deadline stop
+/// every search, and every test's working memory is reserved against its one budget.
+pub fn excesses_of<C: Coefficient>(primes: &[u64], ctl: &Control) -> Vec<Result<Excess>> {
+    let one = |p: u64| ClosureField::<C>::new().excess_with(p, ctl);
+    // Largest first: the long ones start early and the short ones fill in behind them.
+    let mut order: Vec<usize> = (0..primes.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(primes[i]));
+    #[cfg(feature = "parallel")]
+    let found: Vec<(usize, Result<Excess>)> = {
+        use rayon::prelude::*;
+        order
+            .par_iter()
+            .with_max_len(1)
+            .map(|&i| (i, one(primes[i])))
+            .collect()
+    };
+    #[cfg(not(feature = "parallel"))]
+    let found: Vec<(usize, Result<Excess>)> = order.iter().map(|&i| (i, one(primes[i]))).collect();
+    let mut out: Vec<Option<Result<Excess>>> = (0..primes.len()).map(|_| None).collect();
+    for (i, r) in found {
+        out[i] = Some(r);
+    }
+    out.into_iter().flatten().collect()
+}
+
 /// The smallest prime factor of `h ≥ 2`.
 fn smallest_prime_factor(h: u64) -> u64 {
     (2..)
@@ -158,6 +186,39 @@ impl<C: Coefficient> ClosureField<C> {
         Err(Error::Internal(format!(
             "no excess found for {p} among the first 65536 candidates"
         )))
+    }
+
+    /// Checks an excess by a second route: every candidate `κ_f + m'`, `m' ≤ m`, is tested
+    /// again with the power and the norm taken in the other order, `N(x^((2^f-1)/p))`
+    /// ([`BinomialTower::pth_power_character_commuted`]: other products, other Frobenius
+    /// tables, the big exponentiation on `x` itself rather than on its norm); the last must not
+    /// be a `p`-th power and the others must be. `Ok(false)` when the routes disagree.
+    /// Cancellable through `ctl`, each test's memory reserved against its budget.
+    pub fn check_excess(&mut self, e: &Excess, ctl: &Control) -> Result<bool> {
+        for m in 0..=e.m {
+            ctl.check(m)?;
+            let x = self.candidate(e.f, m)?;
+            let tower = self.kappa_tower(&[&x])?;
+            let deg = tower.tower.degree();
+            // A field of degree prime to f has no p-th roots of unity: every x is a p-th power.
+            let is_power = if !(deg as u64).is_multiple_of(e.f) {
+                true
+            } else {
+                let _memory = ctl.reserve(
+                    tower.tower.working_bytes(),
+                    "the finite field in which an excess is checked",
+                )?;
+                let v = tower.element(&x)?;
+                let chi = tower
+                    .tower
+                    .pth_power_character_commuted(&v, e.p, e.f, ctl)?;
+                tower.tower.is_one(&chi)
+            };
+            if is_power != (m < e.m) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// The candidate `κ_f + m` (ordinal sum: `m` is added to the finite part of `κ_f`).
@@ -561,6 +622,43 @@ mod tests {
             );
             assert_eq!(e.m, want, "m_{p}");
         }
+    }
+
+    /// Several primes at once (on two threads with the feature `parallel`) give the published
+    /// values, in the order asked, and a cancelled control stops them all.
+    #[test]
+    fn excesses_of_several_primes() {
+        let primes: Vec<u64> = (0..30).map(odd_prime).rev().collect();
+        let got = excesses_of::<super::super::nim_mul::tests::TestNim>(&primes, &Control::none());
+        for (p, e) in primes.iter().zip(got) {
+            let j = odd_prime_index(*p).unwrap();
+            let e = e.unwrap();
+            assert_eq!((e.p, e.m), (*p, PUBLISHED[j]), "m_{p}");
+        }
+        // The second route agrees; a wrong excess (one too small or too large) is caught.
+        let mut f = F::new();
+        for p in [19u64, 47, 163] {
+            let e = f.excess(p).unwrap();
+            assert!(f.check_excess(&e, &Control::none()).unwrap(), "{p}");
+            for wrong in [e.m + 1, e.m.wrapping_sub(1)] {
+                if wrong > 8 {
+                    continue;
+                }
+                let bad = Excess {
+                    m: wrong,
+                    ..e.clone()
+                };
+                assert!(
+                    !f.check_excess(&bad, &Control::none()).unwrap(),
+                    "{p}, {wrong}"
+                );
+            }
+        }
+        let token = crate::control::CancelToken::new();
+        token.cancel();
+        let ctl = Control::none().with_token(token);
+        let got = excesses_of::<super::super::nim_mul::tests::TestNim>(&[47, 59], &ctl);
+        assert_eq!(got, vec![Err(Error::Cancelled), Err(Error::Cancelled)]);
     }
 
     /// The norm test of the binomial towers agrees, candidate by candidate, with the plain

@@ -28,6 +28,25 @@ const KARATSUBA_WORDS: usize = 24;
 #[cfg(feature = "parallel")]
 const PARALLEL_WORDS: usize = 2048;
 
+/// From this many words in the shorter operand on, products go to the additive transform of
+/// [`super::cantor_fft`].
+pub const FFT_WORDS: usize = 6144;
+
+static FFT_FROM: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(FFT_WORDS);
+
+/// The size from which [`mul`] uses the transform: [`FFT_WORDS`] unless changed by
+/// [`set_fft_words`].
+fn fft_words() -> usize {
+    FFT_FROM.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Moves the size from which [`mul`] uses the transform (`usize::MAX`: never), for benchmarks
+/// that compare the two methods on whole computations in one run.
+#[cfg(any(test, feature = "testing"))]
+pub fn set_fft_words(words: usize) {
+    FFT_FROM.store(words, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Whether the processor has the carry-less multiply instruction (checked once).
 pub fn has_clmul() -> bool {
     static HAS: OnceLock<bool> = OnceLock::new();
@@ -80,27 +99,34 @@ unsafe fn clmul_hw(a: u64, b: u64) -> (u64, u64) {
 }
 
 /// Schoolbook product with the hardware instruction: `out ^= a·b` (`out` has room for it).
+/// Product scanning: output word `k` gathers the 128-bit products `a_i·b_(k-i)` in a register,
+/// its low half added at `k` and its high half at `k + 1`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "pclmulqdq", enable = "sse2")]
 unsafe fn school_clmul_hw(a: &[u64], b: &[u64], out: &mut [u64]) {
     use core::arch::x86_64::*;
-    for (i, &x) in a.iter().enumerate() {
-        if x == 0 {
-            continue;
+    let (na, nb) = (a.len(), b.len());
+    let mut carry = 0u64;
+    for k in 0..na + nb - 1 {
+        let i0 = k.saturating_sub(nb - 1);
+        let i1 = k.min(na - 1);
+        let mut acc = _mm_setzero_si128();
+        for i in i0..=i1 {
+            let x = _mm_cvtsi64_si128(a[i] as i64);
+            let y = _mm_cvtsi64_si128(b[k - i] as i64);
+            acc = _mm_xor_si128(acc, _mm_clmulepi64_si128(x, y, 0));
         }
-        let xv = _mm_set_epi64x(0, x as i64);
-        for (j, &y) in b.iter().enumerate() {
-            let r = _mm_clmulepi64_si128(xv, _mm_set_epi64x(0, y as i64), 0);
-            let mut w = [0u64; 2];
-            _mm_storeu_si128(w.as_mut_ptr() as *mut __m128i, r);
-            out[i + j] ^= w[0];
-            out[i + j + 1] ^= w[1];
-        }
+        out[k] ^= _mm_cvtsi128_si64(acc) as u64 ^ carry;
+        carry = _mm_cvtsi128_si64(_mm_srli_si128::<8>(acc)) as u64;
     }
+    out[na + nb - 1] ^= carry;
 }
 
 /// Schoolbook product word by word: `out ^= a·b`, `out.len() >= a.len() + b.len()`.
 pub fn mul_schoolbook_into(a: &[u64], b: &[u64], out: &mut [u64]) {
+    if a.is_empty() || b.is_empty() {
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     if has_clmul() {
         // SAFETY: the instruction's presence was checked at run time just above.
@@ -122,81 +148,116 @@ pub fn mul_schoolbook_into(a: &[u64], b: &[u64], out: &mut [u64]) {
 /// The product `a·b` (length `a.len() + b.len()` words): Karatsuba above
 /// `KARATSUBA_WORDS`, schoolbook below.
 pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
+    if a.len().min(b.len()) >= fft_words() {
+        return super::cantor_fft::mul(a, b);
+    }
+    mul_karatsuba(a, b)
+}
+
+/// The product `a·b` by Karatsuba (above `KARATSUBA_WORDS`) and schoolbook, whatever the size.
+pub fn mul_karatsuba(a: &[u64], b: &[u64]) -> Vec<u64> {
     let mut out = vec![0u64; a.len() + b.len()];
     if a.is_empty() || b.is_empty() {
         return out;
     }
-    if a.len() == b.len() {
-        karatsuba_into(a, b, &mut out);
-    } else {
-        // Unequal lengths: cut the longer one into pieces of the shorter one's length.
-        let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-        let n = short.len();
-        let mut tmp = vec![0u64; 2 * n];
-        for (k, chunk) in long.chunks(n).enumerate() {
+    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    let n = short.len();
+    if n <= KARATSUBA_WORDS {
+        mul_schoolbook_into(long, short, &mut out);
+        return out;
+    }
+    let mut scratch = vec![0u64; karatsuba_scratch(n)];
+    if long.len() == n {
+        karatsuba(long, short, &mut out, &mut scratch);
+        return out;
+    }
+    // Unequal lengths: cut the longer one into pieces of the shorter one's length.
+    let mut tmp = vec![0u64; 2 * n];
+    for (k, chunk) in long.chunks(n).enumerate() {
+        if chunk.len() == n {
+            karatsuba(chunk, short, &mut tmp, &mut scratch);
+        } else {
             tmp.iter_mut().for_each(|w| *w = 0);
-            if chunk.len() == n {
-                karatsuba_into(chunk, short, &mut tmp);
-            } else {
-                mul_schoolbook_into(chunk, short, &mut tmp);
-            }
-            for (t, w) in tmp.iter().enumerate() {
-                if k * n + t < out.len() {
-                    out[k * n + t] ^= w;
-                }
-            }
+            mul_schoolbook_into(chunk, short, &mut tmp);
+        }
+        let dst = &mut out[k * n..];
+        for (o, w) in dst.iter_mut().zip(&tmp) {
+            *o ^= w;
         }
     }
     out
 }
 
-/// `out ^= a·b` for `a`, `b` of equal length `n`, `out` of length at least `2n`.
-fn karatsuba_into(a: &[u64], b: &[u64], out: &mut [u64]) {
+/// The scratch words [`karatsuba`] needs for operands of `n` words: `4⌈n/2⌉` at the top
+/// (the two half sums and their product) plus what the middle product needs, recursively.
+fn karatsuba_scratch(n: usize) -> usize {
+    if n <= KARATSUBA_WORDS {
+        0
+    } else {
+        let h = n.div_ceil(2);
+        4 * h + karatsuba_scratch(h)
+    }
+}
+
+/// `out[..2n] = a·b` for `a`, `b` of equal length `n` (overwriting), with `scratch` of at least
+/// `karatsuba_scratch(n)` words: no allocation below the top.
+fn karatsuba(a: &[u64], b: &[u64], out: &mut [u64], scratch: &mut [u64]) {
     let n = a.len();
     if n <= KARATSUBA_WORDS {
+        out[..2 * n].iter_mut().for_each(|w| *w = 0);
         mul_schoolbook_into(a, b, out);
         return;
     }
     let h = n.div_ceil(2);
+    let l = n - h;
     let (a0, a1) = a.split_at(h);
     let (b0, b1) = b.split_at(h);
-    let mut lo = vec![0u64; 2 * h];
-    let mut hi = vec![0u64; 2 * (n - h)];
-    let mut sa = a0.to_vec();
-    let mut sb = b0.to_vec();
-    for i in 0..n - h {
+    let (sums, rest) = scratch.split_at_mut(2 * h);
+    let (mid, rest) = rest.split_at_mut(2 * h);
+    let (sa, sb) = sums.split_at_mut(h);
+    sa.copy_from_slice(a0);
+    sb.copy_from_slice(b0);
+    for i in 0..l {
         sa[i] ^= a1[i];
         sb[i] ^= b1[i];
     }
-    let mut mid = vec![0u64; 2 * h];
-    let (lo_r, hi_r, mid_r) = (&mut lo, &mut hi, &mut mid);
-    let mut halves = || {
-        karatsuba_into(a0, b0, lo_r);
-        karatsuba_into(a1, b1, hi_r);
-    };
-    #[cfg(feature = "parallel")]
-    if n >= PARALLEL_WORDS {
-        // The three half-size products are independent: two threads share them.
-        rayon::join(halves, || karatsuba_into(&sa, &sb, mid_r));
-    } else {
-        halves();
-        karatsuba_into(&sa, &sb, mid_r);
-    }
-    #[cfg(not(feature = "parallel"))]
     {
-        halves();
-        karatsuba_into(&sa, &sb, mid_r);
+        let (lo, hi) = out[..2 * n].split_at_mut(2 * h);
+        #[cfg(feature = "parallel")]
+        if n >= PARALLEL_WORDS {
+            // The three half-size products are independent: two threads share them, the
+            // second with scratch of its own.
+            rayon::join(
+                || {
+                    karatsuba(a0, b0, lo, rest);
+                    karatsuba(a1, b1, hi, rest);
+                },
+                || {
+                    let mut own = vec![0u64; karatsuba_scratch(h)];
+                    karatsuba(sa, sb, mid, &mut own)
+                },
+            );
+        } else {
+            karatsuba(a0, b0, lo, rest);
+            karatsuba(a1, b1, hi, rest);
+            karatsuba(sa, sb, mid, rest);
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            karatsuba(a0, b0, lo, rest);
+            karatsuba(a1, b1, hi, rest);
+            karatsuba(sa, sb, mid, rest);
+        }
     }
-    for (i, w) in lo.iter().enumerate() {
-        mid[i] ^= w;
-        out[i] ^= w;
+    // mid = (a0 + a1)(b0 + b1) + lo + hi, added at T = z^(64h).
+    for i in 0..2 * h {
+        mid[i] ^= out[i];
     }
-    for (i, w) in hi.iter().enumerate() {
-        mid[i] ^= w;
-        out[2 * h + i] ^= w;
+    for i in 0..2 * l {
+        mid[i] ^= out[2 * h + i];
     }
-    for (i, w) in mid.iter().enumerate() {
-        out[h + i] ^= w;
+    for (o, m) in out[h..h + 2 * h].iter_mut().zip(mid.iter()) {
+        *o ^= m;
     }
 }
 
