@@ -23,9 +23,13 @@
 //!    `Q_{n-1}`.
 //! 4. **Revision.** When the certificate fails, heap `n` splits a class of `Q_{n-1}`: the
 //!    extension assumed that sums of one class of `Q_{n-1}` keep one outcome beside copies of
-//!    heap `n`. The base is then refined to the pairs (element, elements of the options)
-//!    ([`extension::refine`]), which tells apart the sums whose options differ, and the
-//!    extension of the refined base is certified in turn. When that fails too, `Q_n` is
+//!    heap `n`. The base is then refined to the pairs (element, set of multipliers for which
+//!    the failed candidate puts a winning move inside the sum) ([`extension::refine`]), which
+//!    tells apart the sums whose options differ in what the columns use, and the extension of
+//!    the refined base is certified in turn; this repeats (at most `MAX_REFINEMENTS` times,
+//!    while the refinement splits classes and stays within [`extension::MAX_BASE`]
+//!    elements). A refinement that splits nothing proves its base exact (see
+//!    [`extension::refine`]). When no refined extension certifies, `Q_n` is
 //!    learned afresh as the syntactic monoid of the P-positions of `H_n` (the `syntactic`
 //!    module), from exact outcomes ([`Outcomes`]: an exact search in which every position
 //!    without heap `n` is answered by the certified `Q_{n-1}`), with counterexamples from the
@@ -34,7 +38,7 @@
 //!
 //! Whatever produced it, a candidate is kept only once certified, so the revision needs no
 //! proof of its own: the certificate is the proof that the stage is the quotient of `H_n`.
-//! //! Every stage is thus the quotient of `H_n`, not a guess: the tests compare it with the
+//! Every stage is thus the quotient of `H_n`, not a guess: the tests compare it with the
 //! definition-level search of the `reference` module.
 
 use super::certificate::{self, HeapType};
@@ -250,6 +254,10 @@ pub(crate) enum Method {
 /// [`extension::MAX_BASE`] elements).
 const MAX_REFINEMENTS: usize = 16;
 
+/// The most elements a refined base may have when the quotient is built to answer positions
+/// ([`Method::Extension`]).
+const POSITION_BASE: usize = 1024;
+
 /// How the construction obtained the quotient at a heap that needed a new candidate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Step {
@@ -412,6 +420,13 @@ pub(crate) fn build(
         } else {
             MAX_REFINEMENTS + 1
         };
+        // Answering positions keeps the refinements small, so that a heap they do not resolve
+        // hands over to the search quickly.
+        let max_base = if method == Method::Extension {
+            POSITION_BASE
+        } else {
+            extension::MAX_BASE
+        };
         for level in 0..levels {
             let base = refined.as_ref().unwrap_or(&st);
             bases.push(base.q);
@@ -435,7 +450,7 @@ pub(crate) fn build(
             if level + 1 == levels {
                 break;
             }
-            match extension::refine(base, &cand, &labels, n, &mut heaps, ctl)? {
+            match extension::refine(base, &cand, &labels, n, max_base, &mut heaps, ctl)? {
                 // The same number of elements: the refinement induces the same partition of
                 // the sums, so the base already determines the classes of the options, and
                 // refining again changes nothing.

@@ -272,12 +272,13 @@ pub const MAX_BASE: usize = 4096;
 /// `t^k ∈ D(y)`), and by induction on `y` and the copies `k` the outcome of `y + k·[n]` is the
 /// column value of `(Φ(y), k)`: the candidate is the quotient of `H_n`. Before that point a
 /// refined base's extension is a candidate like any other and is certified. `None` when the
-/// refinement has more than [`MAX_BASE`] elements.
+/// refinement has more than `max_base` elements (at most [`MAX_BASE`]).
 pub(crate) fn refine(
     st: &Stage,
     cand: &Stage,
     labels: &[u32],
     below: u64,
+    max_base: usize,
     heaps: &mut Heaps<'_>,
     ctl: &Control,
 ) -> Result<Option<Stage>> {
@@ -350,7 +351,7 @@ pub(crate) fn refine(
             let id = match index.get(&x) {
                 Some(&id) => id,
                 None => {
-                    if elems.len() >= MAX_BASE {
+                    if elems.len() >= max_base.min(MAX_BASE) {
                         return Ok(None);
                     }
                     mem.grow((16 * w + 8 * nl + 64) as u64, "misère quotient refinement")?;
