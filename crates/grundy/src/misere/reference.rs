@@ -88,9 +88,9 @@ pub const MAX_TOTAL: u64 = 63;
 ///
 /// Nothing here knows about quotients. It gives two independent checks of a quotient `Q_N`:
 /// its answer on every position of heaps up to `N` of total at most `T`, and a **lower bound**
-/// on its order, the number of distinct outcome rows `y ↦ o⁻(x + y)` over positions `x`, `y` of
-/// heaps up to `N` with `total(x) + total(y) <= T`: two positions with different rows are told
-/// apart by some `y`, so they lie in different classes of `Q_N` ([`Exhaustive::distinct_rows`]).
+/// on its order: positions `x`, `x'` with a `y` (heaps up to `N`, totals within `T`) such that
+/// `o⁻(x + y) ≠ o⁻(x' + y)` lie in different classes of `Q_N`, so a set of positions told
+/// apart pairwise ([`Exhaustive::tell_apart`]) has at most `|Q_N|` members.
 pub struct Exhaustive {
     total: u64,
     moveless: Vec<bool>,
