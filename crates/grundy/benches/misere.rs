@@ -10,7 +10,8 @@
 mod common;
 
 use common::{header, median_time, row};
-use grundy::misere::{quotient, quotient_by_learning, reference::Search};
+use grundy::misere::reference::{Exhaustive, Search};
+use grundy::misere::{quotient, quotient_by_learning};
 use grundy::{Control, HeapGame};
 
 const RUNS: usize = 5;
@@ -94,6 +95,35 @@ fn main() {
         row(
             &format!("{game}, heaps 1..{n}"),
             sums.len() as u64,
+            fast,
+            Some(naive),
+        );
+    }
+
+    header("Every position of total up to 40: quotient (build included) vs the exhaustive table");
+    for (game, n) in [("kayles", 200), ("dawsons-kayles", 24), ("octal:4.7", 24)] {
+        let g: HeapGame = game.parse().unwrap();
+        let total = 40;
+        let ex = Exhaustive::new(&g, total).unwrap();
+        let positions: Vec<Vec<u64>> = ex
+            .positions(total, if n >= total { total } else { n })
+            .iter()
+            .map(|p| p.iter().map(|&h| h as u64).collect())
+            .collect();
+        let fast = median_time(RUNS, || {
+            let q = quotient(&g, n, &Control::none()).unwrap();
+            positions
+                .iter()
+                .filter(|p| q.is_p(q.of_heaps(p).unwrap()))
+                .count()
+        });
+        let naive = median_time(RUNS, || {
+            let ex = Exhaustive::new(&g, total).unwrap();
+            positions.iter().filter(|p| ex.is_p(p).unwrap()).count()
+        });
+        row(
+            &format!("{game}, heaps 1..{}, total <= {total}", n.min(total)),
+            positions.len() as u64,
             fast,
             Some(naive),
         );

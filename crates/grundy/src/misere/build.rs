@@ -23,9 +23,13 @@
 //!    `Q_{n-1}`.
 //! 4. **Revision.** When the certificate fails, heap `n` splits a class of `Q_{n-1}`: the
 //!    extension assumed that sums of one class of `Q_{n-1}` keep one outcome beside copies of
-//!    heap `n`. The base is then refined to the pairs (element, elements of the options)
-//!    ([`extension::refine`]), which tells apart the sums whose options differ, and the
-//!    extension of the refined base is certified in turn. When that fails too, `Q_n` is
+//!    heap `n`. The base is then refined to the pairs (element, set of multipliers for which
+//!    the failed candidate puts a winning move inside the sum) ([`extension::refine`]), which
+//!    tells apart the sums whose options differ in what the columns use, and the extension of
+//!    the refined base is certified in turn; this repeats (at most `MAX_REFINEMENTS` times,
+//!    while the refinement splits classes and stays within [`extension::MAX_BASE`]
+//!    elements). A refinement that splits nothing proves its base exact (see
+//!    [`extension::refine`]). When no refined extension certifies, `Q_n` is
 //!    learned afresh as the syntactic monoid of the P-positions of `H_n` (the `syntactic`
 //!    module), from exact outcomes ([`Outcomes`]: an exact search in which every position
 //!    without heap `n` is answered by the certified `Q_{n-1}`), with counterexamples from the
@@ -34,7 +38,7 @@
 //!
 //! Whatever produced it, a candidate is kept only once certified, so the revision needs no
 //! proof of its own: the certificate is the proof that the stage is the quotient of `H_n`.
-//! //! Every stage is thus the quotient of `H_n`, not a guess: the tests compare it with the
+//! Every stage is thus the quotient of `H_n`, not a guess: the tests compare it with the
 //! definition-level search of the `reference` module.
 
 use super::certificate::{self, HeapType};
@@ -245,8 +249,42 @@ pub(crate) enum Method {
     Learning,
 }
 
-/// How many times the base of the extension is refined before the quotient is learned afresh.
-const MAX_REFINEMENTS: usize = 1;
+/// How many times the base of the extension is refined before the quotient is learned afresh
+/// (the refinement stops earlier once it no longer splits a class, or past
+/// [`extension::MAX_BASE`] elements).
+const MAX_REFINEMENTS: usize = 16;
+
+/// The most elements a refined base may have when the quotient is built to answer positions
+/// ([`Method::Extension`]).
+const POSITION_BASE: usize = 1024;
+
+/// How the construction obtained the quotient at a heap that needed a new candidate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// The extension of the base refined `refinements` times (0: the previous quotient
+    /// itself), of `base` elements, certified with `order` elements; `failures` holds the sum
+    /// at which each less refined candidate failed the certificate.
+    Extension {
+        heap: u64,
+        refinements: usize,
+        base: usize,
+        order: usize,
+        failures: Vec<Vec<u64>>,
+    },
+    /// No extension certified: the bases tried, why no more were tried, the failures.
+    Unresolved {
+        heap: u64,
+        bases: Vec<usize>,
+        why: &'static str,
+        failures: Vec<Vec<u64>>,
+    },
+    /// Learned afresh, after the extensions failed at `failures`.
+    Learned {
+        heap: u64,
+        order: usize,
+        failures: Vec<Vec<u64>>,
+    },
+}
 
 /// The most positions [`Outcomes`] stores.
 pub const MAX_SEARCH: usize = 20_000_000;
@@ -349,6 +387,7 @@ pub(crate) fn build(
     max_heap: u64,
     max_order: usize,
     method: Method,
+    trace: &mut Vec<Step>,
     ctl: &Control,
 ) -> Result<Stage> {
     let mut st = Stage::trivial();
@@ -369,42 +408,82 @@ pub(crate) fn build(
             st.heap_map.push(t.elem);
             continue;
         }
-        // Step 3: the extension of the old quotient by heap n, then the extension of its
-        // refinement, each certified.
+        // Step 3: the extension of the old quotient by heap n, then the extensions of its
+        // refinements, each certified.
         let mut refined: Option<Stage> = None;
         let mut found = None;
+        let mut failures: Vec<Vec<u64>> = Vec::new();
+        let mut bases: Vec<usize> = Vec::new();
+        let mut why = "refinements";
         let levels = if method == Method::Learning {
             0
         } else {
             MAX_REFINEMENTS + 1
         };
+        // Answering positions keeps the refinements small, so that a heap they do not resolve
+        // hands over to the search quickly.
+        let max_base = if method == Method::Extension {
+            POSITION_BASE
+        } else {
+            extension::MAX_BASE
+        };
         for level in 0..levels {
             let base = refined.as_ref().unwrap_or(&st);
-            let cand = match extension::extend(base, &mut heaps, max_order, ctl) {
-                Ok(cand) => cand,
+            bases.push(base.q);
+            let (cand, labels) = match extension::extend(base, &mut heaps, max_order, ctl) {
+                Ok(x) => x,
                 // A candidate past the bounds is no quotient; the learning decides.
-                Err(Error::Limit(_)) => break,
+                Err(Error::Limit(_)) => {
+                    why = "extension limit";
+                    break;
+                }
                 Err(e) => return Err(e),
             };
             let cand_types = heaps.types(&cand, ctl)?;
-            if certificate::check(&cand, &cand_types, ctl)?.is_none() {
-                found = Some((cand, cand_types));
-                break;
+            match certificate::check(&cand, &cand_types, ctl)? {
+                None => {
+                    found = Some((cand, cand_types, level, base.q));
+                    break;
+                }
+                Some(sum) => failures.push(sum),
             }
             if level + 1 == levels {
                 break;
             }
-            match extension::refine(base, n, &mut heaps, ctl)? {
+            match extension::refine(base, &cand, &labels, n, max_base, &mut heaps, ctl)? {
+                // The same number of elements: the refinement induces the same partition of
+                // the sums, so the base already determines the classes of the options, and
+                // refining again changes nothing.
+                Some(r) if r.q == base.q => {
+                    why = "stable";
+                    break;
+                }
                 Some(r) => refined = Some(r),
-                None => break,
+                None => {
+                    why = "base limit";
+                    break;
+                }
             }
         }
-        if let Some((cand, cand_types)) = found {
+        if let Some((cand, cand_types, refinements, base)) = found {
+            trace.push(Step::Extension {
+                heap: n,
+                refinements,
+                base,
+                order: cand.q,
+                failures,
+            });
             st = cand;
             types = cand_types;
             continue;
         }
         // Step 4: a new quotient.
+        trace.push(Step::Unresolved {
+            heap: n,
+            bases,
+            why,
+            failures: failures.clone(),
+        });
         if method == Method::Extension {
             return Err(Error::limit(
                 crate::LimitKind::Positions,
@@ -421,6 +500,11 @@ pub(crate) fn build(
         };
         st = next;
         types = heaps.types(&st, ctl)?;
+        trace.push(Step::Learned {
+            heap: n,
+            order: st.q,
+            failures,
+        });
     }
     ctl.check(max_heap)?;
     Ok(st)

@@ -93,14 +93,17 @@ fn least_representatives(st: &Stage, heaps: &Heaps<'_>, ctl: &Control) -> Result
     Ok(reps)
 }
 
-/// The candidate `Q_n` obtained from the certified `st = Q_{n-1}` by adjoining heap `n`
-/// (`heaps.top()`), as described in the module documentation; at most `max_order` elements.
+/// The candidate `Q_n` obtained from the base `st` (`Q_{n-1}` or a refinement of it, see
+/// [`refine`]) by adjoining heap `n` (`heaps.top()`), as described in the module
+/// documentation; at most `max_order` elements. Also returns the *labels*: the candidate's
+/// element of each base element `b` (the class of the pair `(b, 0)`), a homomorphism from the
+/// base into the candidate.
 pub(crate) fn extend(
     st: &Stage,
     heaps: &mut Heaps<'_>,
     max_order: usize,
     ctl: &Control,
-) -> Result<Stage> {
+) -> Result<(Stage, Vec<u32>)> {
     let n = heaps.top();
     let q = st.q;
     let reps = least_representatives(st, heaps, ctl)?;
@@ -217,51 +220,87 @@ pub(crate) fn extend(
         .collect();
     let mut heap_map: Vec<u32> = st.heap_map.iter().map(|&e| pair(e, 0)).collect();
     heap_map.push(pair(0, red(1)));
-    Ok(Stage {
-        q: nq,
-        mul,
-        p,
-        heap_map,
-        reps: new_reps,
-    })
+    let labels = (0..q as u32).map(|b| pair(b, 0)).collect();
+    Ok((
+        Stage {
+            q: nq,
+            mul,
+            p,
+            heap_map,
+            reps: new_reps,
+        },
+        labels,
+    ))
 }
 
 /// The most elements a refined base ([`refine`]) may have.
 pub const MAX_BASE: usize = 4096;
 
-/// The refinement of a base `st` for heaps below `n = heaps.top()`: the monoid of the pairs
-/// `(Φ(y), D(y))` of the `certificate` module, where `D(y) = { c : y has an option y' with
-/// Φ(y')·c ∈ P }`.
+/// The refinement of a base `st` for heaps below `n = heaps.top()` by a candidate `cand` (a
+/// monoid with P-portion `P` and a homomorphism `π` from the base, given by `labels`): the
+/// monoid of the pairs `(Φ(y), D(y))`, where `Φ` is the base's map and
+///
+/// > `D(y) = { c ∈ cand : π(Φ(y'))·c ∈ P for some option y' of y }`,
+///
+/// the multipliers `c` for which the candidate says `y + z` (`z` of class `c`) has a winning
+/// move inside `y`: the sets of the `certificate` module, for the sums below heap `n`.
 ///
 /// **It is a monoid and a refinement.** For sums `y`, `w`, the options of `y + w` are the
-/// options of `y` plus `w` and `y` plus the options of `w`, so
+/// options of `y` plus `w` and `y` plus the options of `w`, and `π∘Φ` is a homomorphism, so
 ///
-/// > `D(y + w) = Φ(w)⁻¹·D(y) ∪ Φ(y)⁻¹·D(w)`, where `b⁻¹·D = { c : c·b ∈ D }`:
+/// > `D(y + w) = π(Φ(w))⁻¹·D(y) ∪ π(Φ(y))⁻¹·D(w)`, where `b⁻¹·D = { c : b·c ∈ D }`:
 ///
 /// the pair of a sum is a function of the pairs of its parts, and the product
-/// `(a, D)(b, E) = (ab, b⁻¹D ∪ a⁻¹E)` (commutative, with identity `(1, ∅)`) makes the map
-/// `y ↦ (Φ(y), D(y))` a homomorphism onto the pairs reached. Its kernel is contained in the
-/// kernel of `Φ`, and `(a, D)` is a P-element when `a` is. In Kayles over heaps up to 8,
-/// `[5] + [5]` and `0` have one element of `Q_8` but different sets `D`: the refinement tells
-/// apart what heap 9 tells apart. Used as the base of [`extend`] instead of `Q_{n-1}`, it
-/// gives the column construction the classes of options one level deeper; the candidate it
-/// yields is again only a candidate and is certified. `None` when the refinement has more than
-/// [`MAX_BASE`] elements.
+/// `(a, D)(b, E) = (ab, π(b)⁻¹D ∪ π(a)⁻¹E)` (commutative, with identity `(1, ∅)`) makes the
+/// map `y ↦ (Φ(y), D(y))` a homomorphism onto the pairs reached (by the heaps below `n`, so
+/// every pair is the image of a sum). Its kernel is contained in the kernel of `Φ`, and
+/// `(a, D)` is a P-element when `a` is. In Kayles over heaps up to 8, `[5] + [5]` and `0` have
+/// one element of `Q_8` but different sets `D`: the refinement tells apart what heap 9 tells
+/// apart.
+///
+/// **Why these sets.** The column construction over a base needs of the options of a sum `y`
+/// only whether one of them, beside `k` copies of heap `n` and a multiplier, is a P-position:
+/// in the candidate that is `t^k·c ∈ D(y)` (`t` the element of heap `n`). `D` records exactly
+/// that, and no more, so the refinement stays small where the sets of the options' classes
+/// themselves would multiply.
+///
+/// **When it stops.** If the refinement has no more elements than its base, the two induce
+/// the same partition of the sums (the map from the refinement onto the base is onto), so the
+/// base element of a sum `y` determines `D(y)`. The columns computed for the least
+/// representative of `Φ(y)` then satisfy the recursion of the module documentation at every
+/// representative (a move inside `y` to a P-position beside `k` copies exists exactly when
+/// `t^k ∈ D(y)`), and by induction on `y` and the copies `k` the outcome of `y + k·[n]` is the
+/// column value of `(Φ(y), k)`: the candidate is the quotient of `H_n`. Before that point a
+/// refined base's extension is a candidate like any other and is certified. `None` when the
+/// refinement has more than `max_base` elements (at most [`MAX_BASE`]).
 pub(crate) fn refine(
     st: &Stage,
+    cand: &Stage,
+    labels: &[u32],
     below: u64,
+    max_base: usize,
     heaps: &mut Heaps<'_>,
     ctl: &Control,
 ) -> Result<Option<Stage>> {
-    let q = st.q;
+    let q = cand.q;
     let w = q.div_ceil(64);
-    let mut mem = ctl.reserve(0, "misère quotient refinement")?;
-    // b·U.
-    let act = |u: &[u64], b: u32, out: &mut [u64]| {
+    let mut mem = ctl.reserve((q * w * 8) as u64, "misère quotient refinement")?;
+    // pd[u] = { c : u·c ∈ P }.
+    let mut pd = vec![0u64; q * w];
+    for u in 0..q {
         for c in 0..q {
-            if u[c / 64] >> (c % 64) & 1 == 1 {
-                let cb = st.m(c as u32, b) as usize;
-                out[cb / 64] |= 1 << (cb % 64);
+            if cand.p[cand.m(u as u32, c as u32) as usize] {
+                pd[u * w + c / 64] |= 1 << (c % 64);
+            }
+        }
+    }
+    // π(b)⁻¹·D.
+    let act = |d: &[u64], b: u32, out: &mut [u64]| {
+        let b = labels[b as usize];
+        for c in 0..q {
+            let cb = cand.m(c as u32, b) as usize;
+            if d[cb / 64] >> (cb % 64) & 1 == 1 {
+                out[c / 64] |= 1 << (c % 64);
             }
         }
     };
@@ -283,8 +322,10 @@ pub(crate) fn refine(
         }
         let mut u = vec![0u64; w];
         for o in heaps.options_shared(h)?.iter() {
-            let e = st.image(o) as usize;
-            u[e / 64] |= 1 << (e % 64);
+            let e = labels[st.image(o) as usize] as usize;
+            for (x, y) in u.iter_mut().zip(&pd[e * w..e * w + w]) {
+                *x |= y;
+            }
         }
         let l = (st.heap_map[h as usize], u);
         letter_of[h as usize] = match letters.iter().position(|x| *x == l) {
@@ -310,7 +351,7 @@ pub(crate) fn refine(
             let id = match index.get(&x) {
                 Some(&id) => id,
                 None => {
-                    if elems.len() >= MAX_BASE {
+                    if elems.len() >= max_base.min(MAX_BASE) {
                         return Ok(None);
                     }
                     mem.grow((16 * w + 8 * nl + 64) as u64, "misère quotient refinement")?;

@@ -202,7 +202,19 @@ fn quotient_with(
     method: build::Method,
     ctl: &Control,
 ) -> Result<MisereQuotient> {
-    let stage = build::build(game, max_heap, max_order, method, ctl)?;
+    quotient_traced(game, max_heap, max_order, method, &mut Vec::new(), ctl)
+}
+
+/// [`quotient_with`], recording in `trace` how each heap that needed a new candidate got it.
+fn quotient_traced(
+    game: &HeapGame,
+    max_heap: u64,
+    max_order: usize,
+    method: build::Method,
+    trace: &mut Vec<build::Step>,
+    ctl: &Control,
+) -> Result<MisereQuotient> {
+    let stage = build::build(game, max_heap, max_order, method, trace, ctl)?;
     let max_heap = stage.heap_map.len() as u64 - 1;
     let (generators, words, relations) = present::presentation(&stage);
     let tameness = present::tameness(&stage);
