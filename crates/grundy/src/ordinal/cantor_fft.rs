@@ -387,8 +387,16 @@ pub fn product_bytes(wa: usize, wb: usize) -> u64 {
 }
 
 /// The product `a·b` (length `a.len() + b.len()` words) by the additive transform (module
-/// documentation).
+/// documentation). Operands whose transform would pass `2^MAX_LOG` values (Cantor's basis
+/// and the twiddles are built for at most that many) are cut: the longer one in halves,
+/// `a = a_0 + x^(64h)·a_1`, `a·b = a_0·b + x^(64h)·a_1·b`, until the pieces fit; so every size
+/// is taken, and no transform beyond the limit is ever built.
 pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
+    mul_within(a, b, MAX_LOG)
+}
+
+/// [`mul`] with transforms of at most `2^max_log` values.
+fn mul_within(a: &[u64], b: &[u64], max_log: u32) -> Vec<u64> {
     let words = a.len() + b.len();
     let mut out = vec![0u64; words];
     if a.is_empty() || b.is_empty() {
@@ -396,7 +404,16 @@ pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
     }
     let n = transform_len(a.len(), b.len());
     let k = n.trailing_zeros();
-    assert!(k <= MAX_LOG, "transform of 2^{k} values");
+    if k > max_log {
+        let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+        let h = long.len() / 2;
+        for (off, half) in [(0, &long[..h]), (h, &long[h..])] {
+            for (o, w) in out[off..].iter_mut().zip(mul_within(half, short, max_log)) {
+                *o ^= w;
+            }
+        }
+        return out;
+    }
     let basis = cantor_basis(k as usize + 1);
     let tw = twiddles(n / 2, &basis);
     let load = |x: &[u64]| {
@@ -590,6 +607,18 @@ mod tests {
             prop_assert_eq!(trim(mul(&a, &b)), trim(want.clone()));
             prop_assert_eq!(trim(super::super::gf2::mul_karatsuba(&a, &b)), trim(want));
             prop_assert_eq!(mul(&a, &a), super::super::gf2::square(&a));
+        }
+
+        /// Past the size limit the operands are cut until their transforms fit: with a limit
+        /// of `2^2..2^6` values instead of `2^MAX_LOG`, the cut products still agree.
+        #[test]
+        fn products_past_the_size_limit_are_cut(
+            a in proptest::collection::vec(any::<u64>(), 1..100),
+            b in proptest::collection::vec(any::<u64>(), 1..100),
+            max_log in 2u32..7,
+        ) {
+            let want = super::super::gf2::reference::mul_shift_xor(&a, &b);
+            prop_assert_eq!(trim(mul_within(&a, &b, max_log)), trim(want));
         }
     }
 
