@@ -69,6 +69,7 @@
 //! (Itoh–Tsujii), so `N_(M/f)` takes `O(log(M/f))` products and Frobenius powers; the remaining
 //! exponent `(2^f - 1)/p` has `f` bits (`f < p`).
 
+use super::cantor_fft::{Deadline, Never, Stop};
 use super::gf2::{self, clmul};
 use crate::control::Control;
 use crate::{Error, Result};
@@ -208,6 +209,14 @@ fn get_bits(a: &[u64], pos: usize, bits: usize) -> u128 {
         v &= (1u128 << bits) - 1;
     }
     v
+}
+
+/// The value of a product that cannot stop ([`Never`]'s error type has no values).
+fn unstoppable<T>(r: std::result::Result<T, std::convert::Infallible>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(never) => match never {},
+    }
 }
 
 /// Calls `f` with the index of every set bit of `a`.
@@ -571,20 +580,38 @@ impl BinomialTower {
 
     /// The product `a·b` in level `i`.
     fn mul_at(&self, i: usize, a: &[u64], b: &[u64]) -> Vec<u64> {
+        unstoppable(self.mul_at_until(i, a, b, &Never))
+    }
+
+    /// [`Self::mul_at`], stopped part-way when `stop` says so (in the transform of a large
+    /// product: [`super::cantor_fft::mul_until`]).
+    fn mul_at_until<S: Stop>(
+        &self,
+        i: usize,
+        a: &[u64],
+        b: &[u64],
+        stop: &S,
+    ) -> Result<Vec<u64>, S::Err> {
         if i == 0 {
-            return vec![self.mul0(a[0], b[0])];
+            return Ok(vec![self.mul0(a[0], b[0])]);
         }
         if let Some(fl) = self.flat() {
             if i > fl.k {
-                return self.mul_flat(fl, i, a, b);
+                return self.mul_flat(fl, i, a, b, stop);
             }
         }
-        self.mul_kronecker(i, a, b)
+        self.mul_kronecker_until(i, a, b, stop)
     }
 
     /// The product `a·b` in level `i` by one Kronecker substitution of every level (module
-    /// documentation, "The product").
-    fn mul_kronecker(&self, i: usize, a: &[u64], b: &[u64]) -> Vec<u64> {
+    /// documentation, "The product"), stopped part-way when `stop` says so.
+    fn mul_kronecker_until<S: Stop>(
+        &self,
+        i: usize,
+        a: &[u64],
+        b: &[u64],
+        stop: &S,
+    ) -> Result<Vec<u64>, S::Err> {
         let slots: usize = self.levels[..i].iter().map(|l| 2 * l.n - 1).product();
         let s0 = 2 * self.d - 1;
         // An operand's last slot: every exponent at its largest, n - 1 (the product needs the
@@ -601,13 +628,13 @@ impl BinomialTower {
             out
         };
         let (pa, pb) = (pack(a), pack(b));
-        let prod = gf2::mul(&pa, &pb);
+        let prod = gf2::mul_until(&pa, &pb, stop)?;
         drop((pa, pb));
         let v: Vec<u64> = (0..slots)
             .map(|c| self.reduce0(get_bits(&prod, c * s0, s0)))
             .collect();
         drop(prod);
-        self.reduce_levels(i, v)
+        Ok(self.reduce_levels(i, v))
     }
 
     /// The polynomial basis of a lower level used for products (built on first use): the
@@ -689,7 +716,7 @@ impl BinomialTower {
             for j in 0..2 * deg - 1 {
                 powers.extend(self.compact(&cur, cw));
                 if j + 1 < 2 * deg - 1 {
-                    cur = self.mul_kronecker(k, &cur, &theta);
+                    cur = unstoppable(self.mul_kronecker_until(k, &cur, &theta, &Never));
                 }
             }
             if let Some(to_flat) = invert_columns(&powers[..deg * cw], deg, cw) {
@@ -707,7 +734,14 @@ impl BinomialTower {
 
     /// The product `a·b` in level `i > k` through the polynomial basis of level `k` (module
     /// documentation, "Products through a polynomial basis").
-    fn mul_flat(&self, fl: &Flat, i: usize, a: &[u64], b: &[u64]) -> Vec<u64> {
+    fn mul_flat<S: Stop>(
+        &self,
+        fl: &Flat,
+        i: usize,
+        a: &[u64],
+        b: &[u64],
+        stop: &S,
+    ) -> Result<Vec<u64>, S::Err> {
         let (k, deg, cw) = (fl.k, fl.deg, fl.cw);
         let bk = self.w[k];
         let sb = 2 * deg - 1;
@@ -733,10 +767,10 @@ impl BinomialTower {
         };
         let prod = if std::ptr::eq(a, b) {
             let pa = pack(a);
-            gf2::mul(&pa, &pa)
+            gf2::mul_until(&pa, &pa, stop)?
         } else {
             let (pa, pb) = (pack(a), pack(b));
-            gf2::mul(&pa, &pb)
+            gf2::mul_until(&pa, &pb, stop)?
         };
         let mut v = vec![0u64; slots * bk];
         let mut slot = vec![0u64; sb.div_ceil(64)];
@@ -753,7 +787,7 @@ impl BinomialTower {
             self.spread(&acc, out);
         }
         drop(prod);
-        self.reduce_levels_from(k + 1, i, v)
+        Ok(self.reduce_levels_from(k + 1, i, v))
     }
 
     /// The square `a²` in level `i`: `Σ a_t² Y^(2t)`, reduced.
@@ -776,6 +810,11 @@ impl BinomialTower {
         self.mul_at(self.levels.len(), a, b)
     }
 
+    /// The product `a·b` in the top field, stopped part-way when `stop` says so.
+    pub fn mul_until<S: Stop>(&self, a: &[u64], b: &[u64], stop: &S) -> Result<Vec<u64>, S::Err> {
+        self.mul_at_until(self.levels.len(), a, b, stop)
+    }
+
     /// The square `a²` in the top field.
     pub fn square(&self, a: &[u64]) -> Vec<u64> {
         self.square_at(self.levels.len(), a)
@@ -789,12 +828,13 @@ impl BinomialTower {
     /// `a^e` in level `i`, left-to-right square-and-multiply with a 4-bit sliding window
     /// ([`super::gf2::window_pow`]), looking at `ctl` before each step.
     fn pow_at(&self, i: usize, a: &[u64], e: &BigUint, ctl: &Control) -> Result<Vec<u64>> {
+        let stop = Deadline::of(ctl);
         super::gf2::window_pow(
             a,
             e,
             || self.one_at(i),
             |x| self.square_at(i, x),
-            |x, y| self.mul_at(i, x, y),
+            |x, y| self.mul_at_until(i, x, y, &stop),
             |read| ctl.check(read),
         )
     }
@@ -926,6 +966,7 @@ impl BinomialTower {
             return Ok(x.to_vec());
         }
         let ff = self.frobenius(f, ctl)?;
+        let stop = Deadline::of(ctl);
         // fj = φ_(jf) for the current j.
         let mut fj = ff.clone();
         let mut nj = x.to_vec();
@@ -933,10 +974,10 @@ impl BinomialTower {
         for b in (0..top).rev() {
             ctl.stop_check()?;
             let moved = self.apply(&fj, &nj);
-            nj = self.mul(&nj, &moved);
+            nj = self.mul_until(&nj, &moved, &stop)?;
             let bit = (k >> b) & 1 == 1;
             if bit {
-                nj = self.mul(x, &self.apply(&ff, &nj));
+                nj = self.mul_until(x, &self.apply(&ff, &nj), &stop)?;
             }
             // The table for the next step (none needed after the last bit).
             if b > 0 {
@@ -1124,6 +1165,11 @@ mod tests {
     /// A tower whose products are large enough to go through the additive transform
     /// ([`super::super::cantor_fft`]): the ring identities hold there too, against the square
     /// (which is linear and takes no product) and a Frobenius power (a ring morphism).
+    /// The Kronecker product of every level, in level `i`.
+    fn kron(t: &BinomialTower, i: usize, a: &[u64], b: &[u64]) -> Vec<u64> {
+        unstoppable(t.mul_kronecker_until(i, a, b, &Never))
+    }
+
     /// The sample tower with products through the polynomial basis of level `k`.
     fn sample_flat(k: usize) -> BinomialTower {
         let mut t = sample();
@@ -1141,11 +1187,11 @@ mod tests {
             let t = sample_flat(k);
             let want = reference::mul(&t, &a, &b);
             prop_assert_eq!(t.mul(&a, &b), want.clone());
-            prop_assert_eq!(t.mul_kronecker(3, &a, &b), want);
+            prop_assert_eq!(kron(&t, 3, &a, &b), want);
             prop_assert_eq!(t.mul(&a, &a), reference::mul(&t, &a, &a));
             // Level 2 through level 1's basis.
             let (a2, b2) = (&a[..15], &b[..15]);
-            prop_assert_eq!(t.mul_at(2, a2, b2), t.mul_kronecker(2, a2, b2));
+            prop_assert_eq!(t.mul_at(2, a2, b2), kron(&t, 2, a2, b2));
         }
     }
 
@@ -1234,6 +1280,20 @@ mod tests {
         let a = nibbles(t.words(), 1);
         let b = nibbles(t.words(), 2);
         let c = nibbles(t.words(), 3);
+        // A product through the transform stops on a cancelled control, and runs to the same
+        // product on a live one.
+        let token = crate::control::CancelToken::new();
+        let ctl = Control::none().with_token(token.clone());
+        assert_eq!(t.mul_until(&a, &b, &Deadline::of(&ctl)), Ok(t.mul(&a, &b)));
+        token.cancel();
+        assert_eq!(
+            t.mul_until(&a, &b, &Deadline::of(&ctl)),
+            Err(Error::Cancelled)
+        );
+        assert_eq!(
+            t.pow(&a, &BigUint::from(12345u32), &ctl),
+            Err(Error::Cancelled)
+        );
         assert_eq!(t.mul(&a, &a), t.square(&a));
         let bc: Vec<u64> = b.iter().zip(&c).map(|(x, y)| x ^ y).collect();
         let ab = t.mul(&a, &b);
@@ -1258,12 +1318,12 @@ mod tests {
         let a = nibbles(t.words(), 4);
         let b = nibbles(t.words(), 5);
         let top = t.height();
-        assert_eq!(t.mul(&a, &b), t.mul_kronecker(top, &a, &b));
-        assert_eq!(t.mul(&a, &a), t.mul_kronecker(top, &a, &a));
+        assert_eq!(t.mul(&a, &b), kron(&t, top, &a, &b));
+        assert_eq!(t.mul(&a, &a), kron(&t, top, &a, &a));
         let w4 = t.w[4];
         assert_eq!(
             t.mul_at(4, &a[..w4], &b[..w4]),
-            t.mul_kronecker(4, &a[..w4], &b[..w4])
+            kron(&t, 4, &a[..w4], &b[..w4])
         );
     }
 
