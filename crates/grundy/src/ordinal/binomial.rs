@@ -375,9 +375,14 @@ impl BinomialTower {
         self.w[self.levels.len()]
     }
 
-    /// The bytes a product in the top field works in at most: its Kronecker operands and
-    /// product, the unreduced coefficients, and Karatsuba's scratch or the additive transforms
-    /// of [`super::cantor_fft`] (a bound, for the budget).
+    /// The bytes a product or square in the top field works in at most: its Kronecker operands
+    /// and product, the unreduced coefficients, and Karatsuba's scratch or the additive
+    /// transforms of [`super::cantor_fft`] (a bound, for the budget), counted for the image of
+    /// every level with whole operands. A product through the polynomial basis of level `k`
+    /// ([`Flat`]) works in less: its slots of `2·deg - 1` bits replace `Π_(i ≤ k)(2n_i - 1)`
+    /// slots of `2D - 1` bits, and its unreduced coefficients (`w[k]` words for each of the
+    /// `Π_(i > k)(2n_i - 1)` slots) are fewer than the `Π(2n_i - 1)` words of the square's; its
+    /// tables (`3·deg` vectors of `deg` bits) are added.
     pub fn product_bytes(&self) -> u64 {
         let slots: u64 = self.levels.iter().map(|l| 2 * l.n as u64 - 1).product();
         let bits = slots * (2 * self.d as u64 - 1);
@@ -388,9 +393,19 @@ impl BinomialTower {
             // Karatsuba's scratch: about four words per operand word.
             32 * words
         };
+        // The tables of the polynomial basis, if one is used (not built here).
+        let top = self.levels.len();
+        let tables = (1..top)
+            .rev()
+            .find(|&k| self.d * self.w[k] <= self.flat_bits)
+            .filter(|_| top >= 2 && self.w[top] >= self.flat_from_words)
+            .map_or(0, |k| {
+                let deg = (self.d * self.w[k]) as u64;
+                8 * 3 * deg * deg.div_ceil(64)
+            });
         // Two operands and their product (four words per operand word), the work, and the
-        // unreduced coefficients.
-        32 * words + work + 8 * slots + 64
+        // unreduced coefficients (twice: reduced level by level into a new array).
+        32 * words + work + 16 * slots + tables + 64
     }
 
     /// The bytes an excess test works in, at most: a product's ([`Self::product_bytes`]), the
