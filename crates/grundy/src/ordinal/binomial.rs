@@ -379,8 +379,8 @@ impl BinomialTower {
     /// and product, the unreduced coefficients, and Karatsuba's scratch or the additive
     /// transforms of [`super::cantor_fft`] (a bound, for the budget), counted for the image of
     /// every level with whole operands. A product through the polynomial basis of level `k`
-    /// ([`Flat`]) works in less: its slots of `2·deg - 1` bits replace `Π_(i ≤ k)(2n_i - 1)`
-    /// slots of `2D - 1` bits, and its unreduced coefficients (`w[k]` words for each of the
+    /// (module documentation) works in less: its slots of `2·deg - 1` bits replace
+    /// `Π_(i ≤ k)(2n_i - 1)` slots of `2D - 1` bits, and its unreduced coefficients (`w[k]` words for each of the
     /// `Π_(i > k)(2n_i - 1)` slots) are fewer than the `Π(2n_i - 1)` words of the square's; its
     /// tables (`3·deg` vectors of `deg` bits) are added.
     pub fn product_bytes(&self) -> u64 {
@@ -680,7 +680,8 @@ impl BinomialTower {
         self.flat = std::sync::OnceLock::new();
     }
 
-    /// The level `k` the products go through, if any ([`Flat`]).
+    /// The level `k` whose polynomial basis the products go through, if any (module
+    /// documentation, "Products through a polynomial basis").
     pub fn flat_level(&self) -> Option<usize> {
         self.flat().map(|f| f.k)
     }
