@@ -337,7 +337,7 @@ impl BinomialTower {
             .filter(|&w| w.saturating_mul(self.d) <= MAX_BINOMIAL_DEGREE)
             .ok_or_else(|| {
                 Error::limit(
-                    crate::LimitKind::FieldDegree,
+                    crate::LimitKind::Fixed,
                     format!(
                         "the finite field needed has degree {}·{n} over GF(2), above \
                          {MAX_BINOMIAL_DEGREE}",
@@ -1209,6 +1209,18 @@ mod tests {
             let (a2, b2) = (&a[..15], &b[..15]);
             prop_assert_eq!(t.mul_at(2, a2, b2), kron(&t, 2, a2, b2));
         }
+    }
+
+    /// A tower past `MAX_BINOMIAL_DEGREE` is refused with a limit no setting raises.
+    #[test]
+    fn towers_past_the_degree_limit_are_a_fixed_limit() {
+        let mut t = BinomialTower::new(&[0b10011]).unwrap();
+        let r = t.adjoin(1 << 27, vec![Monomial { c: 2, e: vec![] }]);
+        assert!(
+            matches!(&r, Err(Error::Limit(l)) if l.kind == crate::LimitKind::Fixed),
+            "{r:?}"
+        );
+        assert_eq!(t.height(), 0);
     }
 
     #[test]
