@@ -1,7 +1,9 @@
 //! The nim product of ordinals below ω^(ω^ω): the excesses by Lenstra's algorithm (time per
 //! prime, and from scratch by field size with FFT against Karatsuba products), GF(2)
 //! polynomial products (carry-less multiply + Karatsuba against shift-xor; the additive FFT
-//! against Karatsuba by size class), and ordinal products.
+//! against Karatsuba by size class), products in the largest towers through the polynomial basis
+//! of a lower level against the Kronecker image of every level (and whole excesses with either),
+//! and ordinal products.
 //!
 //! `cargo bench -p grundy --bench ordinal_nim` (add `-- quick` for fewer repetitions).
 
@@ -142,6 +144,48 @@ fn main() {
             fft,
             Some(kara),
         );
+    }
+
+    // Products in the top field of the largest towers: through the polynomial basis of a lower
+    // level (as shipped) against one Kronecker image of every level (the previous product),
+    // on the same operands in one run; then whole excesses from scratch with either product.
+    header("Tower products (polynomial basis of a lower level vs Kronecker image of every level)");
+    let mut g = F::new();
+    for p in [283u64, 347, 359, 557] {
+        let f = grundy::ordinal::excess::order_of_two(p);
+        let x = g.candidate(f, 0).expect("candidate");
+        let kt = g.kappa_tower(&[&x]).expect("tower");
+        let t = &kt.tower;
+        let mut old = t.clone();
+        old.set_flat(usize::MAX, 0);
+        let a: Vec<u64> = (0..t.words()).map(|_| rng.gen::<u64>() & 15).collect();
+        let b: Vec<u64> = (0..t.words()).map(|_| rng.gen::<u64>() & 15).collect();
+        let reps = if t.degree() >= 1_000_000 {
+            1
+        } else {
+            runs.min(3)
+        };
+        let new = median_time(reps, || t.mul(&a, &b));
+        let prev = median_time(reps, || old.mul(&a, &b));
+        assert_eq!(t.mul(&a, &b), old.mul(&a, &b));
+        row(
+            &format!(
+                "p = {p}: M = {}, basis of level {:?}; other = Kronecker",
+                t.degree(),
+                t.flat_level()
+            ),
+            1,
+            new,
+            Some(prev),
+        );
+    }
+    header("Excesses from scratch (polynomial-basis products vs Kronecker products)");
+    for p in [263u64, 283] {
+        let new = median_time(1, || F::new().excess(p).expect("excess").m);
+        grundy::ordinal::binomial::set_flat_from_words(usize::MAX);
+        let prev = median_time(1, || F::new().excess(p).expect("excess").m);
+        grundy::ordinal::binomial::set_flat_from_words(grundy::ordinal::binomial::FLAT_FROM_WORDS);
+        row(&format!("p = {p}; other = Kronecker"), 1, new, Some(prev));
     }
 
     // The test that decides an excess, on α_p itself: the norm to GF(2^f) in the binomial

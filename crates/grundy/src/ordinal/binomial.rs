@@ -28,6 +28,30 @@
 //! `F_(i-1)`). A square is the same reduction of `Σ a_t² Y^(2t)` (characteristic 2), without any
 //! product: linear in `W`.
 //!
+//! The product's operands need only the lower half of each level's slots (exponents below
+//! `n_i`), so their images are cut there: the transform's length follows the operands, not the
+//! product's padded length.
+//!
+//! ## Products through a polynomial basis
+//! The Kronecker image pads every level to `2n_i - 1` slots, about `2^(L+1)·M` bits for `L`
+//! levels. For the large towers ([`FLAT_FROM_WORDS`] words and more), a level `k` below the top
+//! of at most [`FLAT_BITS`] bits is put in a polynomial basis once: an element `θ` of `F_k`
+//! whose powers `1, θ, …, θ^(deg-1)` (`deg = D·n_1⋯n_k`) are linearly independent over GF(2)
+//! (tried among a few pseudo-random elements; one that generates the field has this property)
+//! gives the isomorphism `Ψ: GF(2)[z]/(P) → F_k`, `z ↦ θ`, and its inverse by Gauss–Jordan
+//! elimination on the matrix of those powers. `Ψ` (evaluation at `θ`) is a ring morphism on
+//! all of `GF(2)[z]`: so for the blocks `a_u, b_v ∈ F_k` of two elements of level `i > k` (`u`,
+//! `v` exponent vectors of the levels `k+1..i`), with `A_u = Ψ^(-1)(a_u)` of degree below
+//! `deg`, the unreduced coefficient `c_w = Σ_(u+v=w) a_u b_v` is `Ψ(Σ A_u B_v)`. One Kronecker
+//! substitution of the levels above `k` only, with slots of `2·deg - 1` bits (the degree of
+//! `A_u B_v` is at most `2·deg - 2`), yields every `C_w = Σ A_u B_v` in its own slot, and
+//! `c_w = Σ_j C_(w,j)·θ^j` from the tabulated `θ^j`, `j < 2·deg - 1` (the reduction modulo
+//! `P` and the change of basis in one step). The levels `k+1..i` are then reduced as before.
+//! The image has about `2^(L-k)·M` bits instead of `2^L·(2 - 1/D)·M`: with the operands cut
+//! as above, the transform of a product for `p = 359` (`D = 4`, levels 5, 11, 89, 179, `k = 2`)
+//! has `2^20` values instead of `2^23`, for `p = 557` (levels 3, 5, 11, 23, 139, `k = 3`)
+//! `2^19` instead of `2^23`.
+//!
 //! ## Frobenius powers
 //! `φ_s(x) = x^(2^s)` is a field automorphism. At level `i` write `Y^(2^s) = Y^r·γ` with
 //! `r = 2^s mod n` and `γ = α^((2^s - r)/n) ∈ F_(i-1)`. Then
@@ -45,6 +69,7 @@
 //! (Itoh–Tsujii), so `N_(M/f)` takes `O(log(M/f))` products and Frobenius powers; the remaining
 //! exponent `(2^f - 1)/p` has `f` bits (`f < p`).
 
+use super::cantor_fft::{Deadline, Never, Stop};
 use super::gf2::{self, clmul};
 use crate::control::Control;
 use crate::{Error, Result};
@@ -85,6 +110,47 @@ pub struct BinomialTower {
     alpha1: u64,
     /// `w[i]` words per element of level `i`.
     w: Vec<usize>,
+    /// The level below the top kept also in a polynomial basis for products ([`Flat`]), built
+    /// on first use; reset when a level is adjoined.
+    flat: std::sync::OnceLock<Option<Flat>>,
+    /// Products go through [`Flat`] when the top field has at least this many words.
+    flat_from_words: usize,
+    /// The largest degree of the level put in a polynomial basis ([`FLAT_BITS`]).
+    flat_bits: usize,
+}
+
+/// The largest degree over GF(2) of a level put in a polynomial basis for products.
+pub const FLAT_BITS: usize = 2048;
+
+/// From this many words in the top field on, products use the polynomial basis of a lower level
+/// (below, building it would cost more than it saves).
+pub const FLAT_FROM_WORDS: usize = 1 << 12;
+
+static FLAT_FROM: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(FLAT_FROM_WORDS);
+
+/// Moves the size from which towers built afterwards use a polynomial basis for products
+/// (`usize::MAX`: never), for benchmarks that compare the two products on whole computations
+/// in one run.
+#[cfg(any(test, feature = "testing"))]
+pub fn set_flat_from_words(words: usize) {
+    FLAT_FROM.store(words, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Level `k` of the tower in a polynomial basis `GF(2)[z]/(P)`, `z ↦ θ` (module documentation,
+/// "Products through a polynomial basis"). Vectors of `deg` bits are kept in `cw` words; a
+/// level-`k` element's *compact* form puts its `j`-th level-0 coefficient at bits `jD..jD+D`.
+#[derive(Clone, Debug)]
+struct Flat {
+    k: usize,
+    deg: usize,
+    cw: usize,
+    /// For each compact bit `q < deg`: the coordinates in `1, θ, …, θ^(deg-1)` of the basis
+    /// element `q` (`cw` words each).
+    to_flat: Vec<u64>,
+    /// `θ^j` in compact form for `j < 2·deg - 1` (`cw` words each): reading a product's slot
+    /// back is the sum of the `θ^j` over its set bits.
+    powers: Vec<u64>,
 }
 
 /// A Frobenius power `φ_s` tabulated per level (module documentation); `lv[i-1]` for level `i`.
@@ -145,6 +211,98 @@ fn get_bits(a: &[u64], pos: usize, bits: usize) -> u128 {
     v
 }
 
+/// The value of a product that cannot stop ([`Never`]'s error type has no values).
+fn unstoppable<T>(r: std::result::Result<T, std::convert::Infallible>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(never) => match never {},
+    }
+}
+
+/// Calls `f` with the index of every set bit of `a`.
+fn for_each_bit(a: &[u64], mut f: impl FnMut(usize)) {
+    for (w, &x) in a.iter().enumerate() {
+        let mut x = x;
+        while x != 0 {
+            f(64 * w + x.trailing_zeros() as usize);
+            x &= x - 1;
+        }
+    }
+}
+
+/// `out ^= src·x^pos` (bits of `src` moved up by `pos`; `out` long enough).
+fn xor_shifted(out: &mut [u64], pos: usize, src: &[u64]) {
+    let (w, b) = (pos / 64, pos % 64);
+    for (i, &x) in src.iter().enumerate() {
+        if x == 0 {
+            continue;
+        }
+        out[w + i] ^= x << b;
+        if b > 0 {
+            out[w + i + 1] ^= x >> (64 - b);
+        }
+    }
+}
+
+/// The `bits` bits of `a` from bit `pos` into `out` (`⌈bits/64⌉` words; zero beyond `a`).
+fn read_bits(a: &[u64], pos: usize, bits: usize, out: &mut [u64]) {
+    let (w, b) = (pos / 64, pos % 64);
+    let g = |i: usize| a.get(i).copied().unwrap_or(0);
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = if b == 0 {
+            g(w + i)
+        } else {
+            (g(w + i) >> b) | (g(w + i + 1) << (64 - b))
+        };
+    }
+    if !bits.is_multiple_of(64) {
+        if let Some(o) = out.last_mut() {
+            *o &= (1u64 << (bits % 64)) - 1;
+        }
+    }
+}
+
+/// The inverse of the `n × n` matrix over GF(2) given by its columns (`cw` words each), as its
+/// columns; `None` if singular. Gauss–Jordan on the rows of `[A | I]`.
+fn invert_columns(cols: &[u64], n: usize, cw: usize) -> Option<Vec<u64>> {
+    // Row r: bits j < n of A (A[r][j] = bit r of column j), then bits of I.
+    let rw = 2 * cw;
+    let mut rows = vec![0u64; n * rw];
+    for j in 0..n {
+        for_each_bit(&cols[j * cw..(j + 1) * cw], |r| {
+            if r < n {
+                rows[r * rw + j / 64] |= 1 << (j % 64);
+            }
+        });
+    }
+    for r in 0..n {
+        rows[r * rw + cw + r / 64] |= 1 << (r % 64);
+    }
+    let bit = |rows: &[u64], r: usize, c: usize| (rows[r * rw + c / 64] >> (c % 64)) & 1 == 1;
+    for c in 0..n {
+        let p = (c..n).find(|&r| bit(&rows, r, c))?;
+        if p != c {
+            for t in 0..rw {
+                rows.swap(p * rw + t, c * rw + t);
+            }
+        }
+        let pivot: Vec<u64> = rows[c * rw..(c + 1) * rw].to_vec();
+        for r in 0..n {
+            if r != c && bit(&rows, r, c) {
+                xor_into(&mut rows[r * rw..(r + 1) * rw], &pivot);
+            }
+        }
+    }
+    // Row j of the inverse is the right half of row j; column q has bit j = inverse[j][q].
+    let mut inv = vec![0u64; n * cw];
+    for j in 0..n {
+        for_each_bit(&rows[j * rw + cw..(j + 1) * rw], |q| {
+            inv[q * cw + j / 64] |= 1 << (j % 64);
+        });
+    }
+    Some(inv)
+}
+
 impl BinomialTower {
     /// Level 0 alone: `GF(2)[z]/(P_0)` for the modulus `P_0` of degree `D ≤ 64` given by its
     /// words (bit `D` set).
@@ -160,6 +318,9 @@ impl BinomialTower {
             levels: Vec::new(),
             alpha1: 0,
             w: vec![1],
+            flat: std::sync::OnceLock::new(),
+            flat_from_words: FLAT_FROM.load(std::sync::atomic::Ordering::Relaxed),
+            flat_bits: FLAT_BITS,
         })
     }
 
@@ -176,7 +337,7 @@ impl BinomialTower {
             .filter(|&w| w.saturating_mul(self.d) <= MAX_BINOMIAL_DEGREE)
             .ok_or_else(|| {
                 Error::limit(
-                    crate::LimitKind::FieldDegree,
+                    crate::LimitKind::Fixed,
                     format!(
                         "the finite field needed has degree {}·{n} over GF(2), above \
                          {MAX_BINOMIAL_DEGREE}",
@@ -195,6 +356,7 @@ impl BinomialTower {
         }
         self.levels.push(Level { n, alpha });
         self.w.push(w);
+        self.flat = std::sync::OnceLock::new();
         Ok(())
     }
 
@@ -213,9 +375,14 @@ impl BinomialTower {
         self.w[self.levels.len()]
     }
 
-    /// The bytes a product in the top field works in at most: its Kronecker operands and
-    /// product, the unreduced coefficients, and Karatsuba's scratch or the additive transforms
-    /// of [`super::cantor_fft`] (a bound, for the budget).
+    /// The bytes a product or square in the top field works in at most: its Kronecker operands
+    /// and product, the unreduced coefficients, and Karatsuba's scratch or the additive
+    /// transforms of [`super::cantor_fft`] (a bound, for the budget), counted for the image of
+    /// every level with whole operands. A product through the polynomial basis of level `k`
+    /// (module documentation) works in less: its slots of `2·deg - 1` bits replace
+    /// `Π_(i ≤ k)(2n_i - 1)` slots of `2D - 1` bits, and its unreduced coefficients (`w[k]` words for each of the
+    /// `Π_(i > k)(2n_i - 1)` slots) are fewer than the `Π(2n_i - 1)` words of the square's; its
+    /// tables (`3·deg` vectors of `deg` bits) are added.
     pub fn product_bytes(&self) -> u64 {
         let slots: u64 = self.levels.iter().map(|l| 2 * l.n as u64 - 1).product();
         let bits = slots * (2 * self.d as u64 - 1);
@@ -226,9 +393,19 @@ impl BinomialTower {
             // Karatsuba's scratch: about four words per operand word.
             32 * words
         };
+        // The tables of the polynomial basis, if one is used (not built here).
+        let top = self.levels.len();
+        let tables = (1..top)
+            .rev()
+            .find(|&k| self.d * self.w[k] <= self.flat_bits)
+            .filter(|_| top >= 2 && self.w[top] >= self.flat_from_words)
+            .map_or(0, |k| {
+                let deg = (self.d * self.w[k]) as u64;
+                8 * 3 * deg * deg.div_ceil(64)
+            });
         // Two operands and their product (four words per operand word), the work, and the
-        // unreduced coefficients.
-        32 * words + work + 8 * slots + 64
+        // unreduced coefficients (twice: reduced level by level into a new array).
+        32 * words + work + 16 * slots + tables + 64
     }
 
     /// The bytes an excess test works in, at most: a product's ([`Self::product_bytes`]), the
@@ -363,8 +540,15 @@ impl BinomialTower {
     /// Reduces unreduced coefficients: `v[idx]` is the level-0 coefficient (already reduced
     /// modulo `P_0`) of `Y_1^(u_1)⋯Y_i^(u_i)` with `u_k < 2n_k - 1`, `idx` in mixed radix
     /// `(2n_1 - 1, …, 2n_i - 1)`. Folds level by level from the bottom (module documentation).
-    fn reduce_levels(&self, i: usize, mut v: Vec<u64>) -> Vec<u64> {
-        for k in 1..=i {
+    fn reduce_levels(&self, i: usize, v: Vec<u64>) -> Vec<u64> {
+        self.reduce_levels_from(1, i, v)
+    }
+
+    /// As [`Self::reduce_levels`] for coefficients already reduced up to level `from - 1`:
+    /// `v[idx]` is a block of `w[from - 1]` words, an element of level `from - 1`, the
+    /// coefficient of `Y_from^(u_from)⋯Y_i^(u_i)`, `idx` in mixed radix `(2n_from - 1, …)`.
+    fn reduce_levels_from(&self, from: usize, i: usize, mut v: Vec<u64>) -> Vec<u64> {
+        for k in from..=i {
             let (n, b) = (self.levels[k - 1].n, self.w[k - 1]);
             let s = 2 * n - 1;
             let groups = v.len() / (s * b);
@@ -393,10 +577,15 @@ impl BinomialTower {
 
     /// The mixed-radix index `(2n_1 - 1, …)` of the compact index `idx` with every exponent
     /// multiplied by `mult` (1 for a product's operands, 2 for a square).
-    fn padded_index(&self, i: usize, mut idx: usize, mult: usize) -> usize {
+    fn padded_index(&self, i: usize, idx: usize, mult: usize) -> usize {
+        self.padded_index_from(0, i, idx, mult)
+    }
+
+    /// As [`Self::padded_index`] over the levels `from + 1 ..= i` only.
+    fn padded_index_from(&self, from: usize, i: usize, mut idx: usize, mult: usize) -> usize {
         let mut out = 0usize;
         let mut scale = 1usize;
-        for l in &self.levels[..i] {
+        for l in &self.levels[from..i] {
             out += mult * (idx % l.n) * scale;
             idx /= l.n;
             scale *= 2 * l.n - 1;
@@ -406,12 +595,44 @@ impl BinomialTower {
 
     /// The product `a·b` in level `i`.
     fn mul_at(&self, i: usize, a: &[u64], b: &[u64]) -> Vec<u64> {
+        unstoppable(self.mul_at_until(i, a, b, &Never))
+    }
+
+    /// [`Self::mul_at`], stopped part-way when `stop` says so (in the transform of a large
+    /// product: [`super::cantor_fft::mul_until`]).
+    fn mul_at_until<S: Stop>(
+        &self,
+        i: usize,
+        a: &[u64],
+        b: &[u64],
+        stop: &S,
+    ) -> Result<Vec<u64>, S::Err> {
         if i == 0 {
-            return vec![self.mul0(a[0], b[0])];
+            return Ok(vec![self.mul0(a[0], b[0])]);
         }
+        if let Some(fl) = self.flat() {
+            if i > fl.k {
+                return self.mul_flat(fl, i, a, b, stop);
+            }
+        }
+        self.mul_kronecker_until(i, a, b, stop)
+    }
+
+    /// The product `a·b` in level `i` by one Kronecker substitution of every level (module
+    /// documentation, "The product"), stopped part-way when `stop` says so.
+    fn mul_kronecker_until<S: Stop>(
+        &self,
+        i: usize,
+        a: &[u64],
+        b: &[u64],
+        stop: &S,
+    ) -> Result<Vec<u64>, S::Err> {
         let slots: usize = self.levels[..i].iter().map(|l| 2 * l.n - 1).product();
         let s0 = 2 * self.d - 1;
-        let words = (slots * s0).div_ceil(64) + 1;
+        // An operand's last slot: every exponent at its largest, n - 1 (the product needs the
+        // slots up to 2n - 2, the operands only their lower halves).
+        let last = self.padded_index(i, self.w[i] - 1, 1);
+        let words = ((last + 1) * s0).div_ceil(64) + 1;
         let pack = |x: &[u64]| {
             let mut out = vec![0u64; words];
             for (idx, &c) in x.iter().enumerate() {
@@ -422,13 +643,167 @@ impl BinomialTower {
             out
         };
         let (pa, pb) = (pack(a), pack(b));
-        let prod = gf2::mul(&pa, &pb);
+        let prod = gf2::mul_until(&pa, &pb, stop)?;
         drop((pa, pb));
         let v: Vec<u64> = (0..slots)
             .map(|c| self.reduce0(get_bits(&prod, c * s0, s0)))
             .collect();
         drop(prod);
-        self.reduce_levels(i, v)
+        Ok(self.reduce_levels(i, v))
+    }
+
+    /// The polynomial basis of a lower level used for products (built on first use): the
+    /// highest level `k` below the top of at most [`FLAT_BITS`] bits, when the top field has
+    /// at least `flat_from_words` words; `None` when there is none, or when no element among
+    /// those tried generates level `k` (then level `k` is not a field, only a ring).
+    fn flat(&self) -> Option<&Flat> {
+        self.flat
+            .get_or_init(|| {
+                let top = self.levels.len();
+                if top < 2 || self.w[top] < self.flat_from_words {
+                    return None;
+                }
+                let k = (1..top)
+                    .rev()
+                    .find(|&k| self.d * self.w[k] <= self.flat_bits)?;
+                self.build_flat(k)
+            })
+            .as_ref()
+    }
+
+    /// Products through the polynomial basis of a level of at most `bits` bits, from towers of
+    /// at least `words` top words on (`usize::MAX`: never), for tests and benchmarks.
+    #[cfg(any(test, feature = "testing"))]
+    pub fn set_flat(&mut self, words: usize, bits: usize) {
+        self.flat_from_words = words;
+        self.flat_bits = bits;
+        self.flat = std::sync::OnceLock::new();
+    }
+
+    /// The level `k` whose polynomial basis the products go through, if any (module
+    /// documentation, "Products through a polynomial basis").
+    pub fn flat_level(&self) -> Option<usize> {
+        self.flat().map(|f| f.k)
+    }
+
+    /// The compact form of an element of level `k` (`w[k]` words of `D` bits): its bits in a
+    /// row, `cw` words.
+    fn compact(&self, x: &[u64], cw: usize) -> Vec<u64> {
+        let mut out = vec![0u64; cw + 1];
+        for (t, &c) in x.iter().enumerate() {
+            if c != 0 {
+                put_bits(&mut out, t * self.d, c);
+            }
+        }
+        out.truncate(cw);
+        out
+    }
+
+    /// The element of level `k` (`out`, `w[k]` words) of a compact form.
+    fn spread(&self, c: &[u64], out: &mut [u64]) {
+        for (t, o) in out.iter_mut().enumerate() {
+            *o = get_bits(c, t * self.d, self.d) as u64;
+        }
+    }
+
+    /// Builds [`Flat`] for level `k`: tries a few elements `θ` until `1, θ, …, θ^(deg-1)` are
+    /// linearly independent over GF(2), i.e. `θ` generates level `k` (its minimal polynomial
+    /// has degree `deg`), and inverts the matrix of those powers by Gauss–Jordan elimination.
+    fn build_flat(&self, k: usize) -> Option<Flat> {
+        let deg = self.d * self.w[k];
+        let cw = deg.div_ceil(64);
+        let mask = if self.d == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.d) - 1
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..8 {
+            let theta: Vec<u64> = (0..self.w[k])
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed & mask
+                })
+                .collect();
+            let mut powers = Vec::with_capacity((2 * deg - 1) * cw);
+            let mut cur = self.one_at(k);
+            for j in 0..2 * deg - 1 {
+                powers.extend(self.compact(&cur, cw));
+                if j + 1 < 2 * deg - 1 {
+                    cur = unstoppable(self.mul_kronecker_until(k, &cur, &theta, &Never));
+                }
+            }
+            if let Some(to_flat) = invert_columns(&powers[..deg * cw], deg, cw) {
+                return Some(Flat {
+                    k,
+                    deg,
+                    cw,
+                    to_flat,
+                    powers,
+                });
+            }
+        }
+        None
+    }
+
+    /// The product `a·b` in level `i > k` through the polynomial basis of level `k` (module
+    /// documentation, "Products through a polynomial basis").
+    fn mul_flat<S: Stop>(
+        &self,
+        fl: &Flat,
+        i: usize,
+        a: &[u64],
+        b: &[u64],
+        stop: &S,
+    ) -> Result<Vec<u64>, S::Err> {
+        let (k, deg, cw) = (fl.k, fl.deg, fl.cw);
+        let bk = self.w[k];
+        let sb = 2 * deg - 1;
+        let blocks = self.w[i] / bk;
+        let slots: usize = self.levels[k..i].iter().map(|l| 2 * l.n - 1).product();
+        let last = self.padded_index_from(k, i, blocks - 1, 1);
+        let words = (last * sb) / 64 + cw + 2;
+        let pack = |x: &[u64]| {
+            let mut out = vec![0u64; words];
+            let mut coords = vec![0u64; cw];
+            for (blk, chunk) in x.chunks(bk).enumerate() {
+                if is_zero(chunk) {
+                    continue;
+                }
+                let c = self.compact(chunk, cw);
+                coords.iter_mut().for_each(|w| *w = 0);
+                for_each_bit(&c, |q| {
+                    xor_into(&mut coords, &fl.to_flat[q * cw..(q + 1) * cw])
+                });
+                xor_shifted(&mut out, self.padded_index_from(k, i, blk, 1) * sb, &coords);
+            }
+            out
+        };
+        let prod = if std::ptr::eq(a, b) {
+            let pa = pack(a);
+            gf2::mul_until(&pa, &pa, stop)?
+        } else {
+            let (pa, pb) = (pack(a), pack(b));
+            gf2::mul_until(&pa, &pb, stop)?
+        };
+        let mut v = vec![0u64; slots * bk];
+        let mut slot = vec![0u64; sb.div_ceil(64)];
+        let mut acc = vec![0u64; cw];
+        for (s, out) in v.chunks_mut(bk).enumerate() {
+            read_bits(&prod, s * sb, sb, &mut slot);
+            if is_zero(&slot) {
+                continue;
+            }
+            acc.iter_mut().for_each(|w| *w = 0);
+            for_each_bit(&slot, |j| {
+                xor_into(&mut acc, &fl.powers[j * cw..(j + 1) * cw])
+            });
+            self.spread(&acc, out);
+        }
+        drop(prod);
+        Ok(self.reduce_levels_from(k + 1, i, v))
     }
 
     /// The square `a²` in level `i`: `Σ a_t² Y^(2t)`, reduced.
@@ -451,6 +826,11 @@ impl BinomialTower {
         self.mul_at(self.levels.len(), a, b)
     }
 
+    /// The product `a·b` in the top field, stopped part-way when `stop` says so.
+    pub fn mul_until<S: Stop>(&self, a: &[u64], b: &[u64], stop: &S) -> Result<Vec<u64>, S::Err> {
+        self.mul_at_until(self.levels.len(), a, b, stop)
+    }
+
     /// The square `a²` in the top field.
     pub fn square(&self, a: &[u64]) -> Vec<u64> {
         self.square_at(self.levels.len(), a)
@@ -464,12 +844,13 @@ impl BinomialTower {
     /// `a^e` in level `i`, left-to-right square-and-multiply with a 4-bit sliding window
     /// ([`super::gf2::window_pow`]), looking at `ctl` before each step.
     fn pow_at(&self, i: usize, a: &[u64], e: &BigUint, ctl: &Control) -> Result<Vec<u64>> {
+        let stop = Deadline::of(ctl);
         super::gf2::window_pow(
             a,
             e,
             || self.one_at(i),
             |x| self.square_at(i, x),
-            |x, y| self.mul_at(i, x, y),
+            |x, y| self.mul_at_until(i, x, y, &stop),
             |read| ctl.check(read),
         )
     }
@@ -601,6 +982,7 @@ impl BinomialTower {
             return Ok(x.to_vec());
         }
         let ff = self.frobenius(f, ctl)?;
+        let stop = Deadline::of(ctl);
         // fj = φ_(jf) for the current j.
         let mut fj = ff.clone();
         let mut nj = x.to_vec();
@@ -608,10 +990,10 @@ impl BinomialTower {
         for b in (0..top).rev() {
             ctl.stop_check()?;
             let moved = self.apply(&fj, &nj);
-            nj = self.mul(&nj, &moved);
+            nj = self.mul_until(&nj, &moved, &stop)?;
             let bit = (k >> b) & 1 == 1;
             if bit {
-                nj = self.mul(x, &self.apply(&ff, &nj));
+                nj = self.mul_until(x, &self.apply(&ff, &nj), &stop)?;
             }
             // The table for the next step (none needed after the last bit).
             if b > 0 {
@@ -799,8 +1181,90 @@ mod tests {
     /// A tower whose products are large enough to go through the additive transform
     /// ([`super::super::cantor_fft`]): the ring identities hold there too, against the square
     /// (which is linear and takes no product) and a Frobenius power (a ring morphism).
+    /// The Kronecker product of every level, in level `i`.
+    fn kron(t: &BinomialTower, i: usize, a: &[u64], b: &[u64]) -> Vec<u64> {
+        unstoppable(t.mul_kronecker_until(i, a, b, &Never))
+    }
+
+    /// The sample tower with products through the polynomial basis of level `k`.
+    fn sample_flat(k: usize) -> BinomialTower {
+        let mut t = sample();
+        t.set_flat(0, 4 * [1, 3, 15][k]);
+        assert_eq!(t.flat_level(), Some(k));
+        t
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn products_through_a_polynomial_basis_agree_with_the_definition(
+            (a, b) in (element(&sample()), element(&sample())), k in 1usize..3
+        ) {
+            let t = sample_flat(k);
+            let want = reference::mul(&t, &a, &b);
+            prop_assert_eq!(t.mul(&a, &b), want.clone());
+            prop_assert_eq!(kron(&t, 3, &a, &b), want);
+            prop_assert_eq!(t.mul(&a, &a), reference::mul(&t, &a, &a));
+            // Level 2 through level 1's basis.
+            let (a2, b2) = (&a[..15], &b[..15]);
+            prop_assert_eq!(t.mul_at(2, a2, b2), kron(&t, 2, a2, b2));
+        }
+    }
+
+    /// A tower past `MAX_BINOMIAL_DEGREE` is refused with a limit no setting raises.
     #[test]
-    fn transform_sized_products_keep_the_ring_identities() {
+    fn towers_past_the_degree_limit_are_a_fixed_limit() {
+        let mut t = BinomialTower::new(&[0b10011]).unwrap();
+        let r = t.adjoin(1 << 27, vec![Monomial { c: 2, e: vec![] }]);
+        assert!(
+            matches!(&r, Err(Error::Limit(l)) if l.kind == crate::LimitKind::Fixed),
+            "{r:?}"
+        );
+        assert_eq!(t.height(), 0);
+    }
+
+    #[test]
+    fn polynomial_basis_edges() {
+        let t = sample_flat(2);
+        let fl = t.flat().unwrap();
+        // θ^0 = 1, and the coordinates of 1 are (1, 0, …).
+        assert_eq!(fl.powers[..fl.cw], t.compact(&t.one_at(2), fl.cw)[..]);
+        assert_eq!(fl.to_flat[0], 1);
+        // Zero, one, and elements with only top or only bottom coefficients.
+        let w = t.words();
+        let zero = vec![0u64; w];
+        let mut top = vec![0u64; w];
+        top[w - 1] = 15;
+        let mut low = vec![0u64; w];
+        low[0] = 9;
+        for a in [&zero, &t.one(), &top, &low] {
+            for b in [&zero, &t.one(), &top, &low] {
+                assert_eq!(t.mul(a, b), reference::mul(&t, a, b));
+            }
+        }
+        // No level of at most 3 bits: no polynomial basis; towers too small: none either.
+        let mut none = sample();
+        none.set_flat(0, 3);
+        assert_eq!(none.flat_level(), None);
+        assert_eq!(sample().flat_level(), None);
+    }
+
+    /// `count` pseudo-random elements of GF(16) (xorshift from `seed`).
+    fn nibbles(count: usize, seed: u64) -> Vec<u64> {
+        let mut x = 0x2545_f491_4f6c_dd1du64 ^ seed;
+        (0..count)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x & 15
+            })
+            .collect()
+    }
+
+    /// The sample tower with two more levels, `W = 15015` words: large enough for the
+    /// additive transform.
+    fn big_sample() -> BinomialTower {
         let mut t = sample();
         t.adjoin(
             11,
@@ -830,18 +1294,34 @@ mod tests {
             ],
         )
         .unwrap();
-        let slots: usize = t.levels.iter().map(|l| 2 * l.n - 1).product();
-        assert!(slots * (2 * t.d - 1) / 64 >= gf2::FFT_WORDS, "{slots}");
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x & 15
-        };
-        let a: Vec<u64> = (0..t.words()).map(|_| next()).collect();
-        let b: Vec<u64> = (0..t.words()).map(|_| next()).collect();
-        let c: Vec<u64> = (0..t.words()).map(|_| next()).collect();
+        t
+    }
+
+    #[test]
+    fn transform_sized_products_keep_the_ring_identities() {
+        let mut t = big_sample();
+        t.set_flat(usize::MAX, 0);
+        assert_eq!(t.flat_level(), None);
+        // An operand's Kronecker image, the shorter factor of the product.
+        let last = t.padded_index(5, t.words() - 1, 1);
+        assert!((last + 1) * (2 * t.d - 1) / 64 >= gf2::FFT_WORDS, "{last}");
+        let a = nibbles(t.words(), 1);
+        let b = nibbles(t.words(), 2);
+        let c = nibbles(t.words(), 3);
+        // A product through the transform stops on a cancelled control, and runs to the same
+        // product on a live one.
+        let token = crate::control::CancelToken::new();
+        let ctl = Control::none().with_token(token.clone());
+        assert_eq!(t.mul_until(&a, &b, &Deadline::of(&ctl)), Ok(t.mul(&a, &b)));
+        token.cancel();
+        assert_eq!(
+            t.mul_until(&a, &b, &Deadline::of(&ctl)),
+            Err(Error::Cancelled)
+        );
+        assert_eq!(
+            t.pow(&a, &BigUint::from(12345u32), &ctl),
+            Err(Error::Cancelled)
+        );
         assert_eq!(t.mul(&a, &a), t.square(&a));
         let bc: Vec<u64> = b.iter().zip(&c).map(|(x, y)| x ^ y).collect();
         let ab = t.mul(&a, &b);
@@ -853,6 +1333,25 @@ mod tests {
         assert_eq!(
             t.apply(&fr, &ab),
             t.mul(&t.apply(&fr, &a), &t.apply(&fr, &b))
+        );
+    }
+
+    /// At transform sizes, products through the polynomial basis of level 3 (420 bits) agree
+    /// with the Kronecker products of every level, themselves through the transform.
+    #[test]
+    fn transform_sized_products_through_a_polynomial_basis() {
+        let mut t = big_sample();
+        t.set_flat(0, FLAT_BITS);
+        assert_eq!(t.flat_level(), Some(3));
+        let a = nibbles(t.words(), 4);
+        let b = nibbles(t.words(), 5);
+        let top = t.height();
+        assert_eq!(t.mul(&a, &b), kron(&t, top, &a, &b));
+        assert_eq!(t.mul(&a, &a), kron(&t, top, &a, &a));
+        let w4 = t.w[4];
+        assert_eq!(
+            t.mul_at(4, &a[..w4], &b[..w4]),
+            kron(&t, 4, &a[..w4], &b[..w4])
         );
     }
 

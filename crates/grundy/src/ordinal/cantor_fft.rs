@@ -297,12 +297,80 @@ unsafe fn clmul_inline(a: u64, b: u64) -> (u64, u64) {
     )
 }
 
+/// When a long product stops part-way ([`mul_until`]): [`Never`], or a cancel token and a
+/// deadline ([`Deadline`]). Once `stopped` is true it stays true (a cancelled token stays
+/// cancelled, a passed deadline stays passed), so work skipped part-way is always reported by
+/// the `check` at the end and a product cut short is never returned.
+pub trait Stop: Sync {
+    /// What a stopped product returns.
+    type Err;
+    /// Whether to stop now.
+    fn stopped(&self) -> bool;
+    /// `Err` when stopped.
+    fn check(&self) -> Result<(), Self::Err>;
+}
+
+/// A product that runs to its end.
+pub struct Never;
+
+impl Stop for Never {
+    type Err = std::convert::Infallible;
+    fn stopped(&self) -> bool {
+        false
+    }
+    fn check(&self) -> Result<(), Self::Err> {
+        Ok(())
+    }
+}
+
+/// A product that stops when a token is cancelled or a deadline passes (those of a
+/// [`crate::control::Control`]): [`crate::Error::Cancelled`].
+pub struct Deadline {
+    token: crate::control::CancelToken,
+    deadline: Option<std::time::Instant>,
+}
+
+impl Deadline {
+    /// The token and deadline of `ctl`.
+    pub fn of(ctl: &crate::control::Control) -> Deadline {
+        Deadline {
+            token: ctl.token().clone(),
+            deadline: ctl.deadline(),
+        }
+    }
+}
+
+impl Stop for Deadline {
+    type Err = crate::Error;
+    fn stopped(&self) -> bool {
+        self.token.is_cancelled()
+            || self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+    }
+    fn check(&self) -> Result<(), Self::Err> {
+        if self.stopped() {
+            Err(crate::Error::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// From this many values on, a transform looks at its [`Stop`] before each level.
+const STOP_VALUES: usize = 1 << 16;
+
 /// Below this many values a transform is done iteratively in one call.
 const SMALL: usize = 1 << 10;
 
-/// The transform (or its inverse) of `a`, whose block index is `blk` at its level.
-fn transform(a: &mut [u64], blk: usize, tw: &[u64], inverse: bool) {
+/// The transform (or its inverse) of `a`, whose block index is `blk` at its level; given up
+/// (leaving `a` part-way) when `stop` says so, looked at before each level of butterflies on
+/// blocks of at least [`STOP_VALUES`] values.
+fn transform_until<S: Stop>(a: &mut [u64], blk: usize, tw: &[u64], inverse: bool, stop: &S) {
     let len = a.len();
+    if len >= STOP_VALUES && stop.stopped() {
+        return;
+    }
     if len <= SMALL {
         #[cfg(target_arch = "x86_64")]
         if super::gf2::has_clmul() {
@@ -326,11 +394,14 @@ fn transform(a: &mut [u64], blk: usize, tw: &[u64], inverse: bool) {
         let (lo, hi) = a.split_at_mut(h);
         join_if(
             len,
-            || transform(lo, 2 * blk, tw, inverse),
-            || transform(hi, 2 * blk + 1, tw, inverse),
+            || transform_until(lo, 2 * blk, tw, inverse, stop),
+            || transform_until(hi, 2 * blk + 1, tw, inverse, stop),
         );
     }
     if inverse {
+        if len >= STOP_VALUES && stop.stopped() {
+            return;
+        }
         level(a);
     }
 }
@@ -387,16 +458,45 @@ pub fn product_bytes(wa: usize, wb: usize) -> u64 {
 }
 
 /// The product `a·b` (length `a.len() + b.len()` words) by the additive transform (module
-/// documentation).
+/// documentation). Operands whose transform would pass `2^MAX_LOG` values (Cantor's basis
+/// and the twiddles are built for at most that many) are cut: the longer one in halves,
+/// `a = a_0 + x^(64h)·a_1`, `a·b = a_0·b + x^(64h)·a_1·b`, until the pieces fit; so every size
+/// is taken, and no transform beyond the limit is ever built.
 pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
+    match mul_until(a, b, &Never) {
+        Ok(v) => v,
+        Err(never) => match never {},
+    }
+}
+
+/// [`mul`], stopped part-way when `stop` says so: between the transforms and before each
+/// level of their butterflies on long blocks; then `Err` and no product.
+pub fn mul_until<S: Stop>(a: &[u64], b: &[u64], stop: &S) -> Result<Vec<u64>, S::Err> {
+    mul_within(a, b, MAX_LOG, stop)
+}
+
+/// [`mul_until`] with transforms of at most `2^max_log` values.
+fn mul_within<S: Stop>(a: &[u64], b: &[u64], max_log: u32, stop: &S) -> Result<Vec<u64>, S::Err> {
     let words = a.len() + b.len();
     let mut out = vec![0u64; words];
     if a.is_empty() || b.is_empty() {
-        return out;
+        return Ok(out);
     }
     let n = transform_len(a.len(), b.len());
     let k = n.trailing_zeros();
-    assert!(k <= MAX_LOG, "transform of 2^{k} values");
+    if k > max_log {
+        let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+        let h = long.len() / 2;
+        for (off, half) in [(0, &long[..h]), (h, &long[h..])] {
+            for (o, w) in out[off..]
+                .iter_mut()
+                .zip(mul_within(half, short, max_log, stop)?)
+            {
+                *o ^= w;
+            }
+        }
+        return Ok(out);
+    }
     let basis = cantor_basis(k as usize + 1);
     let tw = twiddles(n / 2, &basis);
     let load = |x: &[u64]| {
@@ -406,18 +506,21 @@ pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
             v[2 * i + 1] = w >> 32;
         }
         to_novel(&mut v);
-        transform(&mut v, 0, &tw, false);
+        transform_until(&mut v, 0, &tw, false, stop);
         v
     };
     let mut fa = load(a);
+    stop.check()?;
     if std::ptr::eq(a, b) {
         let fb = fa.clone();
         pointwise(&mut fa, &fb);
     } else {
         let fb = load(b);
+        stop.check()?;
         pointwise(&mut fa, &fb);
     }
-    transform(&mut fa, 0, &tw, true);
+    transform_until(&mut fa, 0, &tw, true, stop);
+    stop.check()?;
     from_novel(&mut fa);
     // C_k has at most 63 bits, at bit 32k.
     for (i, &c) in fa.iter().enumerate().take(2 * words) {
@@ -427,7 +530,7 @@ pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
             out[w + 1] ^= c >> (64 - s);
         }
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -518,7 +621,7 @@ mod tests {
         };
         let mut t = d.clone();
         let tw = twiddles(n / 2, &b);
-        transform(&mut t, 0, &tw, false);
+        transform_until(&mut t, 0, &tw, false, &Never);
         for u in 0..n {
             let x = (0..k as usize)
                 .filter(|t| u >> t & 1 == 1)
@@ -532,7 +635,7 @@ mod tests {
             }
             assert_eq!(t[u], want, "value {u}");
         }
-        transform(&mut t, 0, &tw, true);
+        transform_until(&mut t, 0, &tw, true, &Never);
         assert_eq!(t, d);
     }
 
@@ -591,6 +694,76 @@ mod tests {
             prop_assert_eq!(trim(super::super::gf2::mul_karatsuba(&a, &b)), trim(want));
             prop_assert_eq!(mul(&a, &a), super::super::gf2::square(&a));
         }
+
+        /// Past the size limit the operands are cut until their transforms fit: with a limit
+        /// of `2^2..2^6` values instead of `2^MAX_LOG`, the cut products still agree.
+        #[test]
+        fn products_past_the_size_limit_are_cut(
+            a in proptest::collection::vec(any::<u64>(), 1..100),
+            b in proptest::collection::vec(any::<u64>(), 1..100),
+            max_log in 2u32..7,
+        ) {
+            let want = super::super::gf2::reference::mul_shift_xor(&a, &b);
+            let Ok(got) = mul_within(&a, &b, max_log, &Never);
+            prop_assert_eq!(trim(got), trim(want));
+        }
+    }
+
+    /// Stops from its `after`-th look on, counting the looks.
+    struct StopAfter {
+        looks: std::sync::atomic::AtomicUsize,
+        after: usize,
+    }
+
+    impl Stop for StopAfter {
+        type Err = ();
+        fn stopped(&self) -> bool {
+            self.looks
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                >= self.after
+        }
+        fn check(&self) -> Result<(), ()> {
+            if self.stopped() {
+                Err(())
+            } else {
+                Ok(())
+            }
+        }
+    }
+
+    /// A product of `2^18`-value transforms looks at its stop inside the transforms (more
+    /// than the three checks between them) and returns no product once stopped, at any point;
+    /// never stopped it is the product. A cancelled control stops it too.
+    #[test]
+    fn long_products_stop_part_way() {
+        let a: Vec<u64> = (0..40_000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9))
+            .collect();
+        let b: Vec<u64> = (0..40_000u64).map(|i| i ^ 0x5555).collect();
+        let free = StopAfter {
+            looks: 0.into(),
+            after: usize::MAX,
+        };
+        assert_eq!(
+            mul_until(&a, &b, &free).unwrap(),
+            super::super::gf2::mul_karatsuba(&a, &b)
+        );
+        let looks = free.looks.into_inner();
+        assert!(looks > 3, "{looks}");
+        for after in [0, 1, 2, looks / 2, looks - 1] {
+            let stop = StopAfter {
+                looks: 0.into(),
+                after,
+            };
+            assert_eq!(mul_until(&a, &b, &stop), Err(()), "{after} of {looks}");
+        }
+        let token = crate::control::CancelToken::new();
+        token.cancel();
+        let ctl = crate::control::Control::none().with_token(token);
+        assert_eq!(
+            mul_until(&a, &b, &Deadline::of(&ctl)),
+            Err(crate::Error::Cancelled)
+        );
     }
 
     #[test]

@@ -717,6 +717,56 @@ mod tests {
         assert!(compared >= 20, "{compared}");
     }
 
+    /// In the towers of the excess search, products through the polynomial basis of a lower
+    /// level agree with the Kronecker products of every level (random elements, and the norm
+    /// test of each candidate), wherever a level of at most `FLAT_BITS` bits lies under the top.
+    #[test]
+    fn polynomial_basis_products_agree_in_the_excess_towers() {
+        use super::super::binomial::FLAT_BITS;
+        let mut f = F::new();
+        let ctl = Control::none();
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut compared = 0;
+        for j in 0..40 {
+            let p = odd_prime(j);
+            let e = f.excess(p).unwrap();
+            for m in 0..=e.m {
+                let x = f.candidate(e.f, m).unwrap();
+                let kt = f.kappa_tower(&[&x]).unwrap();
+                if kt.tower.degree() > 40_000 {
+                    continue;
+                }
+                let mut flat = kt.tower.clone();
+                flat.set_flat(0, FLAT_BITS);
+                let mut plain = kt.tower.clone();
+                plain.set_flat(usize::MAX, 0);
+                let Some(k) = flat.flat_level() else {
+                    continue;
+                };
+                let d = kt.tower.degree() / kt.tower.words();
+                let mask = if d == 64 { u64::MAX } else { (1u64 << d) - 1 };
+                let a: Vec<u64> = (0..flat.words()).map(|_| next() & mask).collect();
+                let b: Vec<u64> = (0..flat.words()).map(|_| next() & mask).collect();
+                assert_eq!(flat.mul(&a, &b), plain.mul(&a, &b), "p = {p}, k = {k}");
+                if (kt.tower.degree() as u64).is_multiple_of(e.f) {
+                    let v = kt.element(&x).unwrap();
+                    let chi = flat.pth_power_character(&v, p, e.f, &ctl).unwrap();
+                    let want = plain.pth_power_character(&v, p, e.f, &ctl).unwrap();
+                    assert_eq!(chi, want, "p = {p}, m = {m}");
+                    assert_eq!(!flat.is_one(&chi), m == e.m, "p = {p}, m = {m}");
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared >= 10, "{compared}");
+    }
+
     /// A memory budget too small for the field of a test stops the search with a memory limit
     /// (for the prime asked and for the smaller ones it needs) and records nothing.
     #[test]

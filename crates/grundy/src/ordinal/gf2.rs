@@ -154,6 +154,19 @@ pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
     mul_karatsuba(a, b)
 }
 
+/// [`mul`], stopped part-way when `stop` says so if it goes to the transform
+/// ([`super::cantor_fft::mul_until`]; Karatsuba below its size runs to the end).
+pub fn mul_until<S: super::cantor_fft::Stop>(
+    a: &[u64],
+    b: &[u64],
+    stop: &S,
+) -> Result<Vec<u64>, S::Err> {
+    if a.len().min(b.len()) >= fft_words() {
+        return super::cantor_fft::mul_until(a, b, stop);
+    }
+    Ok(mul_karatsuba(a, b))
+}
+
 /// The product `a·b` by Karatsuba (above `KARATSUBA_WORDS`) and schoolbook, whatever the size.
 pub fn mul_karatsuba(a: &[u64], b: &[u64]) -> Vec<u64> {
     let mut out = vec![0u64; a.len() + b.len()];
@@ -452,7 +465,7 @@ pub trait BinaryField {
             e,
             || self.one(),
             |x| self.square(x),
-            |x, y| self.mul(x, y),
+            |x, y| Ok(self.mul(x, y)),
             never,
         ) {
             Ok(r) => r,
@@ -554,13 +567,14 @@ pub mod reference {
 /// bit squares the result; a set bit `i` starts the longest window `e[i..=j]` of at most 4 bits
 /// ending in a set bit `j`, whose value `v` is odd, and `r ↦ r^(2^(i-j+1))·a^v`. This costs
 /// `bits` squarings and about `bits/5` products, against `bits/2` for the binary method.
-/// `check` is called with the number of bits read before each step and may stop the work.
+/// `check` is called with the number of bits read before each step and may stop the work;
+/// so may `mul` (a product stopped part-way).
 pub(crate) fn window_pow<E>(
     a: &[u64],
     e: &BigUint,
     one: impl Fn() -> Vec<u64>,
     square: impl Fn(&[u64]) -> Vec<u64>,
-    mul: impl Fn(&[u64], &[u64]) -> Vec<u64>,
+    mul: impl Fn(&[u64], &[u64]) -> std::result::Result<Vec<u64>, E>,
     mut check: impl FnMut(u64) -> std::result::Result<(), E>,
 ) -> std::result::Result<Vec<u64>, E> {
     let bits = e.bits();
@@ -570,7 +584,7 @@ pub(crate) fn window_pow<E>(
     let a2 = square(a);
     let mut odd = vec![a.to_vec()];
     for k in 1..8 {
-        let next = mul(&odd[k - 1], &a2);
+        let next = mul(&odd[k - 1], &a2)?;
         odd.push(next);
     }
     let mut r: Option<Vec<u64>> = None;
@@ -596,7 +610,7 @@ pub(crate) fn window_pow<E>(
                 for _ in j..=i {
                     x = square(&x);
                 }
-                mul(&x, &odd[val >> 1])
+                mul(&x, &odd[val >> 1])?
             }
         });
         i = j - 1;

@@ -11,7 +11,7 @@
 //! | [`games`] | cascading nim, nim with increases, the Codeforces 1451F matrix game, the DAG path game, the Codeforces 1149E game |
 //! | [`nim_mul`] | the nim product below `ω^(ω^ω)`, the algebraic closure of GF(2): ordinals as polynomials in Lenstra's κ's; product, power, inverse, quotient |
 //! | [`excess`] | the excesses `α_p = κ_p^p` by Lenstra's algorithm, computed on demand, with a cache format |
-//! | [`binomial`] | the same pieces kept as towers of binomial extensions `Y^n = α`, never flattened: Kronecker products, Frobenius powers by composed tables, the `p`-th power test by a norm (Itoh–Tsujii); memory linear in `M` |
+//! | [`binomial`] | the same pieces kept as towers of binomial extensions `Y^n = α`, never flattened: Kronecker products (in the large towers through the polynomial basis of a lower level), Frobenius powers by composed tables, the `p`-th power test by a norm (Itoh–Tsujii); memory linear in `M` |
 //! | [`tower`] | finite pieces `GF(2^M)` of that field written flat, `GF(2)[z]/(P)`, by Gaussian elimination over a tower of radical extensions |
 //! | [`cantor_fft`] | GF(2)\[x\] products by the additive Fourier transform over `GF(2^64)` in Cantor's basis (Lin–Chung–Han novel basis): `O(N log N)` |
 //! | [`gf2`] | GF(2)\[x\] arithmetic: carry-less multiply (PCLMULQDQ when present), Karatsuba, Barrett reduction |
