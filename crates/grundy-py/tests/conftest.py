@@ -1,6 +1,9 @@
 """Shared references written from the definitions, for the tests to check the engines against."""
 
+import signal
 from functools import lru_cache
+
+import pytest
 
 
 def mex(values):
@@ -40,3 +43,13 @@ def octal_ref(code, n):
                         opts.add(g[a] ^ g[b])
         g.append(mex(opts))
     return g
+
+
+@pytest.fixture
+def sigint_raises():
+    """Python's own SIGINT handler (KeyboardInterrupt) for the test's duration. A process started
+    in the background by a shell without job control inherits SIGINT as ignored, and Python then
+    installs no handler: a test that sends itself SIGINT would wait for ever."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)

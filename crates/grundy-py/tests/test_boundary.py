@@ -40,7 +40,7 @@ def test_a_panic_becomes_an_exception_and_the_interpreter_lives_on():
     assert int(Nimber(2) * 2) == 3
 
 
-def test_ctrl_c_stops_a_long_computation():
+def test_ctrl_c_stops_a_long_computation(sigint_raises):
     # Grundy's game to 10^7 takes far longer than the 0.3 s after which SIGINT arrives.
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
     start = time.monotonic()

@@ -281,7 +281,7 @@ def test_a_full_table_raises_limit_error():
     assert solve("cram:5x5", memory=10**8).outcome == "P"
 
 
-def test_ctrl_c_stops_a_long_search():
+def test_ctrl_c_stops_a_long_search(sigint_raises):
     timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
     start = time.monotonic()
     timer.start()
