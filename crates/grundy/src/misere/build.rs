@@ -43,6 +43,7 @@
 
 use super::certificate::{self, HeapType};
 use super::extension;
+use super::recalibration::{self, Free};
 use super::syntactic;
 use crate::control::{Control, Reservation};
 use crate::error::{Error, Result};
@@ -252,7 +253,7 @@ pub(crate) enum Method {
 /// How many times the base of the extension is refined before the quotient is learned afresh
 /// (the refinement stops earlier once it no longer splits a class, or past
 /// [`extension::MAX_BASE`] elements).
-const MAX_REFINEMENTS: usize = 16;
+const MAX_REFINEMENTS: usize = 1;
 
 /// The most elements a refined base may have when the quotient is built to answer positions
 /// ([`Method::Extension`]).
@@ -276,6 +277,14 @@ pub(crate) enum Step {
         heap: u64,
         bases: Vec<usize>,
         why: &'static str,
+        failures: Vec<Vec<u64>>,
+    },
+    /// The extension of the previous quotient recalibrated `rounds` times (see the
+    /// `recalibration` module), certified with `order` elements.
+    Recalibrated {
+        heap: u64,
+        rounds: usize,
+        order: usize,
         failures: Vec<Vec<u64>>,
     },
     /// Learned afresh, after the extensions failed at `failures`.
@@ -413,6 +422,7 @@ pub(crate) fn build(
         let mut refined: Option<Stage> = None;
         let mut found = None;
         let mut failures: Vec<Vec<u64>> = Vec::new();
+        let mut first: Option<(Stage, Vec<u64>)> = None;
         let mut bases: Vec<usize> = Vec::new();
         let mut why = "refinements";
         let levels = if method == Method::Learning {
@@ -445,7 +455,12 @@ pub(crate) fn build(
                     found = Some((cand, cand_types, level, base.q));
                     break;
                 }
-                Some(sum) => failures.push(sum),
+                Some(sum) => {
+                    if first.is_none() {
+                        first = Some((cand.clone(), sum.clone()));
+                    }
+                    failures.push(sum)
+                }
             }
             if level + 1 == levels {
                 break;
@@ -462,6 +477,23 @@ pub(crate) fn build(
                 None => {
                     why = "base limit";
                     break;
+                }
+            }
+        }
+        if found.is_none() && method != Method::Learning {
+            if let Some((t, x)) = first.take() {
+                if let Some((cand, cand_types, rounds)) =
+                    recalibrate(t, x, &mut heaps, max_order, &mut failures, ctl)?
+                {
+                    trace.push(Step::Recalibrated {
+                        heap: n,
+                        rounds,
+                        order: cand.q,
+                        failures: failures.clone(),
+                    });
+                    st = cand;
+                    types = cand_types;
+                    continue;
                 }
             }
         }
@@ -508,4 +540,87 @@ pub(crate) fn build(
     }
     ctl.check(max_heap)?;
     Ok(st)
+}
+
+/// The most recalibrations of one heap's candidate.
+const MAX_RECALIBRATIONS: usize = 256;
+
+/// Recalibrates the candidate `t`, rejected by the certificate at its least failing sum `x`,
+/// until a candidate certifies (see the `recalibration` module): each round sets free the
+/// heaps of the least failure, the smallest sets first, and keeps the first reduced free
+/// product that judges the failure right. `None` when no set of heaps does, past
+/// [`MAX_RECALIBRATIONS`] rounds, or when the products pass their bounds.
+fn recalibrate(
+    mut t: Stage,
+    mut x: Vec<u64>,
+    heaps: &mut Heaps<'_>,
+    max_order: usize,
+    failures: &mut Vec<Vec<u64>>,
+    ctl: &Control,
+) -> Result<Option<(Stage, Vec<HeapType>, usize)>> {
+    for round in 1..=MAX_RECALIBRATIONS {
+        // The least failure's outcome is the opposite of the candidate's (see
+        // `certificate::check`).
+        let truth = !t.p[t.image(&x) as usize];
+        let mut involved: Vec<u64> = x.clone();
+        involved.sort_unstable();
+        involved.dedup();
+        let mut next = None;
+        'sets: for size in 1..=involved.len() {
+            for set in subsets(&involved, size) {
+                let free: Vec<Free> = set
+                    .iter()
+                    .map(|&h| {
+                        let (i, p) = recalibration::index_period(&t, t.heap_map[h as usize]);
+                        let e = x.iter().filter(|&&y| y == h).count();
+                        Free {
+                            heap: h,
+                            index: i.max(e),
+                            period: if p % 2 == 0 { p } else { 2 * p },
+                        }
+                    })
+                    .collect();
+                match recalibration::free_product(&t, &free, heaps, max_order, ctl) {
+                    Ok(c) if c.p[c.image(&x) as usize] == truth => {
+                        next = Some(c);
+                        break 'sets;
+                    }
+                    Ok(_) | Err(Error::Limit(_)) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        let Some(c) = next else {
+            return Ok(None);
+        };
+        let types = heaps.types(&c, ctl)?;
+        match certificate::check(&c, &types, ctl)? {
+            None => return Ok(Some((c, types, round))),
+            Some(f) => {
+                failures.push(f.clone());
+                t = c;
+                x = f;
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The subsets of `items` with `size` elements, in lexicographic order.
+fn subsets(items: &[u64], size: usize) -> Vec<Vec<u64>> {
+    let mut out = Vec::new();
+    let mut pick: Vec<usize> = (0..size).collect();
+    if size > items.len() {
+        return out;
+    }
+    loop {
+        out.push(pick.iter().map(|&i| items[i]).collect());
+        let Some(j) = (0..size).rev().find(|&j| pick[j] < items.len() - size + j) else {
+            return out;
+        };
+        pick[j] += 1;
+        for k in j + 1..size {
+            pick[k] = pick[k - 1] + 1;
+        }
+    }
 }

@@ -43,7 +43,8 @@
 use super::build::Stage;
 use crate::control::Control;
 use crate::error::Result;
-use std::collections::{HashMap, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 /// A heap as the certificate sees it: its element and the classes of its options.
 #[derive(Clone, Debug)]
@@ -60,7 +61,16 @@ pub(crate) struct HeapType {
 pub const MAX_STATES: usize = 10_000_000;
 
 /// Decides condition (iii) of the module documentation for `st` with heaps of the given
-/// types: `None` when it holds for every sum, else a sum of heaps (sizes) where it fails.
+/// types: `None` when it holds for every sum, else a sum of heaps (sizes, largest first) where
+/// it fails, of least total among the failing sums (the states are settled in the order of
+/// the least total of a sum reaching them, and a heap of each type is its smallest heap, as
+/// [`super::build::Heaps::types`] lists them).
+///
+/// **The least failure tells the truth.** Every option of a sum has a smaller total, so when
+/// `x` is a failing sum of least total, (iii) holds at every sum of smaller total, and by
+/// induction on the total `Φ` tells the outcome of each of them, in particular of every
+/// option of `x`. Hence `x` is a P-position exactly when `Φ(x) ∉ P`: the candidate is wrong at
+/// `x`, and the true outcome of `x` is known without search.
 pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Option<Vec<u64>>> {
     if st.p[0] {
         return Ok(Some(Vec::new()));
@@ -80,20 +90,52 @@ pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Opt
     let state_bytes = (w * 8 + 64) as u64;
     let mut index: HashMap<(u32, Box<[u64]>), u32> = HashMap::new();
     let mut states: Vec<(u32, Box<[u64]>)> = Vec::new();
+    // The least total of a sum reaching each state, and the last heap type of such a sum.
+    let mut best: Vec<u64> = Vec::new();
     let mut parent: Vec<(u32, u32)> = Vec::new();
+    let mut done: Vec<bool> = Vec::new();
     let start = (0u32, vec![0u64; w].into_boxed_slice());
     index.insert(start.clone(), 0);
     states.push(start);
+    best.push(0);
     parent.push((u32::MAX, u32::MAX));
-    let mut queue = VecDeque::from([0u32]);
+    done.push(false);
+    // Entries (total, failure?, state or failure index): states are settled and failures
+    // reported in the order of the totals of their sums (Dijkstra's order), so the first
+    // failure popped is a failing sum of least total.
+    let mut queue: BinaryHeap<Reverse<(u64, bool, u32)>> =
+        BinaryHeap::from([Reverse((0, false, 0))]);
+    let mut failures: Vec<(u32, u32)> = Vec::new();
+    let sum_of = |at: u32, parent: &[(u32, u32)]| {
+        let mut sum = Vec::new();
+        let mut at = at;
+        while at != 0 {
+            let (from, via) = parent[at as usize];
+            sum.push(types[via as usize].heap);
+            at = from;
+        }
+        sum
+    };
     let mut d = vec![0u64; w];
-    while let Some(s) = queue.pop_front() {
+    while let Some(Reverse((total, failure, s))) = queue.pop() {
         ctl.tick()?;
+        if failure {
+            let (from, via) = failures[s as usize];
+            let mut sum = sum_of(from, &parent);
+            sum.push(types[via as usize].heap);
+            sum.sort_unstable_by(|a, b| b.cmp(a));
+            return Ok(Some(sum));
+        }
+        if done[s as usize] || best[s as usize] != total {
+            continue;
+        }
+        done[s as usize] = true;
         let (a, ref ds) = states[s as usize];
         let ds = ds.clone();
         for (t, ty) in types.iter().enumerate() {
             let g = ty.elem;
             let a2 = st.m(a, g);
+            let next_total = total + ty.heap;
             d.iter_mut().for_each(|x| *x = 0);
             for c in 0..q {
                 let cg = st.m(c as u32, g) as usize;
@@ -109,17 +151,17 @@ pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Opt
             }
             let p_option = d[0] & 1 == 1;
             if st.p[a2 as usize] == p_option {
-                let mut sum = vec![ty.heap];
-                let mut at = s;
-                while at != 0 {
-                    let (from, via) = parent[at as usize];
-                    sum.push(types[via as usize].heap);
-                    at = from;
-                }
-                return Ok(Some(sum));
+                failures.push((s, t as u32));
+                queue.push(Reverse((next_total, true, failures.len() as u32 - 1)));
+                continue;
             }
             let key = (a2, d.clone().into_boxed_slice());
-            if index.contains_key(&key) {
+            if let Some(&id) = index.get(&key) {
+                if !done[id as usize] && next_total < best[id as usize] {
+                    best[id as usize] = next_total;
+                    parent[id as usize] = (s, t as u32);
+                    queue.push(Reverse((next_total, false, id)));
+                }
                 continue;
             }
             if states.len() >= MAX_STATES {
@@ -135,8 +177,10 @@ pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Opt
             let id = states.len() as u32;
             index.insert(key.clone(), id);
             states.push(key);
+            best.push(next_total);
             parent.push((s, t as u32));
-            queue.push_back(id);
+            done.push(false);
+            queue.push(Reverse((next_total, false, id)));
         }
     }
     Ok(None)

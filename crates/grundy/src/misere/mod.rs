@@ -52,6 +52,7 @@ mod build;
 mod certificate;
 mod extension;
 mod present;
+mod recalibration;
 mod syntactic;
 testing_pub! {
     pub mod reference;
