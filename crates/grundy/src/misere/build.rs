@@ -26,11 +26,18 @@
 //!    heap `n`. The base is then refined to the pairs (element, set of multipliers for which
 //!    the failed candidate puts a winning move inside the sum) ([`extension::refine`]), which
 //!    tells apart the sums whose options differ in what the columns use, and the extension of
-//!    the refined base is certified in turn; this repeats (at most `MAX_REFINEMENTS` times,
-//!    while the refinement splits classes and stays within [`extension::MAX_BASE`]
-//!    elements). A refinement that splits nothing proves its base exact (see
-//!    [`extension::refine`]). When no refined extension certifies, `Q_n` is
-//!    learned afresh as the syntactic monoid of the P-positions of `H_n` (the `syntactic`
+//!    the refined base is certified in turn (at most `MAX_REFINEMENTS` times, while the
+//!    refinement splits classes and stays within [`extension::MAX_BASE`] elements; a
+//!    refinement that splits nothing proves its base exact, see [`extension::refine`]).
+//!    Refined bases grow fast (Dawson's Kayles at heap 25: 24, 379, 685, 1542, 2800 elements,
+//!    each failing one move deeper), so one refinement is tried, then:
+//! 5. **Recalibration.** The first candidate, rejected at its failing sum of least total
+//!    (whose true outcome the certificate then knows), is recalibrated: the heaps of that sum
+//!    are set free in a reduced free product (the `recalibration` module, after Siegel's
+//!    MisereSolver), the first such candidate that judges the failure right is certified,
+//!    and so on (at most `MAX_RECALIBRATIONS` rounds). Dawson's Kayles at heap 25: 11 rounds
+//!    to the 144-element quotient, in about half a second.
+//! 6. **Learning.** When neither certifies, `Q_n` is learned afresh as the syntactic monoid of the P-positions of `H_n` (the `syntactic`
 //!    module), from exact outcomes ([`Outcomes`]: an exact search in which every position
 //!    without heap `n` is answered by the certified `Q_{n-1}`), with counterexamples from the
 //!    certificate, until it certifies. Only this last step searches, and it is exponential in
@@ -52,6 +59,22 @@ use crate::heap::rule::Options;
 use crate::heap::HeapGame;
 use std::collections::HashMap;
 use std::rc::Rc;
+
+/// The *weight* of a heap of `h >= 1` tokens, `2^20·h - 1`; the weight of a sum is the sum of
+/// its heaps': sums are ordered by their number of tokens, and among sums of as many tokens
+/// the one of more heaps weighs less.
+///
+/// **Every option of a sum weighs less than the sum.** A move replaces one heap `h` by heaps
+/// `a_1, …, a_r` with `a_i < h` and `a_1 + … + a_r <= h` (take-and-break games never add
+/// tokens). With `K = 2^20` their weight is `K(a_1 + … + a_r) - r`: for `r = 0` it is
+/// `0 < Kh - 1`, for `r = 1` `Ka_1 - 1 < Kh - 1`, for `r >= 2` at most `Kh - 2`. The number of
+/// tokens alone does not do this: Grundy's game and 4.7 split a heap without removing a token.
+/// The searches by least representative (the extension's columns, the certificate's least
+/// failure, the marking of free products) walk sums in the order of this weight. Heaps are at
+/// most [`super::MAX_HEAP`] `< 2^17` tokens, so a weight takes 37 bits.
+pub(crate) fn weight(h: u64) -> u64 {
+    (h << 20) - 1
+}
 
 /// A quotient with its quotient map, as the construction keeps it.
 #[derive(Clone)]
@@ -117,6 +140,20 @@ impl<'g> Heaps<'g> {
             scratch: Options::new(),
             mem: ctl.reserve(0, "misère quotient heap options")?,
         })
+    }
+
+    /// The options of the heaps `1..=n` of `game`, all adjoined (as the construction adjoins
+    /// them one at a time).
+    #[cfg(test)]
+    pub fn up_to(game: &'g HeapGame, n: u64, ctl: &Control) -> Result<Self> {
+        let mut heaps = Heaps::new(game, ctl)?;
+        for h in 1..=n {
+            heaps.moveless.push(false);
+            if heaps.options(h)?.is_empty() {
+                heaps.moveless[h as usize] = true;
+            }
+        }
+        Ok(heaps)
     }
 
     /// The largest heap adjoined.
@@ -483,7 +520,7 @@ pub(crate) fn build(
         if found.is_none() && method != Method::Learning {
             if let Some((t, x)) = first.take() {
                 if let Some((cand, cand_types, rounds)) =
-                    recalibrate(t, x, &mut heaps, max_order, &mut failures, ctl)?
+                    recalibrate(&st, t, x, &mut heaps, max_order, &mut failures, ctl)?
                 {
                     trace.push(Step::Recalibrated {
                         heap: n,
@@ -551,6 +588,7 @@ const MAX_RECALIBRATIONS: usize = 256;
 /// product that judges the failure right. `None` when no set of heaps does, past
 /// [`MAX_RECALIBRATIONS`] rounds, or when the products pass their bounds.
 fn recalibrate(
+    prev: &Stage,
     mut t: Stage,
     mut x: Vec<u64>,
     heaps: &mut Heaps<'_>,
@@ -558,29 +596,29 @@ fn recalibrate(
     failures: &mut Vec<Vec<u64>>,
     ctl: &Control,
 ) -> Result<Option<(Stage, Vec<HeapType>, usize)>> {
+    let n = heaps.top();
     for round in 1..=MAX_RECALIBRATIONS {
         // The least failure's outcome is the opposite of the candidate's (see
         // `certificate::check`).
         let truth = !t.p[t.image(&x) as usize];
-        let mut involved: Vec<u64> = x.clone();
+        let mut involved: Vec<u64> = x.iter().copied().filter(|&h| h != n).collect();
         involved.sort_unstable();
         involved.dedup();
+        let free_heap = |h: u64| {
+            let (i, p) = recalibration::index_period(&t, t.heap_map[h as usize]);
+            let e = x.iter().filter(|&&y| y == h).count();
+            Free {
+                heap: h,
+                index: i.max(e).max(1),
+                period: if p % 2 == 0 { p } else { 2 * p },
+            }
+        };
         let mut next = None;
-        'sets: for size in 1..=involved.len() {
+        'sets: for size in 0..=involved.len().min(recalibration::MAX_FREE - 1) {
             for set in subsets(&involved, size) {
-                let free: Vec<Free> = set
-                    .iter()
-                    .map(|&h| {
-                        let (i, p) = recalibration::index_period(&t, t.heap_map[h as usize]);
-                        let e = x.iter().filter(|&&y| y == h).count();
-                        Free {
-                            heap: h,
-                            index: i.max(e),
-                            period: if p % 2 == 0 { p } else { 2 * p },
-                        }
-                    })
-                    .collect();
-                match recalibration::free_product(&t, &free, heaps, max_order, ctl) {
+                let mut free: Vec<Free> = set.iter().map(|&h| free_heap(h)).collect();
+                free.push(free_heap(n));
+                match recalibration::free_product(&t, prev, &free, heaps, max_order, ctl) {
                     Ok(c) if c.p[c.image(&x) as usize] == truth => {
                         next = Some(c);
                         break 'sets;

@@ -40,7 +40,7 @@
 //! The condition depends on the heaps only through the set of types, so adjoining a heap whose
 //! type is already present leaves the verdict unchanged.
 
-use super::build::Stage;
+use super::build::{weight, Stage};
 use crate::control::Control;
 use crate::error::Result;
 use std::cmp::Reverse;
@@ -62,13 +62,14 @@ pub const MAX_STATES: usize = 10_000_000;
 
 /// Decides condition (iii) of the module documentation for `st` with heaps of the given
 /// types: `None` when it holds for every sum, else a sum of heaps (sizes, largest first) where
-/// it fails, of least total among the failing sums (the states are settled in the order of
-/// the least total of a sum reaching them, and a heap of each type is its smallest heap, as
+/// it fails, of least weight among the failing sums (the weight `Σ (2^20·h - 1)` of
+/// [`super::build::weight`]; the states are settled in the order of the least weight of a sum
+/// reaching them, and a heap of each type is its smallest heap, as
 /// [`super::build::Heaps::types`] lists them).
 ///
-/// **The least failure tells the truth.** Every option of a sum has a smaller total, so when
-/// `x` is a failing sum of least total, (iii) holds at every sum of smaller total, and by
-/// induction on the total `Φ` tells the outcome of each of them, in particular of every
+/// **The least failure tells the truth.** Every option of a sum weighs less than the sum, so
+/// when `x` is a failing sum of least weight, (iii) holds at every sum of smaller weight, and
+/// by induction on the weight `Φ` tells the outcome of each of them, in particular of every
 /// option of `x`. Hence `x` is a P-position exactly when `Φ(x) ∉ P`: the candidate is wrong at
 /// `x`, and the true outcome of `x` is known without search.
 pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Option<Vec<u64>>> {
@@ -90,7 +91,7 @@ pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Opt
     let state_bytes = (w * 8 + 64) as u64;
     let mut index: HashMap<(u32, Box<[u64]>), u32> = HashMap::new();
     let mut states: Vec<(u32, Box<[u64]>)> = Vec::new();
-    // The least total of a sum reaching each state, and the last heap type of such a sum.
+    // The least weight of a sum reaching each state, and the last heap type of such a sum.
     let mut best: Vec<u64> = Vec::new();
     let mut parent: Vec<(u32, u32)> = Vec::new();
     let mut done: Vec<bool> = Vec::new();
@@ -100,9 +101,9 @@ pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Opt
     best.push(0);
     parent.push((u32::MAX, u32::MAX));
     done.push(false);
-    // Entries (total, failure?, state or failure index): states are settled and failures
-    // reported in the order of the totals of their sums (Dijkstra's order), so the first
-    // failure popped is a failing sum of least total.
+    // Entries (weight, failure?, state or failure index): states are settled and failures
+    // reported in the order of the weights of their sums (Dijkstra's order), so the first
+    // failure popped is a failing sum of least weight.
     let mut queue: BinaryHeap<Reverse<(u64, bool, u32)>> =
         BinaryHeap::from([Reverse((0, false, 0))]);
     let mut failures: Vec<(u32, u32)> = Vec::new();
@@ -135,7 +136,7 @@ pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Opt
         for (t, ty) in types.iter().enumerate() {
             let g = ty.elem;
             let a2 = st.m(a, g);
-            let next_total = total + ty.heap;
+            let next_total = total + weight(ty.heap);
             d.iter_mut().for_each(|x| *x = 0);
             for c in 0..q {
                 let cg = st.m(c as u32, g) as usize;

@@ -8,9 +8,10 @@
 //! P-position exactly when every option is an N-position:
 //!
 //! - a move inside `y_a` leads to `(b, k)` for `b` one of the classes `opts(a)` of the options
-//!   of `y_a`; when `y_a` is a representative of least total size, every such `b` has a
-//!   representative smaller than `y_a`, so `o(b, k)` is known when the elements are taken by
-//!   increasing size of their representatives;
+//!   of `y_a`; when `y_a` is a representative of least weight (`Σ (2^20·h - 1)`, see
+//!   [`super::build::weight`]), every such `b` has a
+//!   representative lighter than `y_a`, so `o(b, k)` is known when the elements are taken by
+//!   increasing weight of their representatives;
 //! - a move in one copy of heap `n` leads to `(a·φ(o), k - 1)` for each option `o` of `[n]`.
 //!
 //! And `o(a, 0)` is `a ∈ P`. So the column `o(·, k)` is a function of the column `o(·, k - 1)`:
@@ -30,7 +31,7 @@
 //! construction keeps it only when the certificate (condition (iii)) proves it, and that proof
 //! does not use the assumption.
 
-use super::build::{Heaps, Stage};
+use super::build::{weight, Heaps, Stage};
 use crate::control::Control;
 use crate::error::{Error, Result};
 use std::cmp::Reverse;
@@ -39,8 +40,8 @@ use std::collections::{BinaryHeap, HashMap};
 /// The most copies of the new heap whose outcome columns are followed before they repeat.
 pub const MAX_EXPONENT: usize = 4096;
 
-/// Representatives of least total size of every element of `st` (sums of heaps `1..n-1`, as
-/// sorted heap lists), by Dijkstra's walk from the identity over the Cayley graph whose
+/// Representatives of least weight (see [`weight`]) of every element of `st` (sums of heaps
+/// `1..n-1`, as sorted heap lists), by Dijkstra's walk from the identity over the Cayley graph whose
 /// generators are the smallest heap of each element the heaps map to (a smallest heap is
 /// never worse than a larger heap of the same element). Every prefix of the walk's word is
 /// the representative of its own element.
@@ -65,10 +66,10 @@ fn least_representatives(st: &Stage, heaps: &Heaps<'_>, ctl: &Control) -> Result
         ctl.tick()?;
         for &(h, g) in &letters {
             let b = st.m(a, g);
-            if s + h < size[b as usize] {
-                size[b as usize] = s + h;
+            if s + weight(h) < size[b as usize] {
+                size[b as usize] = s + weight(h);
                 from[b as usize] = (a, h);
-                queue.push(Reverse((s + h, b)));
+                queue.push(Reverse((s + weight(h), b)));
             }
         }
     }
@@ -107,7 +108,10 @@ pub(crate) fn extend(
     let n = heaps.top();
     let q = st.q;
     let reps = least_representatives(st, heaps, ctl)?;
-    let size: Vec<u64> = reps.iter().map(|r| r.iter().sum()).collect();
+    let size: Vec<u64> = reps
+        .iter()
+        .map(|r| r.iter().map(|&h| weight(h)).sum())
+        .collect();
     let mut rep_opts: Vec<Vec<u32>> = Vec::with_capacity(q);
     let mut opts_mem = ctl.reserve(0, "misère quotient option classes")?;
     for r in &reps {
@@ -163,7 +167,7 @@ pub(crate) fn extend(
         "misère quotient signatures",
     )?;
     let mut order: Vec<usize> = (0..pairs).collect();
-    order.sort_by_key(|&i| (size[i / len] + (i % len) as u64 * n, i));
+    order.sort_by_key(|&i| (size[i / len] + (i % len) as u64 * weight(n), i));
     let mut class_of_sig: HashMap<Vec<u64>, u32> = HashMap::new();
     let mut cls = vec![0u32; pairs];
     let mut firsts: Vec<usize> = Vec::new();

@@ -371,45 +371,119 @@ fn positions_do_not_learn() {
 }
 
 /// Dawson's Kayles by the extension alone: every heap up to 24 is reached by the extension
-/// (refined once, at heap 10); at heap 25 the refinements do not certify, each failing at a
-/// different, larger sum. Every failing sum holds heap 25: a candidate agrees with the
-/// certified quotient of the smaller heaps on their sums.
+/// (refined once, at heap 10); heap 25 splits classes that neither the extension nor its
+/// refinement resolve, and the recalibration does, with 144 elements, after failures that all
+/// hold heap 25 (a candidate agrees with the certified quotient of the smaller heaps on their
+/// sums) and never repeat.
 #[test]
-fn dawsons_kayles_refinements_at_heap_25_fail_deeper() {
+fn dawsons_kayles_heap_25_is_recalibrated() {
     let g = game("dawsons-kayles");
     let mut trace = Vec::new();
-    let r = quotient_traced(
+    let quo = quotient_traced(
         &g,
         25,
         MAX_ORDER,
         build::Method::Extension,
         &mut trace,
         &Control::none(),
-    );
-    assert!(matches!(r, Err(Error::Limit(_))));
+    )
+    .unwrap();
+    assert_eq!(quo.order(), 144);
     for step in &trace {
         match step {
             build::Step::Extension {
                 heap, refinements, ..
             } => assert!(*heap <= 24 && *refinements <= 1, "{step:?}"),
-            build::Step::Unresolved {
+            build::Step::Recalibrated {
                 heap,
-                bases,
+                rounds,
+                order,
                 failures,
-                ..
             } => {
-                assert_eq!(*heap, 25);
-                assert!(bases.len() >= 3 && bases.windows(2).all(|w| w[0] < w[1]));
-                assert_eq!(failures.len(), bases.len());
+                assert_eq!((*heap, *order), (25, 144));
+                assert!(*rounds >= 1 && failures.len() > *rounds, "{step:?}");
                 for (i, f) in failures.iter().enumerate() {
                     assert!(f.contains(&25), "{f:?}");
                     assert!(!failures[..i].contains(f), "{f:?} again");
                 }
             }
-            build::Step::Learned { .. } => panic!("{step:?}"),
+            _ => panic!("{step:?}"),
         }
     }
-    assert!(matches!(trace.last(), Some(build::Step::Unresolved { .. })));
+    assert!(matches!(
+        trace.last(),
+        Some(build::Step::Recalibrated { .. })
+    ));
+}
+
+/// The certificate reports a failing sum of least weight, and there the candidate is wrong
+/// while it is right at every lighter sum (the lemma the recalibration rests on), checked
+/// against the definition: the first candidates for Kayles at heap 9 and Dawson's Kayles at
+/// heap 25 (the extensions of the quotients of the smaller heaps), every lighter position of
+/// at most as many tokens as the failure.
+#[test]
+fn least_failure_is_the_first_wrong_position() {
+    for (s, n) in [("kayles", 9u64), ("dawsons-kayles", 25)] {
+        let g = game(s);
+        let ctl = Control::none();
+        let prev = build::build(
+            &g,
+            n - 1,
+            MAX_ORDER,
+            build::Method::Full,
+            &mut Vec::new(),
+            &ctl,
+        )
+        .unwrap();
+        let mut heaps = build::Heaps::up_to(&g, n, &ctl).unwrap();
+        let (cand, _) = extension::extend(&prev, &mut heaps, MAX_ORDER, &ctl).unwrap();
+        let types = heaps.types(&cand, &ctl).unwrap();
+        let x = certificate::check(&cand, &types, &ctl)
+            .unwrap()
+            .expect("a failure");
+        let weight = |heaps: &[u64]| heaps.iter().map(|&h| build::weight(h)).sum::<u64>();
+        let total: u64 = x.iter().sum();
+        let ex = Exhaustive::new(&g, total).unwrap();
+        let says = |heaps: &[u64]| cand.p[cand.image(heaps) as usize];
+        assert_ne!(Some(says(&x)), ex.is_p(&x), "{s}: {x:?}");
+        let mut below = 0;
+        for pos in ex.positions(total, n) {
+            let heaps: Vec<u64> = pos.iter().map(|&h| h as u64).filter(|&h| h > 0).collect();
+            if weight(&heaps) >= weight(&x) {
+                continue;
+            }
+            assert_eq!(
+                Some(says(&heaps)),
+                ex.is_p(&heaps),
+                "{s}: {heaps:?} below {x:?}"
+            );
+            below += 1;
+        }
+        assert!(below > 100, "{s}: {below}");
+    }
+}
+
+/// Weights decrease along every move of the games the tests use, splits that keep every
+/// token (Grundy's game, 4.7) included.
+#[test]
+fn options_weigh_less() {
+    let ctl = Control::none();
+    for s in [
+        "kayles",
+        "dawsons-kayles",
+        "grundys-game",
+        "octal:4.7",
+        "octal:0.137",
+    ] {
+        let g = game(s);
+        let mut heaps = build::Heaps::up_to(&g, 60, &ctl).unwrap();
+        for h in 1..=60 {
+            for o in heaps.options(h).unwrap() {
+                let w: u64 = o.iter().map(|&a| build::weight(a)).sum();
+                assert!(w < build::weight(h), "{s}: {h} -> {o:?}");
+            }
+        }
+    }
 }
 
 /// An independent lower bound on the order of `Q_N`: the positions of least total of each
@@ -571,7 +645,7 @@ fn every_position_agrees(s: &str, total: u64, max_heap: u64) -> usize {
 fn every_small_position_agrees_with_the_definition() {
     for (s, max_heap) in [
         ("kayles", 200),
-        ("dawsons-kayles", 24),
+        ("dawsons-kayles", 32),
         ("octal:0.75", 40),
         ("octal:4.7", 24),
         ("octal:0.137", 23),
@@ -587,10 +661,9 @@ fn every_small_position_agrees_with_the_definition() {
 
 /// Published: the quotient of Dawson's Kayles (0.07) for heaps up to 30 has 360 elements
 /// (A. N. Siegel, "Some MisereSolver questions answered", miseregames.wordpress.com, 28 August
-/// 2007). grundy reaches heaps past 24 of this game only by learning afresh, which does not
-/// finish in minutes.
+/// 2007). Every sum of two heaps up to 30 agrees with the direct search as well.
 #[test]
-#[ignore = "learning afresh past heap 24 takes more than minutes"]
 fn dawsons_kayles_30_has_360_elements() {
     assert_eq!(q("dawsons-kayles", 30).order(), 360);
+    exhaustive("dawsons-kayles", 30, 2);
 }
