@@ -10,11 +10,11 @@
 mod common;
 
 use common::{header, median_time, row};
+use grundy::gf2::fft;
+use grundy::gf2::{self, BinaryField};
 use grundy::nimber::NimBig;
 use grundy::notation::ordinal::parse_ordinal;
-use grundy::ordinal::cantor_fft;
 use grundy::ordinal::excess::reference::is_pth_power;
-use grundy::ordinal::gf2::{self, BinaryField};
 use grundy::ordinal::nim_mul::{odd_prime, ClosureField, KappaPoly};
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
@@ -114,7 +114,7 @@ fn main() {
         let a: Vec<u64> = (0..words).map(|_| rng.gen()).collect();
         let b: Vec<u64> = (0..words).map(|_| rng.gen()).collect();
         let reps = if bits >= 1_000_000 { runs.min(3) } else { runs };
-        let fft = median_time(reps, || cantor_fft::mul(&a, &b));
+        let fft = median_time(reps, || fft::mul(&a, &b));
         let kara = median_time(reps, || gf2::mul_karatsuba(&a, &b));
         row(
             &format!("{bits}-bit product, FFT; other = Karatsuba"),

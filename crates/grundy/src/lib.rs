@@ -88,6 +88,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`prelude`] | the common types, for `use grundy::prelude::*` |
+//! | [`gf2`] | polynomials over GF(2): the carry-less product (PCLMULQDQ when present), Karatsuba, the additive Fourier transform, Barrett reduction, finite fields `GF(2)[z]/(P)` |
 //! | [`nimber`] | the field of nimbers: 64-bit, 128-bit and any-size elements, batch products, logarithms, roots |
 //! | [`game`] | what a game is: the implicit-game trait [`Game`], explicit graphs, sums and products |
 //! | [`solve`] | engines: Grundy values, outcomes and remoteness, the generalized Sprague-Grundy function of games with cycles, sums, misère Nim |
@@ -139,6 +140,7 @@ pub mod count;
 pub mod distributed;
 pub mod error;
 pub mod game;
+pub mod gf2;
 pub mod heap;
 pub mod misere;
 pub mod nimber;

@@ -19,7 +19,7 @@
 //!
 //! ## The product
 //! Substitute `Y_i ↦ x^(S_(i-1))` with `S_0 = 2D - 1` and `S_i = S_(i-1)·(2n_i - 1)` (Kronecker):
-//! the product of the two images in `GF(2)[x]` ([`super::gf2::mul`]: Karatsuba on carry-less word
+//! the product of the two images in `GF(2)[x]` ([`crate::gf2::mul`]: Karatsuba on carry-less word
 //! products) holds every coefficient of the product polynomial in its own slot, since each
 //! exponent of the product of two reduced monomials stays below `2n_i - 1` (below `2D - 1` at
 //! level 0). Reading the slots back gives the unreduced product; it is reduced level by level
@@ -69,9 +69,9 @@
 //! (Itoh–Tsujii), so `N_(M/f)` takes `O(log(M/f))` products and Frobenius powers; the remaining
 //! exponent `(2^f - 1)/p` has `f` bits (`f < p`).
 
-use super::cantor_fft::{Deadline, Never, Stop};
-use super::gf2::{self, clmul};
 use crate::control::Control;
+use crate::gf2::fft::{Deadline, Never, Stop};
+use crate::gf2::{self, clmul};
 use crate::{Error, Result};
 use num_bigint::BigUint;
 use num_traits::One;
@@ -377,7 +377,7 @@ impl BinomialTower {
 
     /// The bytes a product or square in the top field works in at most: its Kronecker operands
     /// and product, the unreduced coefficients, and Karatsuba's scratch or the additive
-    /// transforms of [`super::cantor_fft`] (a bound, for the budget), counted for the image of
+    /// transforms of [`crate::gf2::fft`] (a bound, for the budget), counted for the image of
     /// every level with whole operands. A product through the polynomial basis of level `k`
     /// (module documentation) works in less: its slots of `2·deg - 1` bits replace
     /// `Π_(i ≤ k)(2n_i - 1)` slots of `2D - 1` bits, and its unreduced coefficients (`w[k]` words for each of the
@@ -388,7 +388,7 @@ impl BinomialTower {
         let bits = slots * (2 * self.d as u64 - 1);
         let words = bits.div_ceil(64) + 1;
         let work = if words as usize >= gf2::FFT_WORDS {
-            super::cantor_fft::product_bytes(words as usize, words as usize)
+            crate::gf2::fft::product_bytes(words as usize, words as usize)
         } else {
             // Karatsuba's scratch: about four words per operand word.
             32 * words
@@ -599,7 +599,7 @@ impl BinomialTower {
     }
 
     /// [`Self::mul_at`], stopped part-way when `stop` says so (in the transform of a large
-    /// product: [`super::cantor_fft::mul_until`]).
+    /// product: [`crate::gf2::fft::mul_until`]).
     fn mul_at_until<S: Stop>(
         &self,
         i: usize,
@@ -842,10 +842,10 @@ impl BinomialTower {
     }
 
     /// `a^e` in level `i`, left-to-right square-and-multiply with a 4-bit sliding window
-    /// ([`super::gf2::window_pow`]), looking at `ctl` before each step.
+    /// ([`crate::gf2::window_pow`]), looking at `ctl` before each step.
     fn pow_at(&self, i: usize, a: &[u64], e: &BigUint, ctl: &Control) -> Result<Vec<u64>> {
         let stop = Deadline::of(ctl);
-        super::gf2::window_pow(
+        crate::gf2::window_pow(
             a,
             e,
             || self.one_at(i),
@@ -1179,7 +1179,7 @@ mod tests {
     }
 
     /// A tower whose products are large enough to go through the additive transform
-    /// ([`super::super::cantor_fft`]): the ring identities hold there too, against the square
+    /// ([`crate::gf2::fft`]): the ring identities hold there too, against the square
     /// (which is linear and takes no product) and a Frobenius power (a ring morphism).
     /// The Kronecker product of every level, in level `i`.
     fn kron(t: &BinomialTower, i: usize, a: &[u64], b: &[u64]) -> Vec<u64> {

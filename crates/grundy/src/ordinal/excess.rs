@@ -667,7 +667,7 @@ mod tests {
     /// root of unity.
     #[test]
     fn norm_test_agrees_with_the_flat_power() {
-        use super::super::gf2::BinaryField;
+        use crate::gf2::BinaryField;
         use num_bigint::BigUint;
         use num_traits::One;
         let mut f = F::new();

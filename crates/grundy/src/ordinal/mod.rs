@@ -13,17 +13,16 @@
 //! | [`excess`] | the excesses `α_p = κ_p^p` by Lenstra's algorithm, computed on demand, with a cache format |
 //! | [`binomial`] | the same pieces kept as towers of binomial extensions `Y^n = α`, never flattened: Kronecker products (in the large towers through the polynomial basis of a lower level), Frobenius powers by composed tables, the `p`-th power test by a norm (Itoh–Tsujii); memory linear in `M` |
 //! | [`tower`] | finite pieces `GF(2^M)` of that field written flat, `GF(2)[z]/(P)`, by Gaussian elimination over a tower of radical extensions |
-//! | [`cantor_fft`] | GF(2)\[x\] products by the additive Fourier transform over `GF(2^64)` in Cantor's basis (Lin–Chung–Han novel basis): `O(N log N)` |
-//! | [`gf2`] | GF(2)\[x\] arithmetic: carry-less multiply (PCLMULQDQ when present), Karatsuba, Barrett reduction |
+//!
+//! The polynomial arithmetic over GF(2) beneath the field (carry-less products, Karatsuba, the
+//! additive transform, Barrett reduction) is [`crate::gf2`].
 //!
 //! Ordinals are written in the notation of [`crate::notation::ordinal`].
 
 pub mod binomial;
-pub mod cantor_fft;
 pub mod cnf;
 pub mod excess;
 pub mod games;
-pub mod gf2;
 pub mod nim_mul;
 pub mod nim_sum;
 pub mod tower;

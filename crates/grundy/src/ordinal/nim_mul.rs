@@ -49,9 +49,9 @@
 //! computed there in flat coordinates and converted back; `a ⊘ b = a ⊗ b^(-1)`.
 
 use super::cnf::{Ordinal, Term};
-use super::gf2::BinaryField;
 use super::tower::{Tower, MAX_TOP_DEGREE};
 use crate::control::{Control, MemoryBudget, Reservation};
+use crate::gf2::BinaryField;
 use crate::nimber::NimberField;
 use crate::{Error, Result};
 use num_bigint::BigUint;

@@ -25,7 +25,7 @@
 //! `Y^N = α`; a square is `Σ a_t² Y^(2t)`. So only the levels below the top are flattened, which
 //! makes the largest elimination `N` times smaller (for `p = 107`, 156 instead of 8268 bits).
 
-use super::gf2::{self, BinaryField, Gf2Field};
+use crate::gf2::{self, BinaryField, Gf2Field};
 use crate::{Error, Result};
 
 /// Row echelon form over GF(2) with each row's combination of the inserted vectors tracked.

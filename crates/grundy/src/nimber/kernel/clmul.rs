@@ -11,7 +11,7 @@ use std::arch::x86_64::*;
 
 /// Whether the CPU has the instructions of this module.
 pub fn available() -> bool {
-    is_x86_feature_detected!("pclmulqdq") && is_x86_feature_detected!("sse4.1")
+    crate::gf2::has_clmul() && is_x86_feature_detected!("sse4.1")
 }
 
 /// `φ(a)·φ(b) mod P` as a 64-bit polynomial: one product and a Barrett reduction, all in

@@ -62,7 +62,7 @@ fn kmul(a: u64, b: u64, clmul: impl Fn(u64, u64) -> (u64, u64)) -> u64 {
 
 /// Multiplication in `K = GF(2^64)`.
 pub fn gf64_mul(a: u64, b: u64) -> u64 {
-    kmul(a, b, super::gf2::clmul)
+    kmul(a, b, super::clmul)
 }
 
 /// The first `count` terms of Cantor's basis of `GF(2^64)` (module documentation).
@@ -373,12 +373,12 @@ fn transform_until<S: Stop>(a: &mut [u64], blk: usize, tw: &[u64], inverse: bool
     }
     if len <= SMALL {
         #[cfg(target_arch = "x86_64")]
-        if super::gf2::has_clmul() {
+        if super::has_clmul() {
             // SAFETY: the instruction's presence was checked at run time.
             unsafe { small_transform_hw(a, blk, tw, inverse) };
             return;
         }
-        small_transform(a, blk, tw, inverse, super::gf2::clmul_portable);
+        small_transform(a, blk, tw, inverse, super::clmul_portable);
         return;
     }
     let h = len / 2;
@@ -420,12 +420,12 @@ fn split_butterflies(lo: &mut [u64], hi: &mut [u64], c: u64, inverse: bool) {
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if super::gf2::has_clmul() {
+    if super::has_clmul() {
         // SAFETY: the instruction's presence was checked at run time.
         unsafe { butterflies_hw(lo, hi, c, inverse) };
         return;
     }
-    butterflies(lo, hi, c, inverse, super::gf2::clmul_portable);
+    butterflies(lo, hi, c, inverse, super::clmul_portable);
 }
 
 /// Half-blocks from this length on are cut in two for [`split_butterflies`] (on two threads
@@ -435,7 +435,7 @@ const PARALLEL_HALF: usize = 1 << 15;
 /// The pointwise products `a_i ← a_i·b_i` in `K`.
 fn pointwise(a: &mut [u64], b: &[u64]) {
     #[cfg(target_arch = "x86_64")]
-    if super::gf2::has_clmul() {
+    if super::has_clmul() {
         // SAFETY: the instruction's presence was checked at run time.
         unsafe { pointwise_hw(a, b) };
         return;
@@ -689,10 +689,10 @@ mod tests {
             a in proptest::collection::vec(any::<u64>(), 1..200),
             b in proptest::collection::vec(any::<u64>(), 1..200),
         ) {
-            let want = super::super::gf2::reference::mul_shift_xor(&a, &b);
+            let want = super::super::reference::mul_shift_xor(&a, &b);
             prop_assert_eq!(trim(mul(&a, &b)), trim(want.clone()));
-            prop_assert_eq!(trim(super::super::gf2::mul_karatsuba(&a, &b)), trim(want));
-            prop_assert_eq!(mul(&a, &a), super::super::gf2::square(&a));
+            prop_assert_eq!(trim(super::super::mul_karatsuba(&a, &b)), trim(want));
+            prop_assert_eq!(mul(&a, &a), super::super::square(&a));
         }
 
         /// Past the size limit the operands are cut until their transforms fit: with a limit
@@ -703,7 +703,7 @@ mod tests {
             b in proptest::collection::vec(any::<u64>(), 1..100),
             max_log in 2u32..7,
         ) {
-            let want = super::super::gf2::reference::mul_shift_xor(&a, &b);
+            let want = super::super::reference::mul_shift_xor(&a, &b);
             let Ok(got) = mul_within(&a, &b, max_log, &Never);
             prop_assert_eq!(trim(got), trim(want));
         }
@@ -746,7 +746,7 @@ mod tests {
         };
         assert_eq!(
             mul_until(&a, &b, &free).unwrap(),
-            super::super::gf2::mul_karatsuba(&a, &b)
+            super::super::mul_karatsuba(&a, &b)
         );
         let looks = free.looks.into_inner();
         assert!(looks > 3, "{looks}");
@@ -789,14 +789,14 @@ mod tests {
             let b: Vec<u64> = (0..wb).map(|_| next()).collect();
             assert_eq!(
                 mul(&a, &b),
-                super::super::gf2::mul_karatsuba(&a, &b),
+                super::super::mul_karatsuba(&a, &b),
                 "{wa}×{wb}"
             );
             let ones_a = vec![u64::MAX; wa];
             let ones_b = vec![u64::MAX; wb];
             assert_eq!(
                 mul(&ones_a, &ones_b),
-                super::super::gf2::mul_karatsuba(&ones_a, &ones_b),
+                super::super::mul_karatsuba(&ones_a, &ones_b),
                 "ones {wa}×{wb}"
             );
         }

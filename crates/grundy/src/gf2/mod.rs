@@ -1,5 +1,7 @@
-//! Polynomials over GF(2) and the finite fields `GF(2)[z]/(P)` they give: the arithmetic under
-//! Lenstra's computation of the excesses ([`super::excess`]).
+//! Polynomials over GF(2) and the finite fields `GF(2)[z]/(P)` they give: the ground arithmetic
+//! under the nim field (the carry-less product of the nimber kernels, Lenstra's computation of
+//! the excesses in [`crate::ordinal::excess`]). Products of very long operands go to the
+//! additive Fourier transform of [`fft`].
 //!
 //! A polynomial is a little-endian slice of 64-bit words, bit `i` the coefficient of `z^i`.
 //! Addition is xor. The product rests on the carry-less product of two words (`PCLMULQDQ` on
@@ -17,6 +19,8 @@
 //! `c·z^m = q·P·z^m + (s·P + c1·ρ + c0·z^m)`, and the bracket has degree below `2m = deg(P·z^m)`,
 //! so `q = ⌊c·z^m / (P·z^m)⌋ = ⌊c/P⌋`.
 
+pub mod fft;
+
 use num_bigint::BigUint;
 use std::sync::OnceLock;
 
@@ -29,7 +33,7 @@ const KARATSUBA_WORDS: usize = 24;
 const PARALLEL_WORDS: usize = 2048;
 
 /// From this many words in the shorter operand on, products go to the additive transform of
-/// [`super::cantor_fft`].
+/// [`fft`].
 pub const FFT_WORDS: usize = 6144;
 
 static FFT_FROM: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(FFT_WORDS);
@@ -149,20 +153,16 @@ pub fn mul_schoolbook_into(a: &[u64], b: &[u64], out: &mut [u64]) {
 /// `KARATSUBA_WORDS`, schoolbook below.
 pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
     if a.len().min(b.len()) >= fft_words() {
-        return super::cantor_fft::mul(a, b);
+        return fft::mul(a, b);
     }
     mul_karatsuba(a, b)
 }
 
 /// [`mul`], stopped part-way when `stop` says so if it goes to the transform
-/// ([`super::cantor_fft::mul_until`]; Karatsuba below its size runs to the end).
-pub fn mul_until<S: super::cantor_fft::Stop>(
-    a: &[u64],
-    b: &[u64],
-    stop: &S,
-) -> Result<Vec<u64>, S::Err> {
+/// ([`fft::mul_until`]; Karatsuba below its size runs to the end).
+pub fn mul_until<S: fft::Stop>(a: &[u64], b: &[u64], stop: &S) -> Result<Vec<u64>, S::Err> {
     if a.len().min(b.len()) >= fft_words() {
-        return super::cantor_fft::mul_until(a, b, stop);
+        return fft::mul_until(a, b, stop);
     }
     Ok(mul_karatsuba(a, b))
 }
