@@ -31,12 +31,11 @@
 use super::algebra;
 use super::field::NimberField;
 use super::kernel::frobenius::{sqrt64, square64};
-use crate::error::{Error, ParseError, Result};
+use crate::error::{Error, Result};
 use num_bigint::BigUint;
 use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, Mul, MulAssign, Sub};
-use std::str::FromStr;
 
 /// The product of two one-word nimbers (the field `F_6`), by the fast kernel.
 #[inline]
@@ -624,15 +623,6 @@ impl fmt::LowerHex for NimBig {
             write!(f, "0x")?;
         }
         write!(f, "{:x}", self.to_biguint())
-    }
-}
-
-impl FromStr for NimBig {
-    type Err = ParseError;
-
-    /// Decimal, or hexadecimal after `0x`.
-    fn from_str(s: &str) -> Result<Self, ParseError> {
-        crate::notation::number::parse_natural(s).map(|x| Self::from_biguint(&x))
     }
 }
 

@@ -1,12 +1,12 @@
 //! What the fixed-width nimber types [`super::Nim64`] and [`super::Nim128`] share: operators,
-//! formatting, parsing, iterator sums and products. Addition and subtraction are both xor (the
+//! formatting, iterator sums and products (parsing is in [`crate::notation::number`]). Addition and subtraction are both xor (the
 //! field has characteristic 2, so `-a = a`); multiplication is the type's fast product; division
 //! multiplies by the inverse.
 
 /// Implements the arithmetic operators and formatting for a nimber newtype over an unsigned
-/// integer, given its product, its inverse (`Option`) and its parser.
+/// integer, given its product.
 macro_rules! fixed_nimber_ops {
-    ($t:ident, $u:ty, $mul:path, $parse:path) => {
+    ($t:ident, $u:ty, $mul:path) => {
         impl std::ops::Add for $t {
             type Output = $t;
             /// Nim-sum: bitwise xor.
@@ -105,13 +105,6 @@ macro_rules! fixed_nimber_ops {
         impl std::fmt::LowerHex for $t {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 std::fmt::LowerHex::fmt(&self.0, f)
-            }
-        }
-        impl std::str::FromStr for $t {
-            type Err = crate::error::ParseError;
-            /// Decimal, or hexadecimal after `0x`; numbers that do not fit are errors.
-            fn from_str(s: &str) -> Result<$t, Self::Err> {
-                $parse(s).map($t)
             }
         }
         impl $t {

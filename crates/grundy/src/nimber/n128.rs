@@ -24,12 +24,7 @@ use super::kernel::frobenius::{sqrt64, square64};
 #[repr(transparent)]
 pub struct Nim128(pub u128);
 
-fixed_nimber_ops!(
-    Nim128,
-    u128,
-    kernel::mul128,
-    crate::notation::number::parse_u128
-);
+fixed_nimber_ops!(Nim128, u128, kernel::mul128);
 fixed_nimber_algebra!(Nim128, u128);
 fixed_nimber_field!(Nim128, u128);
 

@@ -25,12 +25,7 @@ use super::kernel;
 #[repr(transparent)]
 pub struct Nim64(pub u64);
 
-fixed_nimber_ops!(
-    Nim64,
-    u64,
-    kernel::mul64,
-    crate::notation::number::parse_u64
-);
+fixed_nimber_ops!(Nim64, u64, kernel::mul64);
 fixed_nimber_algebra!(Nim64, u64);
 fixed_nimber_field!(Nim64, u64);
 

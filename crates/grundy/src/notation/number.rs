@@ -105,3 +105,35 @@ mod tests {
             .contains("64 bits"));
     }
 }
+
+/// Nimbers are written as natural numbers: decimal, or hexadecimal after `0x`.
+mod nimbers {
+    use super::{parse_natural, parse_u128, parse_u64};
+    use crate::error::ParseError;
+    use crate::nimber::{Nim128, Nim64, NimBig};
+    use std::str::FromStr;
+
+    impl FromStr for Nim64 {
+        type Err = ParseError;
+        /// Decimal, or hexadecimal after `0x`; a number of 2^64 or more is an error.
+        fn from_str(s: &str) -> Result<Nim64, ParseError> {
+            parse_u64(s).map(Nim64)
+        }
+    }
+
+    impl FromStr for Nim128 {
+        type Err = ParseError;
+        /// Decimal, or hexadecimal after `0x`; a number of 2^128 or more is an error.
+        fn from_str(s: &str) -> Result<Nim128, ParseError> {
+            parse_u128(s).map(Nim128)
+        }
+    }
+
+    impl FromStr for NimBig {
+        type Err = ParseError;
+        /// Decimal, or hexadecimal after `0x`, of any size.
+        fn from_str(s: &str) -> Result<NimBig, ParseError> {
+            parse_natural(s).map(|x| NimBig::from_biguint(&x))
+        }
+    }
+}
