@@ -14,21 +14,6 @@ impl Game for NimHeap {
     }
 }
 
-/// Wythoff's game (Wythoff 1907): two heaps `(a, b)`; take any positive number from one heap,
-/// or the same positive number from both. The P-positions are `(⌊nφ⌋, ⌊nφ²⌋)` and their mirror
-/// images, `φ` the golden ratio.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Wythoff;
-
-impl Game for Wythoff {
-    type Position = (u64, u64);
-    fn options(&self, &(a, b): &(u64, u64), out: &mut Vec<(u64, u64)>) {
-        out.extend((0..a).map(|x| (x, b)));
-        out.extend((0..b).map(|y| (a, y)));
-        out.extend((1..=a.min(b)).map(|k| (a - k, b - k)));
-    }
-}
-
 /// A subtraction game: from `n` move to `n - s` for each `s` in the set with `s ≤ n`.
 #[derive(Clone, Debug)]
 pub struct Subtraction(pub Vec<u64>);

@@ -1,4 +1,4 @@
-//! Every engine against the reference, and published values from the literature.
+//! Every engine against the reference (published values are in `tests/published.rs`).
 
 use super::naive;
 use super::reference;
@@ -200,82 +200,12 @@ fn limits_are_errors() {
     assert!(matches!(e, crate::Error::Limit(_)));
 }
 
-// ---- Published values ----
-
-/// Whether G(n + p) = G(n) for every n0 <= n < len - p.
-fn periodic_from(s: &[u32], n0: usize, p: usize) -> bool {
-    (n0..s.len() - p).all(|n| s[n + p] == s[n])
-}
-
 #[test]
-fn kayles_period_12_from_71() {
-    let s = seq("kayles", 2000, SequenceEngine::Auto);
-    assert_eq!(&s[..12], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
-    assert!(periodic_from(&s, 71, 12));
-    assert_ne!(s[70], s[82]);
-}
-
-/// Dawson's Chess 0.137 (OEIS A002187): period 34, exceptions only at n = 0, 14, 16, 17, 31,
-/// 34, 51; Dawson's Kayles 0.07 is the same sequence shifted by one.
-#[test]
-fn dawsons_chess_and_kayles() {
-    let chess = seq("dawsons-chess", 3000, SequenceEngine::Auto);
-    assert_eq!(
-        &chess[..40],
-        &[
-            0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0,
-            4, 5, 2, 7, 4, 0, 1, 1, 2, 0, 3
-        ]
-    );
-    assert!(periodic_from(&chess, 52, 34));
-    assert_ne!(chess[51], chess[85]);
-    let kayles = seq("dawsons-kayles", 3000, SequenceEngine::Auto);
-    assert_eq!(kayles[0], 0);
-    assert!((1..3000).all(|n| kayles[n] == chess[n - 1]));
-    assert!(periodic_from(&kayles, 53, 34));
-    assert_ne!(kayles[52], kayles[86]);
-}
-
-#[test]
-fn grundys_game_starts() {
-    // OEIS A002188.
-    let want = [
-        0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2,
-        3, 1, 2, 4, 1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3,
-    ];
-    assert_eq!(seq("grundys-game", 60, SequenceEngine::Auto), want);
-    assert_eq!(seq("grundys-game", 60, SequenceEngine::Sparse), want);
-}
-
-#[test]
-fn subtract_a_square_starts() {
-    assert_eq!(
-        seq("squares", 10, SequenceEngine::Auto),
-        [0, 1, 0, 1, 2, 0, 1, 0, 1, 2]
-    );
+fn subtract_a_square_naive_equals_reference() {
     assert_eq!(
         seq("squares", 500, SequenceEngine::Naive),
         reference("squares", 500)
     );
-}
-
-/// Octal .127 (OEIS A071464, Gangolli and Plambeck): period 4, last exception at n = 46577;
-/// a long sparse-space computation checked against a published fact.
-#[test]
-fn octal_127_period_4_after_46577() {
-    let s = seq("octal:0.127", 60_000, SequenceEngine::Auto);
-    assert_eq!(&s[1..13], &[1, 0, 2, 2, 1, 0, 4, 4, 1, 2, 2, 0]);
-    assert!(periodic_from(&s, 46_578, 4));
-    assert!(!periodic_from(&s, 46_577, 4));
-}
-
-/// Octal .177 (OEIS A071435): period 20, last exception at n = 496.
-#[test]
-fn octal_177_period_20_after_496() {
-    let s = seq("octal:0.177", 5000, SequenceEngine::Auto);
-    assert_eq!(&s[1..13], &[1, 1, 2, 2, 3, 1, 1, 4, 4, 3, 2, 2]);
-    assert!(periodic_from(&s, 497, 20));
-    assert!(!periodic_from(&s, 496, 20));
 }
 
 #[test]

@@ -591,20 +591,6 @@ mod tests {
         1, 1, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0,
     ];
 
-    /// The published excesses of the odd primes up to 137 (a second each at most), from
-    /// scratch.
-    #[test]
-    fn published_excesses_up_to_137() {
-        let mut f = F::new();
-        for (j, &want) in PUBLISHED.iter().enumerate() {
-            let p = odd_prime(j);
-            if p > 137 {
-                break;
-            }
-            assert_eq!(f.excess(p).unwrap().m, want, "m_{p}");
-        }
-    }
-
     /// All 105 published excesses (p ≤ 577), each prime in a fresh field: minutes to hours.
     /// `cargo test -p grundy --release --lib -- --ignored every_published_excess --nocapture`
     #[test]

@@ -585,16 +585,6 @@ mod tests {
         (p.period, p.preperiod, a.proved)
     }
 
-    /// Published periods (Winning Ways; Guy's tables of octal games).
-    #[test]
-    fn published_periods_are_proved() {
-        assert_eq!(period_of("dawsons-kayles"), (34, 53, true));
-        assert_eq!(period_of("kayles"), (12, 71, true));
-        assert_eq!(period_of("dawsons-chess"), (34, 52, true));
-        assert_eq!(period_of("sub:1,2,3"), (4, 0, true));
-        assert_eq!(period_of("sub:2,5,7"), (22, 0, true));
-    }
-
     /// A proved period agrees with the reference values far beyond the theorem's bound.
     #[test]
     fn proved_periods_match_reference_far_beyond_the_bound() {
