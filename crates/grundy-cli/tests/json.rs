@@ -8,6 +8,7 @@
 mod cli_tree;
 
 use assert_cmd::Command;
+use grundy::pattern::value::AnalysisDocument;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -254,4 +255,54 @@ fn the_game_field_is_canonical_in_every_document() {
     }
     let d = json(&["seq", "sub:4,1,3,1", "-n", "3"]);
     assert_eq!(d["game"], "sub:1,3-4");
+}
+
+/// The answer documents' JSON Schemas in `docs/schemas/` are those generated from the library's
+/// document types; `GRUNDY_WRITE_SCHEMAS=1 cargo test -p grundy-cli --test json schemas`
+/// rewrites them after a change of a type.
+#[test]
+fn schemas_in_docs_are_generated_from_the_documents() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/schemas");
+    let write = std::env::var_os("GRUNDY_WRITE_SCHEMAS").is_some();
+    // One row per answer document.
+    let documents = vec![("analysis", schemars::schema_for!(AnalysisDocument))];
+    for (name, schema) in documents {
+        let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
+        let path = dir.join(format!("{name}.json"));
+        if write {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &text).unwrap();
+        }
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            have == text,
+            "docs/schemas/{name}.json is not the schema of the type: run \
+             GRUNDY_WRITE_SCHEMAS=1 cargo test -p grundy-cli --test json schemas"
+        );
+    }
+}
+
+/// `analyze --json` prints exactly the library's document: it reads into the type, which refuses
+/// unknown keys, and writes back to the same text, so no key is missing or reordered either.
+#[test]
+fn analysis_documents_are_the_library_type() {
+    for args in [
+        &["analyze", "kayles"][..],
+        &["analyze", "squares", "--max", "300"],
+        &["analyze", "nim"],
+        &["analyze", "divide:2,3"],
+    ] {
+        let out = text(&[args, &["--json"]].concat());
+        let doc: AnalysisDocument =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"));
+        assert_eq!(
+            serde_json::to_string(&doc).unwrap(),
+            out.trim_end(),
+            "{args:?}"
+        );
+    }
+    // divide:D covers every heap below 2^64: the count is an exact integer past 64 bits.
+    assert!(
+        text(&["analyze", "divide:2,3", "--json"]).contains("\"computed\":18446744073709551616,")
+    );
 }

@@ -20,11 +20,12 @@ fn json(args: &[&str]) -> serde_json::Value {
 }
 
 #[test]
-fn analyze_dawsons_kayles_json_has_exactly_the_spec_fields() {
+fn analyze_dawsons_kayles_json_has_exactly_the_document_fields() {
     let v = json(&["analyze", "dawsons-kayles", "--json"]);
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
     let mut keys = keys;
     keys.sort_unstable();
+    // The fields of the contract, and the proof and run count of the analysis document.
     assert_eq!(
         keys,
         [
@@ -33,10 +34,14 @@ fn analyze_dawsons_kayles_json_has_exactly_the_spec_fields() {
             "pattern",
             "period",
             "preperiod",
+            "proof",
             "proved",
+            "runs",
             "saltus"
         ]
     );
+    assert!(v["proof"].as_str().unwrap().contains("Guy-Smith"));
+    assert!(v["runs"].is_null());
     assert_eq!(v["game"], "octal:0.07");
     assert_eq!(v["period"], 34);
     assert_eq!(v["preperiod"], 53);

@@ -27,7 +27,7 @@ use grundy::ordinal::games::{cascade_value, FreeSet, LevelGame};
 use grundy::ordinal::nim_mul::ClosureField;
 use grundy::ordinal::nim_sum::nim_sum;
 use grundy::pattern::periodic;
-use grundy::pattern::value::{self, SequenceAnalysis};
+use grundy::pattern::value::{self, AnalysisDocument, SequenceAnalysis};
 use grundy::solve::loopy::{self, Gamma};
 use grundy::solve::search::Settings;
 use grundy::solve::{outcome, Outcome, Play};
@@ -83,6 +83,13 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
         .map(|s| s.to_string())
         .or_else(|| p.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// An answer document (the one JSON shape the command line and the server write) as Python
+/// values, through the JSON text: numbers stay exact, `null` becomes `None`.
+fn document<'py>(py: Python<'py>, doc: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(doc).map_err(|e| InternalError::new_err(e.to_string()))?;
+    py.import("json")?.call_method1("loads", (text,))
 }
 
 /// Runs `f`, turning a panic into `grundy.InternalError`.
@@ -629,14 +636,17 @@ impl Analysis {
     /// The theorem applied and the range of heaps it checked, in words (None without proof).
     #[getter]
     fn proof(&self) -> Option<String> {
-        self.0.proof.as_ref().map(|p| {
-            format!(
-                "{}; checked heaps {}..{}",
-                p.theorem.statement(),
-                p.check.0,
-                p.check.1
-            )
-        })
+        self.0.proof.as_ref().map(|p| p.to_string())
+    }
+    /// The number of runs of equal values, when the values were computed run by run.
+    #[getter]
+    fn runs(&self) -> Option<usize> {
+        self.0.run_count()
+    }
+    /// The analysis as the document of `grundy analyze --json` and `POST /api/analyze`
+    /// (`docs/schemas/analysis.json`), as a dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        document(py, &AnalysisDocument::from(&self.0))
     }
     /// Any other regularity found, in words and formulae.
     #[getter]

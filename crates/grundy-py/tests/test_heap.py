@@ -29,6 +29,22 @@ def test_kayles_sequence_and_proved_period():
     assert g.value(n) == int(g.sequence(r + 1)[r]) == a.value(n)
 
 
+def test_analysis_document_is_the_schema_of_the_command_line():
+    """to_dict() is the document of `grundy analyze --json`: the keys of its JSON Schema."""
+    import json
+    import pathlib
+
+    schema = json.loads(
+        (pathlib.Path(__file__).parents[3] / "docs" / "schemas" / "analysis.json").read_text()
+    )
+    for a in [HeapGame("kayles").analyze(), HeapGame("squares").analyze(max=200)]:
+        d = a.to_dict()
+        assert set(d) == set(schema["properties"]), d
+        assert {k: getattr(a, k) for k in d} == d
+    d = HeapGame("kayles").analyze().to_dict()
+    assert (d["period"], d["preperiod"], d["saltus"], d["proved"]) == (12, 71, 0, True)
+
+
 def test_dawsons_kayles_period_34_preperiod_53():
     a = HeapGame("octal:0.07").analyze()
     assert (a.period, a.preperiod, a.proved) == (34, 53, True)

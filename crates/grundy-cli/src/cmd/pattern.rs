@@ -141,25 +141,7 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
     }
     let period = a.period;
     if args.json {
-        #[derive(serde::Serialize)]
-        struct Doc<'a> {
-            game: &'a str,
-            computed: u128,
-            period: Option<usize>,
-            preperiod: Option<usize>,
-            saltus: Option<u64>,
-            proved: bool,
-            pattern: &'a str,
-        }
-        return print_json(&Doc {
-            game: &a.game,
-            computed: a.computed,
-            period: period.map(|p| p.period),
-            preperiod: period.map(|p| p.preperiod),
-            saltus: period.map(|p| p.saltus),
-            proved: a.proved,
-            pattern: &a.pattern,
-        });
+        return print_json(&a);
     }
     let mut out = stdout();
     writeln!(out, "game: {}", a.game)?;

@@ -27,7 +27,7 @@ use grundy::heap::{sequence, HeapGame};
 use grundy::notation::game::{parse_game, GameSpec};
 use grundy::notation::graph::{parse_graph, parse_graph_with, GraphFormat};
 use grundy::pattern::runs::RunTable;
-use grundy::pattern::value::{self, SequenceAnalysis};
+use grundy::pattern::value::{self, AnalysisDocument, SequenceAnalysis};
 use grundy::solve::{loopy, outcome, Play};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -468,31 +468,23 @@ pub async fn games() -> Json<Value> {
     }))
 }
 
-/// The analysis as JSON: what `grundy analyze --json` says, plus the proof and the run count.
-fn analysis_json(a: &SequenceAnalysis) -> Value {
-    let proof = a.proof.as_ref().map(|p| {
-        let (lo, hi) = p.check;
-        format!(
-            "{} Checked: G(n+{}) = G(n) for {lo} <= n < {hi}.",
-            p.theorem.statement(),
-            p.applied.period
-        )
-    });
-    // Heaps covered may reach 2^64 (divide:D), beyond a JSON number: then a decimal string.
-    let computed = match u64::try_from(a.computed) {
-        Ok(c) => json!(c),
-        Err(_) => json!(a.computed.to_string()),
-    };
-    json!({
-        "computed": computed,
-        "period": a.period.map(|p| json!({
-            "preperiod": p.preperiod, "period": p.period, "saltus": p.saltus
-        })),
-        "proved": a.proved,
-        "proof": proof,
-        "pattern": a.pattern,
-        "runs": a.run_count(),
-    })
+/// The analysis: the document of `grundy analyze --json`, under the server's name of the game
+/// (`script` for a script sent in the request). Written by serde straight into the body, so a
+/// count of `2^64` heaps stays an exact integer.
+fn analysis_document(a: &SequenceAnalysis, game: String) -> AnalysisDocument {
+    let mut doc = AnalysisDocument::from(a);
+    doc.game = game;
+    doc
+}
+
+/// The answer of `POST /api/seq`.
+#[derive(Serialize)]
+pub struct SeqAnswer {
+    game: String,
+    n: u64,
+    values: Vec<u32>,
+    analysis: AnalysisDocument,
+    markers: Value,
 }
 
 /// The values `analyze` computes for a game under the server's limits.
@@ -519,7 +511,7 @@ pub struct SeqRequest {
 pub async fn seq(
     State(state): State<Arc<AppState>>,
     ApiJson(req): ApiJson<SeqRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<SeqAnswer>, ApiError> {
     let limits = &state.limits;
     let game = check_game(&req.game, req.script.as_deref(), limits)?;
     let most = values_limit(&game.spec, limits, limits.seq_n);
@@ -555,13 +547,13 @@ pub async fn seq(
                 }),
                 (None, None) => json!({"kind": "none"}),
             };
-            Ok(Json(json!({
-                "game": game.name(),
-                "n": n,
-                "values": values,
-                "analysis": analysis_json(&a),
-                "markers": markers,
-            })))
+            Ok(Json(SeqAnswer {
+                game: game.name(),
+                n,
+                values,
+                analysis: analysis_document(&a, game.name()),
+                markers,
+            }))
         })
         .await
 }
@@ -570,7 +562,7 @@ pub async fn seq(
 pub async fn analyze(
     State(state): State<Arc<AppState>>,
     ApiJson(req): ApiJson<GameRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<AnalysisDocument>, ApiError> {
     let game = check_game(&req.game, req.script.as_deref(), &state.limits)?;
     let max = analyze_max(&game.spec, &state.limits);
     let cost = match (game.builtin(), &game.spec) {
@@ -583,9 +575,7 @@ pub async fn analyze(
         .run(move |ctl| {
             let rule = game.rule(ctl)?;
             let a = value::analyze(&rule, max, ctl)?;
-            let mut doc = analysis_json(&a);
-            doc["game"] = json!(game.name());
-            Ok(Json(doc))
+            Ok(Json(analysis_document(&a, game.name())))
         })
         .await
 }

@@ -439,7 +439,13 @@ class _PythonAnalysis:
             if found
             else ""
         )
+        self.runs = None
         self._values = seq
+
+    def to_dict(self) -> dict:
+        """The analysis as the document of ``grundy analyze --json`` (``docs/schemas/analysis.json``)."""
+        keys = ("game", "computed", "period", "preperiod", "saltus", "proved", "proof", "pattern", "runs")
+        return {k: getattr(self, k) for k in keys}
 
     def value(self, n: int) -> int:
         if n < self.computed:

@@ -58,7 +58,9 @@ class Analysis:
     proved: bool
     proof: Optional[str]
     pattern: str
+    runs: Optional[int]
     def value(self, n: int) -> int: ...
+    def to_dict(self) -> Dict[str, Any]: ...
 
 @dataclass(frozen=True)
 class Move:

@@ -113,7 +113,14 @@ enum Knowledge {
 /// games: if `G(n + p) = G(n)` holds on a finite window fixed by the rule, it holds for every
 /// `n` from the preperiod on, by induction over the options); otherwise it is only *apparent*
 /// and [`SequenceAnalysis::value`] refuses heaps beyond the computed ones.
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+///
+/// With the feature `serde` it is written as its [`AnalysisDocument`], the one JSON answer of
+/// `grundy analyze --json`, `POST /api/analyze` and Python's `Analysis.to_dict()`.
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(into = "AnalysisDocument")
+)]
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct SequenceAnalysis {
@@ -130,8 +137,64 @@ pub struct SequenceAnalysis {
     pub proof: Option<PeriodProof>,
     /// Every regularity found, in words and formulae.
     pub pattern: String,
-    #[cfg_attr(feature = "serde", serde(skip))]
     knowledge: Knowledge,
+}
+
+/// The answer to "what does this heap game's Grundy sequence do?" as a document: a
+/// `SequenceAnalysis` without the means to compute further values. The command line, the server
+/// and Python all write exactly this (JSON Schema: `docs/schemas/analysis.json`).
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(deny_unknown_fields),
+    schemars(title = "analysis")
+)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisDocument {
+    /// The game in canonical notation.
+    pub game: String,
+    /// The number of heaps whose values were computed (for `divide:D`: covered by runs, up to
+    /// `2^64`), an exact JSON integer.
+    pub computed: u128,
+    /// The period `p` found (`G(n + p) = G(n) + saltus` from the preperiod on), proved or
+    /// apparent; `null` when none was found.
+    pub period: Option<usize>,
+    /// The first heap from which the period holds.
+    pub preperiod: Option<usize>,
+    /// The saltus `s` of an arithmetic period (0 for plain periodicity).
+    pub saltus: Option<u64>,
+    /// Whether the reported regularity (the period, or for `divide:D` the self-similar rule) is
+    /// proved to hold for every heap.
+    pub proved: bool,
+    /// The theorem applied and the finite check carried out, in words, when proved by a
+    /// periodicity theorem.
+    pub proof: Option<String>,
+    /// Every regularity found, in words and formulae.
+    pub pattern: String,
+    /// The number of runs of equal values, when the values were computed run by run.
+    pub runs: Option<usize>,
+}
+
+impl From<&SequenceAnalysis> for AnalysisDocument {
+    fn from(a: &SequenceAnalysis) -> AnalysisDocument {
+        AnalysisDocument {
+            game: a.game.clone(),
+            computed: a.computed,
+            period: a.period.map(|p| p.period),
+            preperiod: a.period.map(|p| p.preperiod),
+            saltus: a.period.map(|p| p.saltus),
+            proved: a.proved,
+            proof: a.proof.as_ref().map(|p| p.to_string()),
+            pattern: a.pattern.clone(),
+            runs: a.run_count(),
+        }
+    }
+}
+
+impl From<SequenceAnalysis> for AnalysisDocument {
+    fn from(a: SequenceAnalysis) -> AnalysisDocument {
+        AnalysisDocument::from(&a)
+    }
 }
 
 /// The periodicity theorem that applies to a game, if any.
