@@ -47,13 +47,10 @@ const LAYERS: &[(&str, u8)] = &[
 /// Imports against the order that are still to be moved: (file under `src/`, module it uses).
 const KNOWN: &[(&str, &str)] = &[
     ("distributed/graph.rs", "notation"),
-    ("game/families/chomp.rs", "solve"),
-    ("game/families/cram.rs", "solve"),
     ("game/families/heaps.rs", "heap"),
     ("game/families/mod.rs", "distributed"),
     ("game/families/mod.rs", "notation"),
     ("game/families/mod.rs", "solve"),
-    ("game/families/node_kayles.rs", "solve"),
     ("game/families/rules.rs", "distributed"),
     ("heap/game.rs", "notation"),
     ("heap/naive.rs", "notation"),

@@ -35,6 +35,20 @@ pub trait Game {
     fn options(&self, p: &Self::Position, out: &mut Vec<Self::Position>);
 }
 
+/// The minimum excluded value, which defines the Grundy value `g(v) = mex { g(w) : v → w }`: the least natural number not in `values`. The mex of `k`
+/// values is at most `k`, so a bitmap of `k + 1` flags (`seen`, reused across calls) suffices:
+/// `O(k)` time, no sorting.
+pub fn mex(values: &[u64], seen: &mut Vec<bool>) -> u64 {
+    seen.clear();
+    seen.resize(values.len() + 1, false);
+    for &v in values {
+        if v < seen.len() as u64 {
+            seen[v as usize] = true;
+        }
+    }
+    seen.iter().position(|&b| !b).unwrap_or(values.len()) as u64
+}
+
 /// A game that can also enumerate the positions *from* which a position is reached, for
 /// retrograde analysis (work backwards from terminal positions without storing the arcs).
 pub trait Retrograde: Game {

@@ -6,11 +6,11 @@
 //! 10^7 positions is solved). A cycle makes `g` undefined: both report [`Error::Invalid`]
 //! naming a position on the cycle; the generalized function of [`super::loopy`] handles cycles.
 
-use super::mex;
 use crate::control::{Control, Reservation};
 use crate::error::{Error, Result};
 use crate::game::graph::{Graph, VertexId};
 use crate::game::hash::FxHashMap;
+use crate::game::mex;
 use crate::game::Game;
 use std::fmt::Debug;
 

@@ -423,7 +423,7 @@ pub mod reference {
                 .iter()
                 .filter_map(|&w| values.finite(w).map(u64::from))
                 .collect();
-            let m = crate::solve::mex(&finite, &mut seen);
+            let m = crate::game::mex(&finite, &mut seen);
             match values.finite(u) {
                 Some(a) => {
                     if a as u64 != m {

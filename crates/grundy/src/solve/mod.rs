@@ -68,20 +68,6 @@ pub enum Play {
     Misere,
 }
 
-/// The minimum excluded value: the least natural number not in `values`. The mex of `k`
-/// values is at most `k`, so a bitmap of `k + 1` flags (`seen`, reused across calls) suffices:
-/// `O(k)` time, no sorting.
-pub fn mex(values: &[u64], seen: &mut Vec<bool>) -> u64 {
-    seen.clear();
-    seen.resize(values.len() + 1, false);
-    for &v in values {
-        if v < seen.len() as u64 {
-            seen[v as usize] = true;
-        }
-    }
-    seen.iter().position(|&b| !b).unwrap_or(values.len()) as u64
-}
-
 /// Shared strategies for the solver tests.
 #[cfg(test)]
 pub(crate) mod tests_support {

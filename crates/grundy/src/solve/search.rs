@@ -43,7 +43,8 @@
 use crate::control::{Control, Reservation};
 use crate::error::{Error, LimitKind, Result};
 use crate::game::families::Family;
-use crate::solve::{mex, Outcome, Play};
+use crate::game::mex;
+use crate::solve::{Outcome, Play};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 

@@ -116,7 +116,7 @@ testing_pub! {
                     cells.iter().copied().filter(|&(i, j)| i < r || j < c).collect();
                 seen.push(value(&after, memo));
             }
-            let v = crate::solve::mex(&seen, &mut Vec::new());
+            let v = crate::game::mex(&seen, &mut Vec::new());
             memo.insert(cells.clone(), v);
             v
         }

@@ -292,7 +292,7 @@ testing_pub! {
                     }
                 }
             }
-            let v = crate::solve::mex(&seen, &mut Vec::new());
+            let v = crate::game::mex(&seen, &mut Vec::new());
             memo.insert(grid.to_vec(), v);
             v
         }

@@ -145,7 +145,7 @@ pub fn reference_value<F: Family>(
     for q in &options {
         values.push(reference_value(family, q, memo)?);
     }
-    let v = crate::solve::mex(&values, &mut Vec::new());
+    let v = crate::game::mex(&values, &mut Vec::new());
     memo.insert(p.clone(), v);
     Ok(v)
 }

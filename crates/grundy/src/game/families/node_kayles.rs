@@ -363,7 +363,7 @@ testing_pub! {
                 }
                 seen.push(value(adj, &after, memo));
             }
-            let g = crate::solve::mex(&seen, &mut Vec::new());
+            let g = crate::game::mex(&seen, &mut Vec::new());
             memo.insert(alive.clone(), g);
             g
         }
