@@ -153,6 +153,7 @@ pub mod script;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod solve;
+pub(crate) mod varint;
 
 pub use control::{CancelToken, Control, MemoryBudget};
 pub use error::{Error, LimitError, LimitKind, ParseError, Result};

@@ -9,8 +9,8 @@
 //!             count, distributed
 //! 2 games     game                             what a game is, and the families
 //! 1 fields    nimber, ordinal                  arithmetic
-//! 0 ground    error, control, script, gf2      errors, budgets, the script sandbox,
-//!                                              polynomials over GF(2)
+//! 0 ground    error, control, script, gf2,     errors, budgets, the script sandbox,
+//!             varint                           polynomials over GF(2), bytes of positions
 //! ```
 //!
 //! `lib.rs` and `prelude` sit above all of them (they re-export), and test code (`tests.rs`
@@ -31,6 +31,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("control", 0),
     ("script", 0),
     ("gf2", 0),
+    ("varint", 0),
     ("nimber", 1),
     ("ordinal", 1),
     ("game", 2),
@@ -48,10 +49,8 @@ const LAYERS: &[(&str, u8)] = &[
 const KNOWN: &[(&str, &str)] = &[
     ("distributed/graph.rs", "notation"),
     ("game/families/heaps.rs", "heap"),
-    ("game/families/mod.rs", "distributed"),
     ("game/families/mod.rs", "notation"),
     ("game/families/mod.rs", "solve"),
-    ("game/families/rules.rs", "distributed"),
     ("heap/game.rs", "notation"),
     ("heap/naive.rs", "notation"),
     ("heap/position.rs", "notation"),

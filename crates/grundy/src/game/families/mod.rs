@@ -112,9 +112,9 @@ pub trait Encoding: Family {
 /// Reads the varints of an encoded position; the whole of `bytes` must be used.
 pub(crate) fn decode_with<T>(
     bytes: &[u8],
-    f: impl FnOnce(&mut crate::distributed::wire::Read<'_>) -> Result<T>,
+    f: impl FnOnce(&mut crate::varint::Read<'_>) -> Result<T>,
 ) -> Result<T> {
-    let mut r = crate::distributed::wire::Read::new(bytes);
+    let mut r = crate::varint::Read::new(bytes);
     let x = f(&mut r)?;
     if !r.is_empty() {
         return Err(crate::error::Error::Internal(
@@ -126,7 +126,7 @@ pub(crate) fn decode_with<T>(
 
 /// Appends `x` as a varint.
 pub(crate) fn put(out: &mut Vec<u8>, x: u64) {
-    crate::distributed::wire::put(out, x)
+    crate::varint::put(out, x)
 }
 
 /// The Grundy value of `p` straight from the definition `g(p) = mex { g(q) : p → q }`: no

@@ -267,7 +267,7 @@ impl super::Encoding for Rules {
             }
             Value::Str(s) => {
                 put(out, 4);
-                crate::distributed::wire::put_bytes(out, s.as_bytes());
+                crate::varint::put_bytes(out, s.as_bytes());
             }
             Value::Array(a) => {
                 put(out, 5);
@@ -280,7 +280,7 @@ impl super::Encoding for Rules {
     }
 
     fn decode(&self, bytes: &[u8]) -> Result<Value> {
-        fn value(r: &mut crate::distributed::wire::Read<'_>) -> Result<Value> {
+        fn value(r: &mut crate::varint::Read<'_>) -> Result<Value> {
             let bad = || Error::Internal("a malformed script position".into());
             Ok(match r.get()? {
                 0 => Value::Bool(false),
