@@ -125,10 +125,20 @@ const ANALYZE_RAISE: Raise = &[
     (K::Memory, "lower --max, the number of values computed"),
 ];
 
-/// The flags of `grundy position`.
+/// The flags of `grundy position` (normal play). `--max` bounds only the values computed for
+/// heaps above 10^7 (through a pattern); below, the largest heap sets the cost.
 const POSITION_RAISE: Raise = &[
     (K::Values, "raise --max, the number of values computed"),
-    (K::Memory, "lower --max, or use smaller heaps"),
+    (
+        K::Memory,
+        "use smaller heaps (for heaps above 10^7, a smaller --max)",
+    ),
+];
+
+/// The flags of `grundy position --misere`: `--max` plays no part; the heaps set the cost.
+const POSITION_MISERE_RAISE: Raise = &[
+    (K::Memory, "use fewer or smaller heaps"),
+    (K::Positions, "use fewer or smaller heaps"),
 ];
 
 /// The flags of `grundy misere`.
@@ -188,7 +198,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Nimber(c) => cmd::nimber::run(c),
         Command::Graph(c) => cmd::graph::run(c).map_err(|e| e.raise_with(GRAPH_RAISE)),
         Command::Seq(a) => cmd::heap::seq(a).map_err(|e| e.raise_with(SEQ_RAISE)),
-        Command::Position(a) => cmd::heap::position(a).map_err(|e| e.raise_with(POSITION_RAISE)),
+        Command::Position(a) => {
+            let raise = match a.misere() {
+                true => POSITION_MISERE_RAISE,
+                false => POSITION_RAISE,
+            };
+            cmd::heap::position(a).map_err(|e| e.raise_with(raise))
+        }
         Command::Analyze(a) => cmd::pattern::analyze(a).map_err(|e| e.raise_with(ANALYZE_RAISE)),
         Command::Value(a) => cmd::pattern::value(a).map_err(|e| e.raise_with(ANALYZE_RAISE)),
         Command::Misere(a) => cmd::misere::run(a).map_err(|e| e.raise_with(MISERE_RAISE)),
@@ -206,8 +222,42 @@ fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
+/// Adds to an unknown subcommand the known one nearest to it (`grundy sq`: did you mean `seq`?)
+/// when clap's own similarity test finds none: clap compares by Jaro similarity, which misses
+/// short names with a letter left out; [`grundy::notation::suggestion`] counts edits.
+fn suggest_subcommand(mut e: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::InvalidSubcommand || e.get(ContextKind::SuggestedSubcommand).is_some()
+    {
+        return e;
+    }
+    let Some(ContextValue::String(given)) = e.get(ContextKind::InvalidSubcommand) else {
+        return e;
+    };
+    let given = given.clone();
+    // The level of the tree the name was given at: follow the known subcommands before it.
+    let mut level = <Cli as clap::CommandFactory>::command();
+    for arg in std::env::args_os().skip(1) {
+        let Some(arg) = arg.to_str() else { break };
+        if arg == given {
+            break;
+        }
+        if let Some(sub) = level.find_subcommand(arg) {
+            level = sub.clone();
+        }
+    }
+    let names: Vec<&str> = level.get_subcommands().map(|c| c.get_name()).collect();
+    if let Some(near) = grundy::notation::suggestion(&given, &names) {
+        e.insert(
+            ContextKind::SuggestedSubcommand,
+            ContextValue::String(near.to_string()),
+        );
+    }
+    e
+}
+
 fn main() {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse().map_err(suggest_subcommand) {
         Ok(cli) => cli,
         Err(e) => {
             // clap prints help/version with status 0 and usage errors with status 2.

@@ -7,8 +7,7 @@ use grundy::heap::sequence;
 use grundy::heap::HeapGame;
 use grundy::notation::game::GameSpec;
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The exit status of a command stopped by Ctrl-C (128 + SIGINT, the shells' convention).
@@ -414,9 +413,10 @@ impl Reporter {
         }
     }
 
-    /// Records that `done` steps are done.
+    /// Records that `done` steps are done (and feeds the forecast of [`announce`]).
     pub fn set_position(&self, done: u64) {
         self.bar.set_position(done);
+        forecast(done);
         if let Some(p) = &self.plain {
             let Ok(mut last) = p.last.lock() else { return };
             if last.elapsed() >= PLAIN_EVERY {
@@ -445,97 +445,159 @@ impl Reporter {
     }
 }
 
-/// Estimates above this many seconds are announced by [`announce`].
+/// Work whose total is estimated above this many seconds of CPU time is announced by
+/// [`announce`].
 const ANNOUNCE_ABOVE: f64 = 5.0;
 
-/// Writes an estimate of the time `n` values of `game` take to stderr (e.g. "computing 10^8
-/// values: about 90 s") when it is above a few seconds. The estimate times the first values,
-/// doubling their number until one round takes 50 ms (or reaches an eighth of `n`), and
-/// extrapolates from the last round. The growth exponent is 2 for hexadecimal codes (each value
-/// of a game leaving three heaps costs time in proportion to n); otherwise it is measured
-/// between the last two rounds when both are long enough to time (10 ms), clamped to [1, 2],
-/// and 1 when they are not: rounds of a few milliseconds are too noisy to extrapolate a power
-/// from. Nim and divide games need no sequence.
+/// When [`announce`] takes its first measure of the work's progress.
+const FIRST_SAMPLE: Duration = Duration::from_secs(1);
+
+/// When [`announce`] takes its second measure and says its estimate, if the work still runs.
+const DEFER: Duration = Duration::from_secs(2);
+
+/// Announces long work on stderr with an estimate of its CPU time, e.g. "computing 10^8 values:
+/// about 90 s of CPU time more". Nothing is computed for the estimate: it is read from the
+/// work's own progress ([`Reporter::set_position`]) and the process's CPU time, which other
+/// programs on the machine do not inflate. After [`FIRST_SAMPLE`] the values done `d1` and the
+/// CPU time `c1` are noted, after [`DEFER`] again `d2`, `c2`; the engine's cost grows as `n^e`
+/// in the number of values, so the whole run costs `c2·(N/d2)^e`. The exponent is 2 for
+/// hexadecimal codes (each value of a game leaving three heaps scans all earlier pairs),
+/// otherwise measured from the two samples, `ln(c2/c1) / ln(d2/d1)`, clamped to [1, 2] (the
+/// engines cost between a constant and a scan of the earlier values a value), and 1 when the
+/// first sample is too short to time. The estimate is said once, and only when the whole run
+/// is estimated above [`ANNOUNCE_ABOVE`]; work that ends within [`DEFER`] says nothing. Nim and
+/// divide games need no sequence.
 ///
 /// `at_most` says the work may stop early (an analysis ends once a period is proved): the
-/// estimate is then an upper bound, said only if the work is still running after
-/// [`DEFER_AT_MOST`], so that a quick analysis prints nothing. The returned guard is held while
-/// the work runs; dropping it withdraws a message not yet printed.
+/// estimate is then an upper bound, and said so. The returned guard is held while the work
+/// runs; dropping it ends the forecast.
 pub fn announce(game: &HeapGame, n: u64, at_most: bool) -> Announcement {
-    let none = Announcement { done: None };
     let hexadecimal = matches!(game.spec(), GameSpec::TakeBreak(c) if c.is_hexadecimal());
-    // Nim and divide games need no sequence; a length beyond the engines' limits is refused
-    // by the computation itself, at once.
+    // A length beyond the engines' limits is refused by the computation itself, at once.
     if matches!(game.spec(), GameSpec::Nim | GameSpec::Divide(_))
         || n > sequence::MAX_LEN
         || (hexadecimal && n > sequence::MAX_LEN_THREE_HEAPS)
     {
-        return none;
+        return Announcement { active: false };
     }
-    let mut m: u64 = 256;
-    let mut rounds: Vec<(u64, f64)> = Vec::new();
-    while m.saturating_mul(8) <= n {
-        let start = Instant::now();
-        if sequence::compute(game, m, &interruptible()).is_err() {
-            return none;
-        }
-        let t = start.elapsed().as_secs_f64();
-        rounds.push((m, t));
-        if t >= 0.05 {
-            break;
-        }
-        m *= 2;
-    }
-    // The last round, if long enough to time, and the growth from the round before.
-    let Some(&(m, t)) = rounds.last().filter(|r| r.1 >= 0.002) else {
-        return none;
+    let Some(cpu) = cpu_seconds() else {
+        return Announcement { active: false };
     };
-    let exponent = match rounds.len().checked_sub(2).map(|i| rounds[i]) {
-        _ if hexadecimal => 2.0,
-        Some((pm, pt)) if pt >= 0.01 => {
-            ((t / pt).ln() / (m as f64 / pm as f64).ln()).clamp(1.0, 2.0)
-        }
-        _ => 1.0,
+    let Ok(mut f) = FORECAST.lock() else {
+        return Announcement { active: false };
     };
-    let estimate = t * (n as f64 / m as f64).powf(exponent);
-    if estimate <= ANNOUNCE_ABOVE {
-        return none;
-    }
-    if !at_most {
-        eprintln!("grundy: computing {n} values: about {} s", estimate.round());
-        return none;
-    }
-    let done = Arc::new(AtomicBool::new(false));
-    let seen = done.clone();
-    std::thread::spawn(move || {
-        let start = Instant::now();
-        while start.elapsed() < DEFER_AT_MOST {
-            std::thread::sleep(Duration::from_millis(50));
-            if seen.load(Ordering::Relaxed) {
-                return;
-            }
-        }
-        eprintln!(
-            "grundy: still computing: up to {n} values, about {} s at most (the search stops \
-             once a period is proved)",
-            estimate.round()
-        );
+    *f = Some(Forecast {
+        n,
+        at_most,
+        exponent: hexadecimal.then_some(2.0),
+        start: Instant::now(),
+        cpu,
+        first: None,
+        said: false,
     });
-    Announcement { done: Some(done) }
+    Announcement { active: true }
 }
 
-/// How long work whose estimate is only an upper bound runs before [`announce`] says it.
-const DEFER_AT_MOST: Duration = Duration::from_secs(2);
+/// The work announced by [`announce`], fed by [`Reporter::set_position`].
+static FORECAST: Mutex<Option<Forecast>> = Mutex::new(None);
+
+struct Forecast {
+    n: u64,
+    at_most: bool,
+    /// The cost exponent when the engine's cost model fixes it.
+    exponent: Option<f64>,
+    start: Instant,
+    /// The process's CPU time when the work started.
+    cpu: f64,
+    /// Values done and CPU seconds spent at [`FIRST_SAMPLE`].
+    first: Option<(u64, f64)>,
+    said: bool,
+}
+
+impl Forecast {
+    /// The estimated CPU seconds of the whole run, from `done` values in `used` seconds.
+    fn total(&self, done: u64, used: f64) -> Option<f64> {
+        let (d1, c1) = self.first?;
+        if done <= d1 || done >= self.n {
+            return None;
+        }
+        let exponent = match self.exponent {
+            Some(e) => e,
+            None if c1 >= 0.1 && used > c1 => {
+                ((used / c1).ln() / (done as f64 / d1 as f64).ln()).clamp(1.0, 2.0)
+            }
+            None => 1.0,
+        };
+        Some(used * (self.n as f64 / done as f64).powf(exponent))
+    }
+}
+
+/// Feeds the announced forecast with `done` values computed; says it once, at [`DEFER`].
+fn forecast(done: u64) {
+    let Ok(mut guard) = FORECAST.try_lock() else {
+        return;
+    };
+    let Some(f) = guard.as_mut().filter(|f| !f.said) else {
+        return;
+    };
+    let elapsed = f.start.elapsed();
+    if elapsed < FIRST_SAMPLE {
+        return;
+    }
+    let Some(used) = cpu_seconds().map(|c| c - f.cpu) else {
+        return;
+    };
+    if f.first.is_none() {
+        if done > 0 {
+            f.first = Some((done, used));
+        }
+        return;
+    }
+    if elapsed < DEFER {
+        return;
+    }
+    f.said = true;
+    let Some(total) = f.total(done, used).filter(|&t| t > ANNOUNCE_ABOVE) else {
+        return;
+    };
+    let (n, more) = (f.n, (total - used).max(1.0).round());
+    if f.at_most {
+        eprintln!(
+            "grundy: still computing: up to {n} values, about {more} s of CPU time more at most \
+             (the search stops once a period is proved)"
+        );
+    } else {
+        eprintln!(
+            "grundy: computing {n} values: about {more} s of CPU time more ({done} done in \
+             {used:.1} s)"
+        );
+    }
+}
+
+/// The CPU time of this process so far (every thread, user and system), in seconds, from
+/// `/proc/self/stat` (fields 14 and 15, in clock ticks of 1/100 s); `None` where it cannot be
+/// read.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
+    // Field 3 (the state) is the first after the parenthesis: fields 14 and 15 are at 11, 12.
+    Some((ticks(11)? + ticks(12)?) as f64 / 100.0)
+}
 
 /// Held while announced work runs; see [`announce`].
 pub struct Announcement {
-    done: Option<Arc<AtomicBool>>,
+    active: bool,
 }
 
 impl Drop for Announcement {
     fn drop(&mut self) {
-        if let Some(done) = &self.done {
-            done.store(true, Ordering::Relaxed);
+        if self.active {
+            if let Ok(mut f) = FORECAST.lock() {
+                *f = None;
+            }
         }
     }
 }

@@ -4,18 +4,19 @@
 
 use assert_cmd::Command;
 use predicates::str::contains;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 fn grundy() -> Command {
     Command::cargo_bin("grundy").unwrap()
 }
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("grundy-checkpoint-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh directory for one test's files, removed when dropped.
+fn dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("grundy-checkpoint-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The value count in a checkpoint's header (None while there is no complete file).
@@ -40,7 +41,8 @@ fn stdout_of(args: &[&str]) -> (String, String) {
 /// prints.
 #[test]
 fn a_killed_run_resumes_from_its_checkpoint() {
-    let d = dir("kill");
+    let scratch = dir("kill");
+    let d = scratch.path();
     let file = d.join("octal.ckpt");
     let f = file.to_str().unwrap();
     let n = "6000000";
@@ -92,14 +94,14 @@ fn a_killed_run_resumes_from_its_checkpoint() {
     assert!(err.contains("resuming from checkpoint"), "{err}");
     assert_eq!(short, "0 1 1 2 2 3 4 1 1 6\n");
     assert_eq!(saved_count(&file), Some(6_000_000));
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// An analysis resumed from a checkpoint (here one a `seq` run left) reports what a fresh one
 /// reports: the proved period of 0.16.
 #[test]
 fn analyze_resumes_and_proves_the_same_period() {
-    let d = dir("analyze");
+    let scratch = dir("analyze");
+    let d = scratch.path();
     let file = d.join("016.ckpt");
     let f = file.to_str().unwrap();
     let (fresh, _) = stdout_of(&["analyze", "octal:0.16"]);
@@ -114,14 +116,14 @@ fn analyze_resumes_and_proves_the_same_period() {
         "{err}"
     );
     assert_eq!(resumed, fresh);
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// A checkpoint of another game, or a damaged one, is refused with exit status 2 and left
 /// untouched.
 #[test]
 fn foreign_and_damaged_checkpoints_are_refused() {
-    let d = dir("refuse");
+    let scratch = dir("refuse");
+    let d = scratch.path();
     let file = d.join("kayles.ckpt");
     let f = file.to_str().unwrap();
     stdout_of(&["seq", "kayles", "-n", "100", "--checkpoint", f]);
@@ -154,5 +156,4 @@ fn foreign_and_damaged_checkpoints_are_refused() {
         .code(2)
         .stderr(contains("not a sound checkpoint"));
     assert_eq!(std::fs::read(&file).unwrap(), b"hello\n");
-    let _ = std::fs::remove_dir_all(&d);
 }

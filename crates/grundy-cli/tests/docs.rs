@@ -46,19 +46,26 @@ fn pages() -> Vec<PathBuf> {
 
 /// An empty cache directory of this test run, so the examples neither read nor write the
 /// user's caches (the `ordinal` commands keep one) and print the same on every machine.
-fn private_cache(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("grundy-docs-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a writable temporary directory");
-    dir.to_string_lossy().into_owned()
+/// Removed when dropped.
+fn private_cache(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("grundy-docs-{name}-"))
+        .tempdir()
+        .expect("a writable temporary directory")
 }
 
 #[test]
 fn console_blocks() {
     // trycmd runs each command in the process's working directory.
     std::env::set_current_dir(root()).expect("the workspace root is a directory");
+    // Declared before the cases, which run when dropped: the directory outlives them.
+    let cache = private_cache("console");
     let cases = trycmd::TestCases::new();
     cases.register_bin("grundy", Path::new(env!("CARGO_BIN_EXE_grundy")));
-    cases.env("XDG_CACHE_HOME", private_cache("console"));
+    cases.env(
+        "XDG_CACHE_HOME",
+        cache.path().to_string_lossy().into_owned(),
+    );
     for page in pages() {
         cases.case(page);
     }
@@ -134,6 +141,7 @@ fn shell_session_blocks() {
     }
     let path = std::env::join_paths(path).expect("PATH entries without separators");
 
+    let cache = private_cache("shell");
     let mut failures = Vec::new();
     let mut count = 0;
     for page in pages() {
@@ -150,7 +158,7 @@ fn shell_session_blocks() {
                 .arg(format!("exec 2>&1\n{}", step.command))
                 .current_dir(&root)
                 .env("PATH", &path)
-                .env("XDG_CACHE_HOME", private_cache("shell"))
+                .env("XDG_CACHE_HOME", cache.path())
                 .stdin(Stdio::null())
                 .output()
                 .expect("sh runs");

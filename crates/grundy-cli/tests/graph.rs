@@ -33,14 +33,14 @@ fn solve_prints_outcome_remoteness_and_value_in_order_of_appearance() {
 
 #[test]
 fn solve_from_a_file_and_misere() {
-    let path = std::env::temp_dir().join(format!("grundy-graph-{}.txt", std::process::id()));
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("cycle.txt");
     std::fs::write(&path, CYCLE).unwrap();
     grundy()
         .args(["graph", "solve", "--misere", path.to_str().unwrap()])
         .assert()
         .success()
         .stdout("a N 4 -\nb P 3 -\nc N 2 -\nd P 1 -\ne N 0 -\n");
-    std::fs::remove_file(&path).unwrap();
 }
 
 #[test]
@@ -306,8 +306,8 @@ fn wide_ids_give_the_same_output_and_count_8_byte_words() {
 #[test]
 fn wide_ids_read_arc_lists_the_same() {
     let text = "0 1\n1 2\n2 0\n2 3\n7 7\n7 3\n0x10 7\n";
-    let dir = std::env::temp_dir().join(format!("grundy-wide-ids-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let file = dir.join("arcs.txt");
     std::fs::write(&file, text).unwrap();
     let file = file.to_str().unwrap();
@@ -332,5 +332,4 @@ fn wide_ids_read_arc_lists_the_same() {
         assert_eq!(narrow.stdout, wide_file.stdout, "{extra:?}");
         assert_eq!(narrow.stdout, wide_stdin.stdout, "{extra:?}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

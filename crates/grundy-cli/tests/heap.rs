@@ -54,8 +54,8 @@ fn seq_json() {
 
 #[test]
 fn seq_script() {
-    let dir = std::env::temp_dir().join(format!("grundy-cli-heap-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let good = dir.join("floor.rhai");
     std::fs::write(
         &good,
@@ -106,7 +106,6 @@ fn seq_script() {
         .assert()
         .code(2)
         .stderr(contains("cannot read"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

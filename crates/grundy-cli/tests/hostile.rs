@@ -7,7 +7,7 @@
 #![cfg(target_os = "linux")]
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -126,12 +126,12 @@ fn check(what: &str, r: &Run, code: i32) {
     );
 }
 
-/// A fresh directory for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("grundy-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for one test's files, removed when dropped.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("grundy-hostile-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn is_char_device(p: &str) -> bool {
@@ -205,7 +205,8 @@ fn devices_and_endless_pipes() {
 /// A FIFO whose writer never stops is read like a pipe.
 #[test]
 fn an_endless_fifo() {
-    let dir = scratch("fifo");
+    let scratch_dir = scratch("fifo");
+    let dir = scratch_dir.path();
     let fifo = dir.join("graph");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: mkfifo with a valid NUL-terminated path.
@@ -221,13 +222,13 @@ fn an_endless_fifo() {
     // An endless valid text: refused at the memory budget.
     check("fifo", &r, 3);
     assert!(r.stderr.contains("--memory"), "{}", r.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Lines longer than any valid line, and nesting deeper than any parser recursion.
 #[test]
 fn huge_lines_and_deep_nesting() {
-    let dir = scratch("lines");
+    let scratch_dir = scratch("lines");
+    let dir = scratch_dir.path();
     let huge = dir.join("huge.txt");
     std::fs::write(&huge, format!("1\n{}\n", "1".repeat(10_000_000))).unwrap();
     let r = run(&["nimber", "product"], Input::File(&huge));
@@ -245,14 +246,14 @@ fn huge_lines_and_deep_nesting() {
         let r = run(&["ordinal", "nim-sum", x, "1"], Input::Nothing);
         check(what, &r, 2);
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Scripts that sleep, read files, loop, fill arrays without end or print: each ends by itself
 /// with the right status, and nothing they print reaches standard output.
 #[test]
 fn sleeping_looping_and_printing_scripts() {
-    let dir = scratch("scripts");
+    let scratch_dir = scratch("scripts");
+    let dir = scratch_dir.path();
     let script = |name: &str, body: &str| {
         let p = dir.join(name);
         std::fs::write(&p, body).unwrap();
@@ -299,7 +300,6 @@ fn sleeping_looping_and_printing_scripts() {
     let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("stdout is one JSON");
     assert_eq!(doc["values"], serde_json::json!([0, 1, 0]));
     assert!(r.stderr.contains("to stderr"), "{}", r.stderr);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Misère searches of sums of many large heaps grow their stack of options without bound:
@@ -335,7 +335,8 @@ fn huge_positions_and_graph_devices_stop_at_their_limits() {
 /// A damaged line of the excess cache is ignored with a warning and computed again, never used.
 #[test]
 fn poisoned_caches_are_not_trusted() {
-    let dir = scratch("cache");
+    let scratch_dir = scratch("cache");
+    let dir = scratch_dir.path();
     let cache = dir.join("excess.tsv");
     let c = cache.to_str().unwrap();
     let args = ["ordinal", "nim-pow", "--cache", c, "w^(w^23)", "97"];
@@ -360,14 +361,14 @@ fn poisoned_caches_are_not_trusted() {
         check("poisoned cache", &r, 0);
         assert_eq!(r.stdout.trim(), "w+256", "cache:\n{poison}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A writer killed (SIGKILL) at any moment leaves the previous plot intact: the new one goes to
 /// a temporary file renamed over the old only once complete.
 #[test]
 fn kills_during_writes_leave_the_previous_file() {
-    let dir = scratch("kill");
+    let scratch_dir = scratch("kill");
+    let dir = scratch_dir.path();
     let plot = dir.join("plot.svg");
     let p = plot.to_str().unwrap();
     let args = ["seq", "kayles", "-n", "100000", "--plot", p];
@@ -396,5 +397,4 @@ fn kills_during_writes_leave_the_previous_file() {
             now.len()
         );
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -52,7 +52,8 @@ const LOG_TARGET: &str = "99001173482107797217733585398516693635";
 #[test]
 fn ctrl_c_stops_long_commands() {
     // A script whose every call takes millions of operations: stopped inside a call.
-    let script = std::env::temp_dir().join(format!("grundy-interrupt-{}.rhai", std::process::id()));
+    let tmp = tempfile::tempdir().unwrap();
+    let script = tmp.path().join("slow.rhai");
     std::fs::write(
         &script,
         "fn options(n) { let s = 0; for i in 0..1000000 { s += i; } [[n - 1]] }",
@@ -100,5 +101,4 @@ fn ctrl_c_stops_long_commands() {
             "grundy {args:?} took {took:?}"
         );
     }
-    std::fs::remove_file(&script).unwrap();
 }

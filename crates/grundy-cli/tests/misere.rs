@@ -115,3 +115,63 @@ fn kayles_is_revised_past_a_split() {
         .stdout(predicates::str::starts_with("N\n"))
         .stderr(contains("misère quotient"));
 }
+
+/// The stdout of a successful run.
+fn output(args: &[&str]) -> String {
+    let out = grundy().args(args).assert().success().get_output().clone();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Once a period is proved, the text lists the preperiod and one period of the heap map, and
+/// the rule that gives every other heap; the JSON keeps every heap up to N, and the rule printed
+/// reproduces it.
+#[test]
+fn proved_heap_map_is_printed_up_to_one_period() {
+    let args = ["misere", "octal:0.75", "--max-heap", "40"];
+    let text = output(&args);
+    let json = output(&[&args[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let (n0, p) = (
+        v["preperiod"].as_u64().unwrap(),
+        v["period"].as_u64().unwrap(),
+    );
+    assert_eq!((n0, p), (8, 2));
+    let map: Vec<u64> = v["heap_map"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_u64().unwrap())
+        .collect();
+    assert_eq!(map.len(), 41);
+    let elements: Vec<&str> = v["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap())
+        .collect();
+    let listed: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "heap map:")
+        .skip(1)
+        .collect();
+    let shown = (n0 + p) as usize;
+    assert_eq!(listed.len(), shown + 1, "{text}");
+    for (n, line) in listed[..shown].iter().enumerate() {
+        assert_eq!(*line, format!("  {n}: {}", elements[map[n] as usize]));
+    }
+    assert_eq!(
+        listed[shown],
+        "  ...: period 2 from heap 8: heap n has the element of heap n - 2 (--json lists every \
+         heap up to 40)"
+    );
+    for n in shown..map.len() {
+        assert_eq!(map[n], map[n - p as usize], "heap {n}");
+    }
+    // Kayles: 5,001 heaps answered in a few lines.
+    let kayles = output(&["misere", "kayles", "--max-heap", "5000"]);
+    assert!(kayles.contains("every heap size, proved"), "{kayles}");
+    assert!(kayles.lines().count() < 120, "{kayles}");
+    // Unproved: every heap up to N.
+    let unproved = output(&["misere", "octal:0.75", "--max-heap", "12"]);
+    assert!(unproved.ends_with("  12: b\n"), "{unproved}");
+}

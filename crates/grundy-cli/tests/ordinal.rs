@@ -2,7 +2,6 @@
 
 use assert_cmd::Command;
 use predicates::str::contains;
-use std::io::Write;
 
 fn grundy() -> Command {
     Command::cargo_bin("grundy").unwrap()
@@ -25,39 +24,23 @@ fn bad(args: &[&str], code: i32, message: &str) {
         .stderr(contains(message));
 }
 
-fn file(text: &str) -> tempfile_like::TempFile {
-    tempfile_like::TempFile::new(text)
+/// A temporary file holding `text`, removed when dropped.
+fn file(text: &str) -> TempFile {
+    let file = tempfile::Builder::new()
+        .prefix("grundy-ordinal-test-")
+        .suffix(".txt")
+        .tempfile()
+        .unwrap();
+    std::fs::write(file.path(), text).unwrap();
+    TempFile(file.into_temp_path())
 }
 
-/// A minimal temporary file (the workspace has no tempfile crate).
-mod tempfile_like {
-    use std::path::PathBuf;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+/// A temporary file named by a `&str` path.
+struct TempFile(tempfile::TempPath);
 
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-
-    pub struct TempFile(pub PathBuf);
-
-    impl TempFile {
-        pub fn new(text: &str) -> Self {
-            let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-            let path = std::env::temp_dir().join(format!(
-                "grundy-ordinal-test-{}-{n}.txt",
-                std::process::id()
-            ));
-            let mut f = std::fs::File::create(&path).unwrap();
-            super::Write::write_all(&mut f, text.as_bytes()).unwrap();
-            TempFile(path)
-        }
-        pub fn path(&self) -> &str {
-            self.0.to_str().unwrap()
-        }
-    }
-
-    impl Drop for TempFile {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_file(&self.0);
-        }
+impl TempFile {
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
     }
 }
 

@@ -2,20 +2,43 @@
 
 use assert_cmd::Command;
 use predicates::str::contains;
-use std::path::PathBuf;
 
-/// A private cache directory per test, so tests neither read nor write the user's cache.
-fn cache_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("grundy-nim-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A private cache directory, so tests neither read nor write the user's cache; removed when
+/// dropped.
+fn cache_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("grundy-nim-test-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
-fn grundy(name: &str) -> Command {
-    let mut c = Command::cargo_bin("grundy").unwrap();
-    c.env("XDG_CACHE_HOME", cache_dir(name));
-    c
+/// The command with a private cache directory that lives as long as the command.
+struct Grundy {
+    command: Command,
+    _cache: tempfile::TempDir,
+}
+
+impl std::ops::Deref for Grundy {
+    type Target = Command;
+    fn deref(&self) -> &Command {
+        &self.command
+    }
+}
+
+impl std::ops::DerefMut for Grundy {
+    fn deref_mut(&mut self) -> &mut Command {
+        &mut self.command
+    }
+}
+
+fn grundy(name: &str) -> Grundy {
+    let cache = cache_dir(name);
+    let mut command = Command::cargo_bin("grundy").unwrap();
+    command.env("XDG_CACHE_HOME", cache.path());
+    Grundy {
+        command,
+        _cache: cache,
+    }
 }
 
 fn ok(name: &str, args: &[&str], stdout: &str) {
@@ -75,7 +98,7 @@ fn nim_inv_round_trips() {
 #[test]
 fn excess_values_and_cache() {
     let dir = cache_dir("excess");
-    let cache = dir.join("ex.tsv");
+    let cache = dir.path().join("ex.tsv");
     let cache_s = cache.to_str().unwrap();
     for (p, m) in [("3", "0"), ("7", "1"), ("19", "4"), ("23", "1")] {
         grundy("excess-run")
@@ -163,10 +186,11 @@ fn help_has_examples() {
 #[test]
 fn the_excess_cache_follows_xdg_cache_home_and_no_cache_skips_it() {
     let dir = cache_dir("xdg");
+    let dir = dir.path();
     let file = dir.join("grundy").join("excess.tsv");
     Command::cargo_bin("grundy")
         .unwrap()
-        .env("XDG_CACHE_HOME", &dir)
+        .env("XDG_CACHE_HOME", dir)
         .args(["ordinal", "excess", "7", "--no-cache"])
         .assert()
         .success()
@@ -174,7 +198,7 @@ fn the_excess_cache_follows_xdg_cache_home_and_no_cache_skips_it() {
     assert!(!file.exists(), "--no-cache wrote {}", file.display());
     Command::cargo_bin("grundy")
         .unwrap()
-        .env("XDG_CACHE_HOME", &dir)
+        .env("XDG_CACHE_HOME", dir)
         .args(["ordinal", "excess", "7"])
         .assert()
         .success()
@@ -183,10 +207,11 @@ fn the_excess_cache_follows_xdg_cache_home_and_no_cache_skips_it() {
     assert!(cached.lines().any(|l| l.starts_with("7\t")), "{cached}");
     // Without XDG_CACHE_HOME the cache sits under $HOME/.cache.
     let home = cache_dir("home");
+    let home = home.path();
     Command::cargo_bin("grundy")
         .unwrap()
         .env_remove("XDG_CACHE_HOME")
-        .env("HOME", &home)
+        .env("HOME", home)
         .args(["ordinal", "excess", "7"])
         .assert()
         .success();
@@ -201,12 +226,47 @@ fn the_excess_cache_follows_xdg_cache_home_and_no_cache_skips_it() {
     }
 }
 
+/// Plain arithmetic that needs only excesses found at once leaves the cache alone; `excess`,
+/// which asks for one, keeps it; the help says which commands touch it.
+#[test]
+fn only_commands_that_need_an_excess_write_the_cache() {
+    let dir = cache_dir("untouched");
+    let file = dir.path().join("grundy").join("excess.tsv");
+    let run = |args: &[&str], out: &str| {
+        Command::cargo_bin("grundy")
+            .unwrap()
+            .env("XDG_CACHE_HOME", dir.path())
+            .args(args)
+            .assert()
+            .success()
+            .stdout(format!("{out}\n"));
+    };
+    run(&["ordinal", "nim-mul", "w", "w^2"], "2");
+    run(&["ordinal", "nim-inv", "w"], "w^2*3");
+    run(&["ordinal", "nim-pow", "w", "3"], "2");
+    run(&["ordinal", "nim-sum", "w+1", "w+2"], "3");
+    run(&["ordinal", "cascade", "1,0", "0,3"], "w+3");
+    run(&["nimber", "mul", "8", "9"], "5");
+    assert!(
+        !dir.path().join("grundy").exists(),
+        "{} was written",
+        file.display()
+    );
+    run(&["ordinal", "excess", "7"], "1");
+    assert!(file.exists(), "excess did not keep {}", file.display());
+    grundy("cache-help")
+        .args(["ordinal", "nim-mul", "--help"])
+        .assert()
+        .success()
+        .stdout(contains("No other grundy command touches it"));
+}
+
 /// A cache line cut short (a crash while writing, a full disk) or altered is ignored with a
 /// warning and the value is computed again, never read wrong; the cache is then rewritten whole.
 #[test]
 fn a_damaged_excess_cache_is_not_trusted() {
     let dir = cache_dir("poisoned");
-    let cache = dir.join("c.tsv");
+    let cache = dir.path().join("c.tsv");
     let cache_s = cache.to_str().unwrap();
     let pow = ["ordinal", "nim-pow", "--cache", cache_s, "w^(w^23)", "97"];
     grundy("poisoned-fill")
@@ -238,7 +298,8 @@ fn a_damaged_excess_cache_is_not_trusted() {
 /// (with a warning), and no directory is created.
 #[test]
 fn a_cache_path_in_a_missing_directory_creates_nothing() {
-    let dir = cache_dir("missing").join("no").join("such");
+    let root = cache_dir("missing");
+    let dir = root.path().join("no").join("such");
     let cache = dir.join("c.tsv");
     grundy("missing-dir")
         .args(["ordinal", "excess", "7", "--cache", cache.to_str().unwrap()])

@@ -198,7 +198,8 @@ fn value_bad_input_exits_2() {
 #[test]
 fn analyze_finds_self_similar_rules_in_any_game() {
     // The floor-division game written as a script: no theorem, but the rule shows in the runs.
-    let path = std::env::temp_dir().join(format!("grundy-pattern-{}.rhai", std::process::id()));
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("floor.rhai");
     std::fs::write(
         &path,
         "fn options(n) { let r = []; for d in 2..=6 { r.push([n / d]); } r }",
@@ -206,7 +207,6 @@ fn analyze_finds_self_similar_rules_in_any_game() {
     .unwrap();
     let game = format!("script:{}", path.display());
     let v = json(&["analyze", &game, "--max", "20000", "--json"]);
-    let _ = std::fs::remove_file(&path);
     assert_eq!(v["proved"], false);
     assert_eq!(v["period"], serde_json::Value::Null);
     assert!(v["pattern"]

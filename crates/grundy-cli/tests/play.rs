@@ -466,8 +466,8 @@ fn plays_through_a_pseudo_terminal() {
 /// the game starts.
 #[test]
 fn script_games_play_and_broken_scripts_are_refused() {
-    let dir = std::env::temp_dir().join(format!("grundy-play-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let floor = dir.join("floor.rhai");
     std::fs::write(
         &floor,
@@ -490,5 +490,4 @@ fn script_games_play_and_broken_scripts_are_refused() {
         .assert()
         .code(2)
         .stderr(contains("options(3)"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -8,10 +8,15 @@ fn grundy() -> Command {
     Command::cargo_bin("grundy").unwrap()
 }
 
-fn temp(name: &str, text: &str) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("grundy-solve-{}-{name}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path
+/// A temporary file holding `text`, removed when dropped; its name ends in `name`.
+fn temp(name: &str, text: &str) -> tempfile::TempPath {
+    let file = tempfile::Builder::new()
+        .prefix("grundy-solve-")
+        .suffix(&format!("-{name}"))
+        .tempfile()
+        .unwrap();
+    std::fs::write(file.path(), text).unwrap();
+    file.into_temp_path()
 }
 
 #[test]

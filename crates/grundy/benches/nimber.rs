@@ -338,8 +338,8 @@ fn main() {
     for _ in 0..lines {
         writeln!(input, "{} {}", rng.gen::<u64>(), rng.gen::<u64>()).unwrap();
     }
-    let dir = std::env::temp_dir().join(format!("grundy-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let path = dir.join("nim_product_input.txt");
     std::fs::write(&path, &input).unwrap();
     let grundy = grundy_binary();
@@ -386,5 +386,4 @@ fn main() {
         );
     }
     precise_table();
-    std::fs::remove_dir_all(&dir).ok();
 }

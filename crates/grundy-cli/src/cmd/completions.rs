@@ -20,11 +20,15 @@ pub struct CompletionsArgs {
     shell: Shell,
 }
 
-/// Runs `grundy completions`: writes the script to stdout.
+/// Runs `grundy completions`: writes the script to stdout. The script is generated into memory
+/// first: `clap_complete::generate` panics when its writer fails, and a reader that goes away
+/// (`grundy completions bash | head -1`) makes stdout fail, which ends the command quietly.
 pub fn run(args: CompletionsArgs) -> Result<(), CliError> {
     let mut command = crate::Cli::command();
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "grundy", &mut script);
     let mut out = stdout();
-    clap_complete::generate(args.shell, &mut command, "grundy", &mut out);
+    out.write_all(&script)?;
     out.flush()?;
     Ok(())
 }

@@ -39,8 +39,9 @@ pub struct SeqArgs {
     #[arg(long)]
     json: bool,
     /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
-    /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
-    /// is announced on stderr either way (for an analysis, once it has run 2 s: it may stop early).
+    /// progress bar is drawn only when stderr is a terminal). Work still running after 2 s and
+    /// estimated above 5 s of CPU time is announced on stderr either way, with the estimate
+    /// (from its progress so far; an analysis may stop early, so its estimate is a bound).
     #[arg(long)]
     progress: bool,
     /// Also draw G(n) against n into FILE (SVG; the extension must be .svg; at most 100000
@@ -89,6 +90,13 @@ pub struct PositionArgs {
     json: bool,
 }
 
+impl PositionArgs {
+    /// Whether the sum is played misère (`--misere`).
+    pub fn misere(&self) -> bool {
+        self.misere
+    }
+}
+
 fn rule(game: &str) -> Result<HeapGame, CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
     let mut game = HeapGame::from_spec(spec)?;
@@ -117,7 +125,7 @@ pub fn seq(args: SeqArgs) -> Result<(), CliError> {
         Some(file) => Some(plot::target(file)?),
         None => None,
     };
-    announce(&rule, n, false);
+    let announced = announce(&rule, n, false);
     let bar = Reporter::new(n, "computing", args.progress);
     let report = |done| bar.set_position(done);
     let ctl = control(&report);
@@ -136,6 +144,7 @@ pub fn seq(args: SeqArgs) -> Result<(), CliError> {
         None => sequence::compute(&rule, n, &ctl)?,
     };
     bar.finish_and_clear();
+    drop(announced);
     if let Some(path) = plot {
         let figure = plot::Figure {
             title: format!("{}: G(n) for 0 <= n < {n}", args.game),

@@ -19,7 +19,8 @@ pub const DEFAULT_MAX_HEAP: u64 = 32;
                         grundy misere kayles --json\n\n\
                         Prints the presentation (generators: heaps whose element is new; \
                         relations), the order |Q|, the P-portion, tame or wild, the heap map \
-                        (heap size: element) and whether the quotient is proved for every heap \
+                        (heap size: element; once a period is proved, the preperiod and one \
+                        period) and whether the quotient is proved for every heap \
                         size (periodicity theorem) or holds for heaps up to N only. Every \
                         stage is certified to be the quotient (classes that a new heap splits \
                         are revised), so the answer is exact for the heaps it covers.")]
@@ -30,7 +31,8 @@ pub struct MisereArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_HEAP, value_parser = parse_max_heap)]
     max_heap: u64,
     /// Print one JSON document `{"game", "max_heap", "order", "elements", "mul", "identity",
-    /// "p_portion", "heap_map", "generators", "relations", "proved"}` instead of text.
+    /// "p_portion", "heap_map", "generators", "relations", "proved", "preperiod", "period",
+    /// "tame"}` instead of text; `heap_map` lists every heap up to N.
     #[arg(long)]
     json: bool,
 }
@@ -90,10 +92,36 @@ fn write_text(out: &mut impl Write, q: &MisereQuotient) -> std::io::Result<()> {
     writeln!(out, "P-portion: {}", p.join(", "))?;
     writeln!(out, "elements: {}", q.elements().join(", "))?;
     writeln!(out, "heap map:")?;
-    for (n, e) in q.heap_map().iter().enumerate() {
+    let map = q.heap_map();
+    let shown = shown_heaps(q);
+    for (n, e) in map.iter().enumerate().take(shown) {
         writeln!(out, "  {n}: {}", q.word(*e))?;
     }
+    if let Some(p) = q.proof().filter(|_| shown < map.len()) {
+        writeln!(
+            out,
+            "  ...: period {} from heap {}: heap n has the element of heap n - {} (--json lists \
+             every heap up to {})",
+            p.period,
+            p.preperiod,
+            p.period,
+            q.max_heap()
+        )?;
+    }
     Ok(())
+}
+
+/// How many heaps (0, 1, ...) the text output lists: every heap up to N, or, once the heap map
+/// is proved periodic with period p from heap n0, the heaps below n0 + p (the preperiod and
+/// one period), which determine all the others.
+fn shown_heaps(q: &MisereQuotient) -> usize {
+    let all = q.heap_map().len();
+    match q.proof() {
+        Some(p) => {
+            usize::try_from(p.preperiod.saturating_add(p.period)).map_or(all, |k| k.min(all))
+        }
+        None => all,
+    }
 }
 
 #[derive(serde::Serialize)]
@@ -109,6 +137,9 @@ struct Doc {
     generators: Vec<GenDoc>,
     relations: Vec<RelDoc>,
     proved: bool,
+    /// With `proved`: the heap map is periodic with `period` from heap `preperiod` on.
+    preperiod: Option<u64>,
+    period: Option<u64>,
     tame: bool,
 }
 
@@ -151,6 +182,8 @@ fn doc(q: &MisereQuotient) -> Doc {
             })
             .collect(),
         proved: q.proof().is_some(),
+        preperiod: q.proof().map(|p| p.preperiod),
+        period: q.proof().map(|p| p.period),
         tame: matches!(q.tameness(), Tameness::Tame { .. }),
     }
 }

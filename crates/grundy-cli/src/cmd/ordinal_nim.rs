@@ -14,13 +14,16 @@ use grundy::ordinal::Ordinal;
 use grundy::Error;
 use num_traits::ToPrimitive;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Where the excesses computed are kept between runs.
 #[derive(Args, Debug, Clone)]
 pub struct CacheArgs {
     /// The excess cache file (default `$XDG_CACHE_HOME/grundy/excess.tsv`, else
-    /// `~/.cache/grundy/excess.tsv`). Only a speed-up: results never depend on it.
+    /// `~/.cache/grundy/excess.tsv`). Only a speed-up: results never depend on it. Only the
+    /// commands nim-mul, nim-inv, nim-pow and excess read it; `excess` writes the excesses it
+    /// computes, the others only excesses that took 0.1 s or more (a FILE given here is
+    /// always kept up to date). No other grundy command touches it.
     #[arg(long, value_name = "FILE")]
     pub cache: Option<PathBuf>,
     /// Neither read nor write the excess cache.
@@ -168,9 +171,22 @@ fn open_field(args: &CacheArgs) -> ClosureField<NimBig> {
     field
 }
 
-/// Writes the excesses back if new ones were computed; a failure is only a warning.
-fn save_field(args: &CacheArgs, field: &ClosureField<NimBig>, known_before: usize) {
-    if field.known_excesses().count() == known_before {
+/// New excesses that took less than this in all are not written to the default cache: they
+/// cost less to compute again than a file costs to keep, so plain arithmetic (`nim-mul w w^2`
+/// needs only the excess of 3, found in microseconds) leaves the cache alone.
+const WORTH_CACHING: Duration = Duration::from_millis(100);
+
+/// Writes the excesses back if new ones were computed; a failure is only a warning. The default
+/// cache is written by `excess` (which asks for an excess), and by the other commands only when
+/// the excesses they computed took [`WORTH_CACHING`] or more; a `--cache FILE` given is always
+/// kept up to date.
+fn save_field(args: &CacheArgs, field: &ClosureField<NimBig>, known_before: &[u64], always: bool) {
+    let new: Vec<_> = field
+        .known_excesses()
+        .filter(|e| !known_before.contains(&e.p))
+        .collect();
+    let spent: Duration = new.iter().filter_map(|e| e.time).sum();
+    if new.is_empty() || !(always || args.cache.is_some() || spent >= WORTH_CACHING) {
         return;
     }
     let Some(path) = cache_path(args) else { return };
@@ -194,17 +210,19 @@ fn parse_arg(s: &str, i: usize) -> Result<Ordinal, CliError> {
     Ok(parse_ordinal(s).map_err(|e| e.in_source(format!("argument {i}")))?)
 }
 
-/// Runs `f` on a field read from the cache, saving new excesses afterwards.
+/// Runs `f` on a field read from the cache, saving new excesses afterwards (see
+/// [`save_field`]; `always` for the command that asks for an excess).
 fn with_field<T>(
     args: &CacheArgs,
+    always: bool,
     f: impl FnOnce(&mut ClosureField<NimBig>) -> Result<T, CliError>,
 ) -> Result<T, CliError> {
     let mut field = open_field(args);
-    let before = field.known_excesses().count();
+    let before: Vec<u64> = field.known_excesses().map(|e| e.p).collect();
     let bar = spinner("computing in the field");
     let r = f(&mut field);
     bar.finish_and_clear();
-    save_field(args, &field, before);
+    save_field(args, &field, &before, always);
     r
 }
 
@@ -216,7 +234,7 @@ pub fn nim_mul(args: NimMulArgs) -> Result<(), CliError> {
         .enumerate()
         .map(|(i, s)| parse_arg(s, i + 1))
         .collect::<Result<_, _>>()?;
-    let product = with_field(&args.cache, |field| {
+    let product = with_field(&args.cache, false, |field| {
         let mut acc = Ordinal::one();
         for x in &xs {
             acc = field.mul_ordinals(&acc, x)?;
@@ -232,7 +250,7 @@ pub fn nim_inv(args: NimInvArgs) -> Result<(), CliError> {
     if x.is_zero() {
         return Err(CliError::usage("A: 0 has no nim inverse"));
     }
-    let inv = with_field(&args.cache, |field| Ok(field.inv_ordinal(&x)?))?;
+    let inv = with_field(&args.cache, false, |field| Ok(field.inv_ordinal(&x)?))?;
     print_ordinal(args.json, "nim-inv", ordinals(&[x]), &inv)
 }
 
@@ -240,7 +258,7 @@ pub fn nim_inv(args: NimInvArgs) -> Result<(), CliError> {
 pub fn nim_pow(args: NimPowArgs) -> Result<(), CliError> {
     let x = parse_arg(&args.value, 1)?;
     let e = parse_natural(&args.exponent).map_err(|e| e.in_source("argument 2 (E)"))?;
-    let y = with_field(&args.cache, |field| Ok(field.pow_ordinal(&x, &e)?))?;
+    let y = with_field(&args.cache, false, |field| Ok(field.pow_ordinal(&x, &e)?))?;
     let operands = vec![json_value(&x.to_string()), json_int(&e)];
     print_ordinal(args.json, "nim-pow", operands, &y)
 }
@@ -256,7 +274,7 @@ pub fn excess(args: ExcessArgs) -> Result<(), CliError> {
     let verbose = args.verbose;
     // Printed once the spinner is gone.
     let mut notes = Vec::new();
-    let m = with_field(&args.cache, |field| {
+    let m = with_field(&args.cache, true, |field| {
         let known: Vec<u64> = field.known_excesses().map(|e| e.p).collect();
         let start = Instant::now();
         let ctl = crate::output::interruptible();

@@ -42,8 +42,9 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     json: bool,
     /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
-    /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
-    /// is announced on stderr either way (for an analysis, once it has run 2 s: it may stop early).
+    /// progress bar is drawn only when stderr is a terminal). Work still running after 2 s and
+    /// estimated above 5 s of CPU time is announced on stderr either way, with the estimate
+    /// (from its progress so far; an analysis may stop early, so its estimate is a bound).
     #[arg(long)]
     progress: bool,
     /// Also draw G(n) against n into FILE (SVG, extension .svg): the preperiod shaded and a
@@ -88,8 +89,9 @@ pub struct ValueArgs {
     #[arg(long)]
     json: bool,
     /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
-    /// progress bar is drawn only when stderr is a terminal). Work estimated above 5 seconds
-    /// is announced on stderr either way (for an analysis, once it has run 2 s: it may stop early).
+    /// progress bar is drawn only when stderr is a terminal). Work still running after 2 s and
+    /// estimated above 5 s of CPU time is announced on stderr either way, with the estimate
+    /// (from its progress so far; an analysis may stop early, so its estimate is a bound).
     #[arg(long)]
     progress: bool,
 }

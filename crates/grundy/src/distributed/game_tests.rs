@@ -201,10 +201,12 @@ impl Journal for KilledAfter {
     }
 }
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("grundy-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+/// A path for one test's checkpoint directory (not created), inside a temporary directory
+/// removed when the guard is dropped.
+fn temp_dir(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let guard = tempfile::tempdir().unwrap();
+    let d = guard.path().join(name);
+    (guard, d)
 }
 
 /// A run stopped after a round and run again resumes after that round, with the same answer
@@ -215,7 +217,7 @@ fn a_resumed_exploration_gives_the_same_answer() {
     let ctl = Control::none();
     let want = solve_here(&Cram, &b, Play::Normal, Settings::new(), true, &ctl).unwrap();
     for ranks in 1..=3 {
-        let dir = temp_dir(&format!("resume-{ranks}"));
+        let (_guard, dir) = temp_dir(&format!("resume-{ranks}"));
         let open = |rank: usize| Directory::open(&dir, "solve", "cram:3x4", rank, ranks).unwrap();
         let stopped = threads::run(ranks, |c| {
             let ctl = Control::none();

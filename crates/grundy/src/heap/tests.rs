@@ -111,8 +111,8 @@ fn grundys_game() {
 #[cfg(feature = "script")]
 #[test]
 fn scripts() {
-    let dir = std::env::temp_dir().join(format!("grundy-heap-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let path = dir.join("floor.rhai");
     std::fs::write(
         &path,
@@ -126,7 +126,6 @@ fn scripts() {
     );
     assert_eq!(script, seq("divide:2,3,4,5,6", 500, SequenceEngine::Auto));
     assert_eq!(script, reference("divide:2,3,4,5,6", 500));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[cfg(not(feature = "script"))]

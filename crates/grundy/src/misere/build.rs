@@ -407,7 +407,7 @@ impl<'a, 'g> Outcomes<'a, 'g> {
                 format!(
                     "the search for outcomes of sums with heap {n} stored {MAX_SEARCH} positions"
                 ),
-                "use a smaller --max-heap",
+                "use a smaller heap bound",
             ));
         }
         self.mem.grow(

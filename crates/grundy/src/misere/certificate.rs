@@ -171,7 +171,7 @@ pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Opt
                     format!(
                         "the misère quotient certificate visited {MAX_STATES} states (order {q})"
                     ),
-                    "use a smaller --max-heap",
+                    "use a smaller heap bound",
                 ));
             }
             mem.grow(state_bytes, "misère quotient certificate")?;

@@ -140,7 +140,7 @@ pub(crate) fn extend(
             return Err(Error::limit(
                 crate::LimitKind::Positions,
                 format!("copies of heap {n} kept changing outcomes for {MAX_EXPONENT} copies"),
-                "use a smaller --max-heap",
+                "use a smaller heap bound",
             ));
         }
         let prev = &cols[k - 1];
@@ -195,7 +195,7 @@ pub(crate) fn extend(
                         "the misère quotient has more than {max_order} elements once heap {n} \
                          is adjoined"
                     ),
-                    "use a smaller --max-heap",
+                    "use a smaller heap bound",
                 ));
             }
         }

@@ -45,8 +45,8 @@
 //! The construction ([`quotient`]) follows Plambeck and Siegel's algorithm: heaps are adjoined
 //! one at a time, each stage's candidate is the extension of the previous quotient by the new
 //! heap (the `extension` module), revised when the new heap splits an old class, and every
-//! stage is certified; see the `build` module for the stage and its check. [`reference`](mod@reference) is the slow direct search the
-//! tests compare with.
+//! stage is certified; see the `build` module for the stage and its check. The `reference`
+//! module (public with the `testing` feature) is the slow direct search the tests compare with.
 
 mod build;
 mod certificate;
@@ -75,7 +75,7 @@ use std::sync::{Arc, Mutex};
 /// The most elements [`quotient`] builds by default.
 pub const MAX_ORDER: usize = 4096;
 
-/// The largest `--max-heap` accepted.
+/// The largest heap bound accepted.
 pub const MAX_HEAP: u64 = 100_000;
 
 /// The largest heap for which `position --misere` builds a quotient on its own.
@@ -180,8 +180,8 @@ pub fn quotient_limited(
     if max_heap > MAX_HEAP {
         return Err(Error::limit(
             crate::LimitKind::HeapSize,
-            format!("--max-heap {max_heap} is above the limit of {MAX_HEAP}"),
-            "use a smaller --max-heap",
+            format!("the heap bound {max_heap} is above the limit of {MAX_HEAP}"),
+            "use a smaller heap bound",
         ));
     }
     quotient_with(game, max_heap, max_order, build::Method::Full, ctl)

@@ -151,7 +151,7 @@ pub(crate) fn free_product(
         Error::limit(
             crate::LimitKind::Positions,
             what,
-            "use a smaller --max-heap",
+            "use a smaller heap bound",
         )
     };
     if free.len() > MAX_FREE
@@ -368,7 +368,7 @@ pub(crate) fn free_product(
             format!(
                 "the misère quotient has more than {max_order} elements once heap {n} is adjoined"
             ),
-            "use a smaller --max-heap",
+            "use a smaller heap bound",
         ));
     }
     let class_of = |x: Packed| -> Result<u32> {

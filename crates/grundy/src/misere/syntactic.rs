@@ -105,7 +105,7 @@ pub(crate) fn learn(
                                             "the misère quotient has more than {max_order} \
                                              elements once heap {n} is adjoined"
                                         ),
-                                        "use a smaller --max-heap",
+                                        "use a smaller heap bound",
                                     ));
                                 }
                                 let id = words.len() as u32;

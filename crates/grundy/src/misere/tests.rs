@@ -667,3 +667,35 @@ fn dawsons_kayles_30_has_360_elements() {
     assert_eq!(q("dawsons-kayles", 30).order(), 360);
     exhaustive("dawsons-kayles", 30, 2);
 }
+
+/// The library speaks of its own settings (the heap bound of [`quotient`]); the command line
+/// names its flags. No string in the misère module names a command-line flag.
+#[test]
+fn limit_messages_name_no_command_line_flag() {
+    let e = quotient(&game("kayles"), MAX_HEAP + 1, &Control::none()).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("heap bound") && !text.contains("--"),
+        "{text}"
+    );
+    for (file, source) in [
+        ("build.rs", include_str!("build.rs")),
+        ("certificate.rs", include_str!("certificate.rs")),
+        ("extension.rs", include_str!("extension.rs")),
+        ("mod.rs", include_str!("mod.rs")),
+        ("present.rs", include_str!("present.rs")),
+        ("recalibration.rs", include_str!("recalibration.rs")),
+        ("reference.rs", include_str!("reference.rs")),
+        ("syntactic.rs", include_str!("syntactic.rs")),
+    ] {
+        for (i, line) in source.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            for flag in ["--max", "--memory", "--json"] {
+                assert!(!code.contains(flag), "{file}:{}: {line}", i + 1);
+            }
+        }
+    }
+}

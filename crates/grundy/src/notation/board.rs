@@ -159,12 +159,15 @@ impl Cursor<'_> {
     }
 }
 
+/// The game kinds (before `:`), for suggestions.
+const KINDS: &[&str] = &["chomp", "cram", "node-kayles", "wythoff", "rules"];
+
 /// Parses a game of the rules notation.
 pub fn parse_board_game(s: &str) -> Result<BoardGame, ParseError> {
     let Some((kind, body)) = s.split_once(':') else {
         return Err(ParseError::at_column(
             1,
-            format!("unknown game {s:?}: expected {KNOWN}"),
+            super::unknown_name("game", s, KINDS, KNOWN),
         ));
     };
     let col0 = kind.chars().count() + 2;
@@ -173,7 +176,8 @@ pub fn parse_board_game(s: &str) -> Result<BoardGame, ParseError> {
         i: 0,
         col0,
     };
-    match kind {
+    // Kinds are read in any case (`Cram:3x3`); a script's path is not.
+    match kind.to_ascii_lowercase().as_str() {
         "chomp" => parse_chomp(&mut cur).map(BoardGame::Chomp),
         "cram" => parse_cram(&mut cur).map(BoardGame::Cram),
         "node-kayles" => parse_graph(body, &mut cur).map(BoardGame::NodeKayles),
@@ -189,7 +193,7 @@ pub fn parse_board_game(s: &str) -> Result<BoardGame, ParseError> {
         "rules" => Err(cur.error("a script file path")),
         _ => Err(ParseError::at_column(
             1,
-            format!("unknown game kind {kind:?}: expected {KNOWN}"),
+            super::unknown_name("game kind", kind, KINDS, KNOWN),
         )),
     }
 }

@@ -247,6 +247,20 @@ impl fmt::Display for GameSpec {
 const KNOWN: &str = "nim, sub:S, octal:CODE, kayles, dawsons-kayles, dawsons-chess, officers, \
                      grundys-game, divide:D, squares or script:PATH";
 
+/// The game names of the notation, for suggestions.
+const NAMES: &[&str] = &[
+    "nim",
+    "kayles",
+    "dawsons-kayles",
+    "dawsons-chess",
+    "officers",
+    "grundys-game",
+    "squares",
+];
+
+/// The game kinds (before `:`), for suggestions.
+const KINDS: &[&str] = &["sub", "octal", "divide", "script"];
+
 /// Parses the GAME notation. Errors name the 1-based column of the offending character.
 ///
 /// ```
@@ -265,7 +279,8 @@ pub fn parse_game(s: &str) -> Result<GameSpec, ParseError> {
             .map(GameSpec::TakeBreak)
             .ok_or_else(|| ParseError::whole("internal: bad alias"))
     };
-    match s {
+    // Names and kinds are read in any case (`Kayles`, `OCTAL:0.77`); a script's path is not.
+    match s.to_ascii_lowercase().as_str() {
         "nim" => return Ok(GameSpec::Nim),
         "kayles" => return alias("0.77"),
         "dawsons-kayles" => return alias("0.07"),
@@ -278,11 +293,11 @@ pub fn parse_game(s: &str) -> Result<GameSpec, ParseError> {
     let Some((kind, body)) = s.split_once(':') else {
         return Err(ParseError::at_column(
             1,
-            format!("unknown game {s:?}: expected {KNOWN}"),
+            super::unknown_name("game", s, NAMES, KNOWN),
         ));
     };
     let col0 = kind.chars().count() + 2; // column of the first character of the body
-    match kind {
+    match kind.to_ascii_lowercase().as_str() {
         "sub" => parse_subtraction(body, col0).map(GameSpec::Subtraction),
         "octal" => parse_code(body, col0).map(GameSpec::TakeBreak),
         "divide" => parse_divide(body, col0).map(GameSpec::Divide),
@@ -298,7 +313,7 @@ pub fn parse_game(s: &str) -> Result<GameSpec, ParseError> {
         }
         _ => Err(ParseError::at_column(
             1,
-            format!("unknown game kind {kind:?}: expected {KNOWN}"),
+            super::unknown_name("game kind", kind, KINDS, KNOWN),
         )),
     }
 }
