@@ -4,6 +4,7 @@
 //! answer as text or JSON. Errors are values rendered once, in [`main`], with the exit status of
 //! the specification: 0 success, 2 bad input or usage, 3 a stated resource limit, 1 otherwise.
 
+mod budget;
 mod checkpoint;
 mod cmd;
 mod distributed;
@@ -256,6 +257,17 @@ fn suggest_subcommand(mut e: clap::Error) -> clap::Error {
     e
 }
 
+/// Charges every allocation of the process to the command's memory budget, except under
+/// `grundy serve`, which charges each job to a budget of its own.
+fn charge_unless_serving(cli: &Cli) {
+    #[cfg(feature = "serve")]
+    if matches!(cli.command, Command::Serve(_)) {
+        return;
+    }
+    let _ = cli;
+    budget::charge_process(output::memory());
+}
+
 fn main() {
     let cli = match Cli::try_parse().map_err(suggest_subcommand) {
         Ok(cli) => cli,
@@ -266,12 +278,15 @@ fn main() {
         }
     };
     output::set_script_time(cli.script_time);
-    let status = match output::set_memory(cli.memory.as_deref())
-        .and_then(|()| run(cli))
-        .map_err(CliError::with_memory_flag)
-    {
-        Ok(()) => 0,
-        Err(e) => e.report(),
-    };
+    let status = budget::on_large_stack(move || {
+        match output::set_memory(cli.memory.as_deref())
+            .map(|()| charge_unless_serving(&cli))
+            .and_then(|()| run(cli))
+            .map_err(CliError::with_memory_flag)
+        {
+            Ok(()) => 0,
+            Err(e) => e.report(),
+        }
+    });
     std::process::exit(status);
 }

@@ -219,7 +219,10 @@ pub fn write_atomically_with(
     // The new file gets the old one's permissions, or those of a file created by `fs::write`
     // (0644 before the umask) rather than the temporary file's private 0600.
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".grundy-").suffix(".tmp");
+    // The process id in the name tells a later run whether the file is stale
+    // (`checkpoint::remove_stale_temporaries`).
+    let prefix = format!(".grundy-{}-", std::process::id());
+    builder.prefix(&prefix).suffix(".tmp");
     #[cfg(unix)]
     let permissions = std::fs::metadata(path)
         .map(|m| m.permissions())
@@ -238,6 +241,27 @@ pub fn write_atomically_with(
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// The directory the file `path` is written in (`.` for a bare name), or the usage error (exit
+/// status 2), naming `what` (e.g. `--plot FILE`), when it does not exist: checked before any
+/// work, so that no work is lost to a file that cannot be written.
+pub fn existing_directory<'a>(
+    path: &'a std::path::Path,
+    what: &str,
+) -> Result<&'a std::path::Path, CliError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(CliError::usage(format!(
+            "{what}: the directory {} does not exist",
+            dir.display()
+        )))
+    }
 }
 
 /// How [`read_text`] failed.

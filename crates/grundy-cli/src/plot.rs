@@ -100,16 +100,7 @@ pub fn target(file: &str) -> Result<PathBuf, CliError> {
             )))
         }
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        return Err(CliError::usage(format!(
-            "--plot {file}: the directory {} does not exist",
-            dir.display()
-        )));
-    }
+    crate::output::existing_directory(&path, &format!("--plot {file}"))?;
     Ok(path)
 }
 

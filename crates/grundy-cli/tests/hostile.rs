@@ -39,9 +39,14 @@ enum Input<'a> {
 /// Runs `grundy ARGS` with `--memory 512M`, killing it should it outlive twice [`TIME_BOUND`],
 /// and measures its peak memory with `wait4`.
 fn run(args: &[&str], input: Input) -> Run {
+    run_with_memory(args, input, "512M")
+}
+
+/// [`run`] with `--memory MEMORY`.
+fn run_with_memory(args: &[&str], input: Input, memory: &str) -> Run {
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("grundy"));
     cmd.args(args)
-        .args(["--memory", "512M"])
+        .args(["--memory", memory])
         .env_remove("GRUNDY_MEMORY")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -132,6 +137,13 @@ fn scratch(name: &str) -> tempfile::TempDir {
         .prefix(&format!("grundy-hostile-{name}-"))
         .tempdir()
         .unwrap()
+}
+
+/// Writes `body` to the file `name` of `dir`; its path.
+fn written(dir: &Path, name: &str, body: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, body).unwrap();
+    p.display().to_string()
 }
 
 fn is_char_device(p: &str) -> bool {
@@ -332,11 +344,12 @@ fn huge_positions_and_graph_devices_stop_at_their_limits() {
     }
 }
 
-/// A damaged line of the excess cache is ignored with a warning and computed again, never used.
-#[test]
-fn poisoned_caches_are_not_trusted() {
-    let scratch_dir = scratch("cache");
-    let dir = scratch_dir.path();
+/// A scratch directory `name` with an excess cache filled by one run of `ordinal nim-pow
+/// --cache CACHE w^(w^23) 97`: the directory (removed when dropped), the cache, that command,
+/// and the cache's text.
+fn filled_cache(name: &str) -> (tempfile::TempDir, PathBuf, Vec<String>, String) {
+    let tmp = scratch(name);
+    let dir = tmp.path();
     let cache = dir.join("excess.tsv");
     let c = cache.to_str().unwrap();
     let args = ["ordinal", "nim-pow", "--cache", c, "w^(w^23)", "97"];
@@ -344,6 +357,15 @@ fn poisoned_caches_are_not_trusted() {
     check("fresh cache", &r, 0);
     assert_eq!(r.stdout.trim(), "w+256");
     let good = std::fs::read_to_string(&cache).unwrap();
+    let args = args.iter().map(|a| a.to_string()).collect();
+    (tmp, cache, args, good)
+}
+
+/// A damaged line of the excess cache is ignored with a warning and computed again, never used.
+#[test]
+fn poisoned_caches_are_not_trusted() {
+    let (_dir, cache, args, good) = filled_cache("cache");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let line = good
         .lines()
         .find(|l| l.starts_with("97\t"))
@@ -396,5 +418,260 @@ fn kills_during_writes_leave_the_previous_file() {
             "kill {i}: the plot is damaged ({} bytes)",
             now.len()
         );
+    }
+}
+
+/// Asserts that a run stopped at its memory budget of `budget_mib` MiB: exit status 3, a
+/// message naming `--memory`, and a peak resident set of at most 1.3 times the budget.
+fn check_budget(what: &str, r: &Run, budget_mib: u64) {
+    assert_eq!(r.code, Some(3), "{what}: {r:?}");
+    assert!(r.took < TIME_BOUND, "{what} took {:?}", r.took);
+    assert!(r.stderr.contains("--memory"), "{what}: {}", r.stderr);
+    assert!(
+        r.peak_kib * 10 <= budget_mib * 1024 * 13,
+        "{what} peaked at {} KiB, above 1.3 times its budget of {budget_mib} MiB",
+        r.peak_kib
+    );
+}
+
+/// Script values nested 5 000 levels deep (within Rhai's size limits, which count the arrays
+/// of a value; Rhai walks the whole value after each operation, so building one costs time in
+/// the square of its depth) neither overflow a stack nor reach grundy: a deep position is
+/// refused (status 2), a deep value the script drops itself is dropped.
+#[test]
+fn deep_script_values_do_not_abort() {
+    let scratch_dir = scratch("deep");
+    let dir = scratch_dir.path();
+    let write = |name: &str, body: &str| written(&dir, name, body);
+    let deep = "let a = []; for i in 0..5000 { a = [a]; }";
+    let start = write(
+        "start.rhai",
+        &format!("fn start() {{ {deep} a }} fn moves(p) {{ [] }}"),
+    );
+    let r = run(&["solve", &format!("rules:{start}")], Input::Nothing);
+    check("deep start()", &r, 2);
+    assert!(r.stderr.contains("nested more than"), "{}", r.stderr);
+    let opts = write(
+        "opts.rhai",
+        &format!("fn options(n) {{ {deep} [[n - 1]] }}"),
+    );
+    let r = run(
+        &["seq", &format!("script:{opts}"), "-n", "2"],
+        Input::Nothing,
+    );
+    check("deep options()", &r, 0);
+    assert_eq!(r.stdout.trim(), "0 1");
+    let answer = write("answer.rhai", &format!("fn options(n) {{ {deep} [a] }}"));
+    let r = run(
+        &["seq", &format!("script:{answer}"), "-n", "2"],
+        Input::Nothing,
+    );
+    check("deep answer of options()", &r, 2);
+}
+
+/// Scripts that hold copies of a long string in map keys or closures, or whose positions grow,
+/// stop at the memory budget (status 3) under `seq`, `misere` and `solve`, with a peak resident
+/// set within 1.3 times the budget.
+#[test]
+fn script_values_stay_inside_the_budget() {
+    let scratch_dir = scratch("script-memory");
+    let dir = scratch_dir.path();
+    let write = |name: &str, body: &str| written(&dir, name, body);
+    let long = "let s = \"x\"; while s.len() < 30000 { s += s; }";
+    let keys = write(
+        "keys.rhai",
+        &format!(
+            "fn options(n) {{ {long} let m = #{{}}; for i in 0..100000 {{ m[s + i] = i; }} [] }}"
+        ),
+    );
+    let closures = write(
+        "closures.rhai",
+        &format!("fn options(n) {{ {long} let f = []; for i in 0..100000 {{ let t = s + i; f.push(|| t); }} [] }}"),
+    );
+    for script in [&keys, &closures] {
+        let game = format!("script:{script}");
+        for args in [
+            vec!["seq", game.as_str(), "-n", "3"],
+            vec!["misere", game.as_str(), "--max-heap", "3"],
+        ] {
+            let r = run(&args, Input::Nothing);
+            check_budget(&args.join(" "), &r, 512);
+        }
+    }
+    let grow = write(
+        "grow.rhai",
+        "fn start() { [0] } \
+         fn moves(p) { if p.len() > 20000 { return []; } let q = p; q.push(p.len()); [q, q + [1]] }",
+    );
+    let r = run(&["solve", &format!("rules:{grow}")], Input::Nothing);
+    check_budget("solve rules:grow", &r, 512);
+}
+
+/// Searches charge everything they allocate, not only their tables: boards that outgrow the
+/// budget stop with status 3 within 1.3 times it.
+#[test]
+fn board_searches_stay_inside_the_budget() {
+    for (args, memory, mib) in [
+        (&["solve", "cram:64x64"][..], "64M", 64),
+        (&["solve", "cram:2x2048"][..], "256M", 256),
+        (
+            &["misere", "kayles", "--max-heap", "100000"][..],
+            "256M",
+            256,
+        ),
+    ] {
+        let r = run_with_memory(args, Input::Nothing, memory);
+        check_budget(&args.join(" "), &r, mib);
+    }
+}
+
+/// A checkpoint of a script game is refused once the script is edited (its values belong to
+/// the old rules); a checkpoint in a missing directory is refused when the command starts;
+/// temporary files of killed writers are cleaned.
+#[test]
+fn checkpoints_follow_their_rules_and_directories() {
+    let scratch_dir = scratch("checkpoint-rules");
+    let dir = scratch_dir.path();
+    let script = dir.join("rule.rhai");
+    std::fs::write(
+        &script,
+        "fn options(n) { let r = []; for k in 1..=n { r.push([n - k]); } r }",
+    )
+    .unwrap();
+    let game = format!("script:{}", script.display());
+    let ckpt = dir.join("values.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let r = run(
+        &["seq", &game, "-n", "20", "--checkpoint", c],
+        Input::Nothing,
+    );
+    check("first run", &r, 0);
+    let nim: Vec<String> = (0..20).map(|n| n.to_string()).collect();
+    assert_eq!(r.stdout.trim(), nim.join(" "));
+    // Edited: take one or two.
+    std::fs::write(
+        &script,
+        "fn options(n) { if n >= 2 { [[n - 1], [n - 2]] } else { [[0]] } }",
+    )
+    .unwrap();
+    let r = run(
+        &["seq", &game, "-n", "20", "--checkpoint", c],
+        Input::Nothing,
+    );
+    check("edited script", &r, 2);
+    assert!(
+        r.stderr.contains("another version of the rules"),
+        "{}",
+        r.stderr
+    );
+    // A stale temporary of a dead process is removed by the next run.
+    let stale = dir.join(".grundy-4000000000-x.tmp");
+    std::fs::write(&stale, [0u8; 1000]).unwrap();
+    let fresh = dir.join("fresh.ckpt");
+    let r = run(
+        &[
+            "seq",
+            &game,
+            "-n",
+            "5",
+            "--checkpoint",
+            fresh.to_str().unwrap(),
+        ],
+        Input::Nothing,
+    );
+    check("fresh checkpoint", &r, 0);
+    assert!(!stale.exists());
+    // A missing directory: refused at once, before any work.
+    let missing = dir.join("no-such-dir").join("c.ckpt");
+    let r = run(
+        &[
+            "seq",
+            "kayles",
+            "-n",
+            "10",
+            "--checkpoint",
+            missing.to_str().unwrap(),
+        ],
+        Input::Nothing,
+    );
+    check("missing directory", &r, 2);
+    assert!(r.stderr.contains("does not exist"), "{}", r.stderr);
+}
+
+/// Random bytes on `nimber product` are refused at their first line, after one read, not after
+/// reading the input limit.
+#[test]
+fn random_bytes_are_refused_at_the_first_bad_line() {
+    if !is_char_device("/dev/urandom") {
+        return;
+    }
+    let r = run(
+        &["nimber", "product"],
+        Input::File(Path::new("/dev/urandom")),
+    );
+    check("nimber product < /dev/urandom", &r, 2);
+    assert!(r.took < Duration::from_secs(2), "took {:?}", r.took);
+    assert!(r.stderr.contains("line 1"), "{}", r.stderr);
+}
+
+/// Forged cache lines for huge primes (with valid checksums) never make an ordinal command
+/// hang, and a line that is not UTF-8 is skipped with a warning while the rest is read.
+#[test]
+fn forged_and_invalid_cache_lines_are_skipped() {
+    let (_dir, cache, args, good) = filled_cache("cache-forged");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let line = |fields: &str| {
+        let sum = grundy::ordinal::excess::cache_checksum(fields);
+        format!("{fields}\t{sum:016x}\n")
+    };
+    let forged = format!(
+        "{}{}",
+        line("1000000007\t1\t500000003\t2\t1"),
+        line("18446744073709551557\t1\t2\t2\t1")
+    );
+    let mut bytes = forged.into_bytes();
+    bytes.extend_from_slice(b"\xff\xfe not text\n");
+    bytes.extend_from_slice(good.as_bytes());
+    std::fs::write(&cache, &bytes).unwrap();
+    let r = run(&args, Input::Nothing);
+    check("forged cache", &r, 0);
+    assert!(r.took < Duration::from_secs(5), "took {:?}", r.took);
+    assert_eq!(r.stdout.trim(), "w+256");
+    assert!(r.stderr.contains("not UTF-8"), "{}", r.stderr);
+}
+
+/// A vertex name of a megabyte listed twice is named in the error by its first characters and
+/// its length, not echoed whole.
+#[test]
+fn long_tokens_are_cut_in_messages() {
+    let scratch_dir = scratch("long-token");
+    let dir = scratch_dir.path();
+    let name = "v".repeat(1 << 20);
+    let graph = dir.join("g.txt");
+    std::fs::write(&graph, format!("{name}:\n{name}:\n")).unwrap();
+    let r = run(&["graph", "solve", graph.to_str().unwrap()], Input::Nothing);
+    check("duplicate long name", &r, 2);
+    assert!(
+        r.stderr.contains("listed twice"),
+        "{}",
+        &r.stderr[..r.stderr.len().min(300)]
+    );
+    assert!(r.stderr.len() < 1000, "{} bytes of message", r.stderr.len());
+}
+
+/// Boards that are heap games in disguise are answered from their heap game, far beyond the
+/// boards' own limits, each within a second.
+#[test]
+fn heap_games_in_disguise_are_answered_at_once() {
+    for (game, value) in [
+        ("chomp:100000", "99999"),
+        ("node-kayles:path:100000", "1"),
+        ("cram:1x100000", "3"),
+        ("wythoff:100000,0", "100000"),
+    ] {
+        let r = run(&["solve", game], Input::Nothing);
+        check(game, &r, 0);
+        assert!(r.took < Duration::from_secs(1), "{game} took {:?}", r.took);
+        assert_eq!(r.stdout, format!("N\nvalue {value}\n"), "{game}");
     }
 }

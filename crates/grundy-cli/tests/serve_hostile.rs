@@ -361,3 +361,104 @@ async fn every_job_gets_the_memory_budget_and_going_over_it_is_422() {
         .unwrap();
     }
 }
+
+#[test]
+fn two_host_headers_are_refused() {
+    let server = Server::start(Limits::default());
+    let good = server.host();
+    for (first, second) in [
+        (good.as_str(), "evil.example"),
+        ("evil.example", &good),
+        (&good, &good),
+    ] {
+        let raw = format!(
+            "GET /api/games HTTP/1.1\r\nHost: {first}\r\nHost: {second}\r\nConnection: close\r\n\r\n"
+        );
+        let (status, body) = exchange(server.port, raw.as_bytes(), WAIT);
+        assert_eq!(status, 400, "{first}, {second}: {body}");
+        assert!(body.contains("more than one Host"), "{body}");
+    }
+}
+
+/// 300 connections that send a whole head and then trickle their bodies, one byte a second
+/// (more than the 256 connections allowed), do not keep a real client out: each of its requests
+/// is answered within a second.
+#[test]
+fn trickled_bodies_do_not_keep_a_real_client_out() {
+    let server = Server::start(Limits::default());
+    let head = format!(
+        "POST /api/hint HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+         Content-Length: 4000\r\n\r\n{{",
+        server.host()
+    );
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let trickle = {
+        let stop = stop.clone();
+        let port = server.port;
+        std::thread::spawn(move || {
+            let mut flood: Vec<TcpStream> = (0..300)
+                .filter_map(|_| {
+                    let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
+                    s.write_all(head.as_bytes()).ok()?;
+                    Some(s)
+                })
+                .collect();
+            // A bounded time: at most 20 s of trickling.
+            let start = Instant::now();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed)
+                && start.elapsed() < Duration::from_secs(20)
+            {
+                flood.retain_mut(|s| s.write_all(b" ").is_ok());
+                // The server closed some: open new ones in their place.
+                while flood.len() < 300 {
+                    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
+                        break;
+                    };
+                    if s.write_all(head.as_bytes()).is_err() {
+                        break;
+                    }
+                    flood.push(s);
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        })
+    };
+    std::thread::sleep(Duration::from_millis(1500));
+    for round in 0..5 {
+        let start = Instant::now();
+        let raw = post_raw(
+            &server.host(),
+            "/api/hint",
+            Some("application/json"),
+            r#"{"game":"nim","heaps":[3,5]}"#,
+        );
+        let (status, body) = exchange(server.port, &raw, WAIT);
+        let took = start.elapsed();
+        assert_eq!(status, 200, "round {round}: {body}");
+        assert!(
+            took < Duration::from_secs(1),
+            "round {round}: answered after {took:?}"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    trickle.join().unwrap();
+}
+
+/// A script that builds an array nested 12 000 levels deep (Rhai's size limits count the arrays,
+/// and allow it) is answered, not the end of the server.
+#[test]
+fn deeply_nested_script_values_do_not_kill_the_server() {
+    let deadline = Duration::from_secs(3);
+    let server = Server::start(Limits {
+        deadline,
+        ..Limits::default()
+    });
+    let body = r#"{"game":"script","script":"fn options(n) { let a = []; for i in 0..12000 { a = [a]; } [] }","n":3}"#;
+    let start = Instant::now();
+    let (status, answer, _) = post(&server, "/api/seq", body);
+    assert!([200, 503].contains(&status), "{status} {answer}");
+    assert!(start.elapsed() < deadline + Duration::from_secs(2));
+    let (status, answer, _) = post(&server, "/api/hint", HEAVY_QUICK);
+    assert_eq!(status, 200, "{answer}");
+}

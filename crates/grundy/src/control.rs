@@ -32,7 +32,9 @@
 //! accounted, not measured: each engine states what an entry of its tables costs.
 
 use crate::error::{Error, LimitKind, Result};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+pub mod alloc;
+
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -68,8 +70,7 @@ pub const LIBRARY_MEMORY_ADVICE: &str = "a larger memory budget";
 /// or the threads of one, draw on one budget). [`MemoryBudget::unlimited`] never refuses.
 #[derive(Clone, Debug)]
 pub struct MemoryBudget {
-    limit: u64,
-    used: Arc<AtomicU64>,
+    inner: Arc<alloc::Account>,
 }
 
 impl Default for MemoryBudget {
@@ -82,8 +83,7 @@ impl MemoryBudget {
     /// A budget of `limit` bytes.
     pub fn new(limit: u64) -> MemoryBudget {
         MemoryBudget {
-            limit,
-            used: Arc::new(AtomicU64::new(0)),
+            inner: Arc::new(alloc::Account::new(limit)),
         }
     }
 
@@ -94,12 +94,55 @@ impl MemoryBudget {
 
     /// The limit in bytes.
     pub fn limit(&self) -> u64 {
-        self.limit
+        self.inner.limit
     }
 
     /// The bytes reserved now, by every clone of this budget.
     pub fn used(&self) -> u64 {
-        self.used.load(Ordering::Relaxed)
+        self.inner.reserved.load(Ordering::Relaxed)
+    }
+
+    /// The bytes that the threads charging this budget hold now, as the counting allocator
+    /// measures them (0 where [`alloc::CountingAlloc`] is not the global allocator).
+    pub fn held(&self) -> u64 {
+        self.inner.held()
+    }
+
+    /// The most bytes the threads charging this budget held at once above its soft limit (see
+    /// [`MemoryBudget::held`] and [`alloc::soft_limit`]); 0 while they never passed it.
+    pub fn peak(&self) -> u64 {
+        self.inner.peak()
+    }
+
+    /// Whether the bytes held have passed the soft limit ([`alloc::soft_limit`], the limit and a
+    /// sixteenth) at some point: the computation must stop
+    /// ([`Control::stop_check`] then returns the memory limit error of [`MemoryBudget::over`]).
+    pub fn is_over(&self) -> bool {
+        self.inner.is_over()
+    }
+
+    /// The memory limit error of a computation whose measured bytes passed the limit.
+    pub fn over(&self) -> Error {
+        let held = self.held().max(self.peak());
+        Error::limit_with_amounts(
+            LimitKind::Memory,
+            format!(
+                "the computation holds {}, above the memory budget of {}",
+                format_bytes(held),
+                format_bytes(self.limit())
+            ),
+            LIBRARY_MEMORY_ADVICE,
+            held,
+            self.limit(),
+        )
+    }
+
+    /// Charges every allocation of the calling thread to this budget until the guard is
+    /// dropped (with [`alloc::CountingAlloc`] as the global allocator). A host enters the
+    /// budget of a job on the thread that runs it; engines that start threads of their own
+    /// enter their caller's budget on them.
+    pub fn enter(&self) -> alloc::Entered {
+        alloc::enter(self)
     }
 
     /// Reserves `bytes` for `what` (a few words naming the table, e.g. "the misère search's
@@ -117,27 +160,30 @@ impl MemoryBudget {
     /// Takes `bytes` from the budget if they fit (one compare-and-swap loop, never above the
     /// limit even when threads race).
     fn take(&self, bytes: u64, what: &str) -> Result<()> {
-        let mut used = self.used.load(Ordering::Relaxed);
+        let limit = self.limit();
+        let mut used = self.used();
         loop {
             let new = used.saturating_add(bytes);
-            if new > self.limit {
+            if new > limit {
                 return Err(Error::limit_with_amounts(
                     LimitKind::Memory,
                     format!(
                         "{what} needs {} more, above the memory budget of {} ({} in use)",
                         format_bytes(bytes),
-                        format_bytes(self.limit),
+                        format_bytes(limit),
                         format_bytes(used)
                     ),
                     LIBRARY_MEMORY_ADVICE,
                     new,
-                    self.limit,
+                    limit,
                 ));
             }
-            match self
-                .used
-                .compare_exchange_weak(used, new, Ordering::Relaxed, Ordering::Relaxed)
-            {
+            match self.inner.reserved.compare_exchange_weak(
+                used,
+                new,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
                 Ok(_) => return Ok(()),
                 Err(now) => used = now,
             }
@@ -172,7 +218,8 @@ impl Reservation {
             self.grow(total - self.bytes, what)
         } else {
             self.budget
-                .used
+                .inner
+                .reserved
                 .fetch_sub(self.bytes - total, Ordering::Relaxed);
             self.bytes = total;
             Ok(())
@@ -182,23 +229,37 @@ impl Reservation {
 
 impl Drop for Reservation {
     fn drop(&mut self) {
-        self.budget.used.fetch_sub(self.bytes, Ordering::Relaxed);
+        self.budget
+            .inner
+            .reserved
+            .fetch_sub(self.bytes, Ordering::Relaxed);
     }
 }
 
 /// A byte count in the largest binary unit that keeps it at least 1 (`1.5 GiB`, `512 B`).
 pub fn format_bytes(b: u64) -> String {
-    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let mut v = b as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
+    Bytes(b).to_string()
+}
+
+/// A byte count displayed as [`format_bytes`] writes it, without allocating (for messages
+/// written where allocating is not allowed, such as inside an allocator).
+#[derive(Clone, Copy, Debug)]
+pub struct Bytes(pub u64);
+
+impl std::fmt::Display for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+        let mut v = self.0 as f64;
+        let mut u = 0;
+        while v >= 1024.0 && u + 1 < UNITS.len() {
+            v /= 1024.0;
+            u += 1;
+        }
+        if u == 0 {
+            write!(f, "{} B", self.0)
+        } else {
+            write!(f, "{v:.1} {}", UNITS[u])
+        }
     }
 }
 
@@ -294,12 +355,15 @@ impl<'a> Control<'a> {
         self.stop_check()
     }
 
-    /// Returns `Err(Error::Cancelled)` if the computation should stop, without reporting
-    /// progress.
+    /// Returns `Err(Error::Cancelled)` if the computation should stop, or the memory limit
+    /// error once the bytes its threads hold have passed the budget ([`MemoryBudget::is_over`]),
+    /// without reporting progress.
     #[inline]
     pub fn stop_check(&self) -> Result<()> {
         if self.should_stop() {
             Err(Error::Cancelled)
+        } else if self.memory.is_over() {
+            Err(self.memory.over())
         } else {
             Ok(())
         }

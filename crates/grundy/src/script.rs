@@ -94,25 +94,97 @@ pub fn silence(engine: &mut Engine) {
 /// Makes every later call on `engine` watch the cancel token and the deadline of `ctl`
 /// (replacing what it watched before): a call stops within [`DEADLINE_CHECK_EVERY`] operations
 /// of the token being cancelled or the deadline passing.
+///
+/// The call also stops, at the first operation after it happens, once the bytes held by the
+/// threads charging the memory budget of `ctl` pass it (measured by
+/// [`CountingAlloc`](crate::control::alloc::CountingAlloc) where the host installs it): with the
+/// memory limit error of [`call_error`]. A script can build large values in few operations
+/// (copies of a long string in closures or map keys, which Rhai's size limits do not see), so
+/// the budget is looked at on every operation; it costs one atomic load.
 pub fn watch(engine: &mut Engine, ctl: &Control) {
     let token = ctl.token().clone();
     let deadline = ctl.deadline();
+    let memory = ctl.memory().clone();
     engine.on_progress(move |ops| {
+        if memory.is_over() {
+            return Some(Dynamic::from(OverBudget(memory.clone())));
+        }
         (ops.is_multiple_of(DEADLINE_CHECK_EVERY)
             && (token.is_cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d)))
         .then_some(Dynamic::UNIT)
     });
 }
 
+/// The value a watched call stops with when its memory budget is passed.
+#[derive(Clone)]
+struct OverBudget(crate::control::MemoryBudget);
+
 /// The library error for a failed script call: a call stopped by its watcher is
-/// [`Error::Cancelled`]; anything else is the script's fault, reported as [`Error::Invalid`]
+/// [`Error::Cancelled`], or the memory limit error when it stopped for its memory budget;
+/// anything else is the script's fault, reported as [`Error::Invalid`]
 /// with `context` (e.g. `script rules.rhai: moves([1, 2])`) in front of Rhai's message.
 #[allow(clippy::boxed_local)] // Rhai hands its errors over boxed.
 pub fn call_error(e: Box<EvalAltResult>, context: &str) -> Error {
     match *e {
-        EvalAltResult::ErrorTerminated(..) => Error::Cancelled,
+        EvalAltResult::ErrorTerminated(token, _) => match token.try_cast::<OverBudget>() {
+            Some(OverBudget(memory)) => memory.over(),
+            None => Error::Cancelled,
+        },
         e => Error::invalid(format!("{context}: {e}")),
     }
+}
+
+/// The deepest nesting (of arrays, maps and curried function pointers) that a value a script
+/// hands to grundy may have. Deeper values are refused with [`too_deep`].
+pub const MAX_VALUE_DEPTH: usize = 256;
+
+/// Whether `value` nests arrays, maps or curried function pointers more than `limit` levels
+/// deep (a plain value has depth 0, `[1]` depth 1). Recurses at most `limit + 1` levels, however
+/// deep the value is.
+pub fn deeper_than(value: &Dynamic, limit: usize) -> bool {
+    fn below<'a>(mut children: impl Iterator<Item = &'a Dynamic>, limit: usize) -> bool {
+        limit == 0 || children.any(|c| deeper_than(c, limit - 1))
+    }
+    if let Ok(a) = value.as_array_ref() {
+        !a.is_empty() && below(a.iter(), limit)
+    } else if let Ok(m) = value.as_map_ref() {
+        !m.is_empty() && below(m.values(), limit)
+    } else if let Some(f) = value.read_lock::<rhai::FnPtr>() {
+        f.is_curried() && below(f.iter_curry(), limit)
+    } else {
+        false
+    }
+}
+
+/// Drops `value` without recursion: a value nested a million levels deep would overflow the
+/// stack of the recursive drop that Rust derives.
+pub fn dispose(value: Dynamic) {
+    let mut pending = vec![value];
+    while let Some(v) = pending.pop() {
+        let v = v.flatten();
+        if v.is_array() {
+            pending.extend(v.cast::<rhai::Array>());
+        } else if v.is_map() {
+            pending.extend(v.cast::<rhai::Map>().into_values());
+        } else if v.is_fnptr() {
+            let mut f = v.cast::<rhai::FnPtr>();
+            pending.extend(f.iter_curry_mut().map(std::mem::take));
+        }
+    }
+}
+
+/// Checks the nesting of a value a script returned: the value itself when it nests at most
+/// `limit` levels, otherwise it is dropped without recursion ([`dispose`]) and the error names
+/// `context` (e.g. `script game.rhai: start()`).
+pub fn too_deep(value: Dynamic, limit: usize, context: &dyn Fn() -> String) -> Result<Dynamic> {
+    if !deeper_than(&value, limit) {
+        return Ok(value);
+    }
+    dispose(value);
+    Err(Error::invalid(format!(
+        "{}: returned a value nested more than {limit} levels deep",
+        context()
+    )))
 }
 
 /// Reads the source of the script at `path`, refusing sources above [`MAX_SCRIPT_BYTES`]. The

@@ -2,6 +2,7 @@
 
 pub mod completions;
 pub mod count;
+pub mod disguised;
 pub mod graph;
 pub mod heap;
 pub mod manpage;

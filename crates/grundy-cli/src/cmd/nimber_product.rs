@@ -90,6 +90,16 @@ pub fn run(max_input_mib: u64) -> Result<(), CliError> {
             input.reserve(hint.min(budget.limit() as usize));
         }
         input.extend_from_slice(&chunk[..n]);
+        if let Some(bad) = chunk[..n].iter().position(|&b| !may_appear(b)) {
+            // A byte no product line holds: the input is refused at the line it is on, without
+            // reading on (random bytes fail on their first line).
+            let end = chunk[bad..n]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(n, |e| bad + e + 1);
+            let upto = input.len() - n + end;
+            product_io::parse_products(&input[..upto]).map_err(|e| e.in_source("stdin"))?;
+        }
     }
     let pairs = product_io::parse_products(&input).map_err(|e| e.in_source("stdin"))?;
     drop(input);
@@ -107,6 +117,12 @@ pub fn run(max_input_mib: u64) -> Result<(), CliError> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// Whether `b` may appear in a valid input: digits, the `x` of `0x`, hexadecimal letters and
+/// blanks.
+fn may_appear(b: u8) -> bool {
+    b.is_ascii_hexdigit() || matches!(b, b'x' | b'X' | b' ' | b'\t' | b'\r' | b'\n')
 }
 
 /// The size of stdin when it is a regular file (so that it is read into one allocation), else 0.

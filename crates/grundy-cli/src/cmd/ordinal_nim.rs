@@ -143,7 +143,7 @@ fn open_field(args: &CacheArgs) -> ClosureField<NimBig> {
     if let Some(path) = cache_path(args) {
         let text = match std::fs::File::open(&path) {
             Ok(file) => match crate::output::read_text(file, MAX_CACHE_BYTES) {
-                Ok(bytes) => String::from_utf8(bytes).ok(),
+                Ok(bytes) => Some(valid_lines(&bytes, &path)),
                 Err(_) => {
                     eprintln!(
                         "grundy: warning: the excess cache {} is not a cache file (larger than \
@@ -169,6 +169,27 @@ fn open_field(args: &CacheArgs) -> ClosureField<NimBig> {
         }
     }
     field
+}
+
+/// The lines of `bytes` that are UTF-8 text, with a warning naming the file when some are not
+/// (they are left out; the rest of the cache is used).
+fn valid_lines(bytes: &[u8], path: &std::path::Path) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    let mut bad = 0usize;
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        match std::str::from_utf8(line) {
+            Ok(l) => text.push_str(l),
+            Err(_) => bad += 1,
+        }
+    }
+    if bad > 0 {
+        eprintln!(
+            "grundy: warning: the excess cache {} has {bad} line(s) that are not UTF-8 text; \
+             they are ignored",
+            path.display()
+        );
+    }
+    text
 }
 
 /// New excesses that took less than this in all are not written to the default cache: they

@@ -88,6 +88,9 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
     if args.distributed {
         return crate::distributed::solve(&args);
     }
+    if let Some(s) = heap_in_disguise(&args)? {
+        return print(&args, &s);
+    }
     let game = parse_board_game(&args.game).map_err(|e| Error::Parse(e.in_source("GAME")))?;
     // The command's memory budget (`--memory`, global) bounds the transposition table and the
     // graph file a Node-Kayles game is read from.
@@ -113,10 +116,25 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
             s.seconds
         );
     }
+    print(&args, &s)
+}
+
+/// The solution of a board that is a heap game in disguise (normal play; see
+/// [`super::disguised`]), found before any board is built.
+fn heap_in_disguise(args: &SolveArgs) -> Result<Option<Solution>, CliError> {
+    match super::disguised::recognise(&args.game) {
+        Some(d) if !args.misere => {
+            super::disguised::solve(d, args.moves, &interruptible()).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+fn print(args: &SolveArgs, s: &Solution) -> Result<(), CliError> {
     if args.json {
-        write_json(&args.game, &s)
+        write_json(&args.game, s)
     } else {
-        write_text(&s)
+        write_text(s)
     }
 }
 

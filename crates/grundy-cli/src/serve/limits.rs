@@ -6,8 +6,8 @@
 //! requests (at most [`Limits::fast_operations`]) run in the **fast lane**, everything else in
 //! the **heavy lane**, so a cheap hint never waits behind a long analysis:
 //!
-//! - fast lane: Tokio's blocking pool, at most [`Limits::fast_workers`] jobs at once, each with
-//!   the short deadline [`Limits::fast_deadline`];
+//! - fast lane: at most [`Limits::fast_workers`] jobs at once, each with the short deadline
+//!   [`Limits::fast_deadline`];
 //! - heavy lane: at most [`Limits::workers`] jobs at once, each on a thread of its own running
 //!   at a lower scheduling priority (nice 10 on Linux, so the fast lane and the connections get
 //!   the processor first), with the deadline [`Limits::deadline`]. When a heavy job ends, its
@@ -15,6 +15,10 @@
 //!   otherwise keeps freed small blocks of every thread's arena resident).
 //!
 //! A request that cannot get a place in its lane within [`Limits::busy_wait`] is answered 503.
+//! Every job runs on a thread of its own with a stack of [`JOB_STACK_BYTES`], so that no value
+//! a script builds can overflow it, and every allocation of that thread is charged to the job's
+//! [`MemoryBudget`] (the counting allocator of `grundy::control::alloc`): a job holding more than
+//! its budget stops at its next check (a script at its next operation) with a memory limit, 422.
 //!
 //! **Cancellation.** Every job gets a [`Control`] holding a cancel token, the job's deadline and
 //! a [`MemoryBudget`] of [`Limits::job_memory`] bytes; the engines check it every few thousand
@@ -237,7 +241,9 @@ impl Lane {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let heavy = self.heavy;
         let work = move || {
+            let charged = ctl.memory().enter();
             let answer = catch_unwind(AssertUnwindSafe(|| job(&ctl)));
+            drop(charged);
             let stopped = ctl.should_stop();
             drop(ctl);
             let _ = tx.send((answer, stopped));
@@ -246,17 +252,16 @@ impl Lane {
             }
             drop(permit); // the place is free once the job's memory is back
         };
-        if heavy {
-            std::thread::Builder::new()
-                .name("grundy-job".into())
-                .spawn(move || {
+        std::thread::Builder::new()
+            .name("grundy-job".into())
+            .stack_size(JOB_STACK_BYTES)
+            .spawn(move || {
+                if heavy {
                     lower_priority();
-                    work()
-                })
-                .map_err(|e| ApiError::internal(format!("cannot start a worker thread: {e}")))?;
-        } else {
-            tokio::task::spawn_blocking(work);
-        }
+                }
+                work()
+            })
+            .map_err(|e| ApiError::internal(format!("cannot start a worker thread: {e}")))?;
         // A little grace beyond the deadline for a job to reach its next check and return.
         let (answer, stopped) =
             tokio::time::timeout(self.deadline + Duration::from_millis(500), rx)
@@ -274,6 +279,10 @@ impl Lane {
         }
     }
 }
+
+/// The stack of a job's thread: scripts build values that Rhai walks and drops recursively (a
+/// value nested 60 000 arrays deep is within its size limits). Only the pages used are touched.
+pub const JOB_STACK_BYTES: usize = 1 << 30;
 
 /// Lowers the calling thread's scheduling priority to nice 10 (Linux keeps a nice value per
 /// thread), so that heavy jobs yield the processor to the fast lane and the connections.

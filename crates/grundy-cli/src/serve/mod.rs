@@ -13,8 +13,9 @@
 //! Connections: each is served by hyper's HTTP/1 connection with a header-read timeout of
 //! [`Limits::header_timeout`] (it runs whenever the server waits for a request's head, so it
 //! closes half-sent heads and idle keep-alive connections alike); request bodies have
-//! [`Limits::body_timeout`] to arrive (408); at most [`Limits::connections`] are open at once,
-//! a new one closing the connection idle longest (see [`serve`]).
+//! [`Limits::body_timeout`] to arrive whole (408); at most [`Limits::connections`] are open at
+//! once, a new one closing the connection idle longest, or else the one whose body has been
+//! arriving longest (see [`serve`]). A request with more than one Host header is answered 400.
 
 pub mod api;
 pub mod assets;
@@ -141,9 +142,14 @@ pub fn allowed_host(host: &str, port: u16) -> bool {
     named && port_ok
 }
 
-/// The Host check: the Host header must be present and allowed, and so must the authority of a
-/// request target in absolute form.
+/// The Host check: the Host header must be present, only once (400 otherwise), and allowed, and
+/// so must the authority of a request target in absolute form.
 async fn host_check(State(port): State<u16>, req: Request, next: Next) -> Response {
+    if req.headers().get_all(header::HOST).iter().nth(1).is_some() {
+        // Which of them a proxy or a handler would read is anybody's guess (RFC 9112 §3.2: a
+        // request with more than one Host is answered 400).
+        return api::ApiError::bad("the request has more than one Host header").into_response();
+    }
     let host = req.headers().get(header::HOST).map(|h| h.to_str());
     let ok = match (host, req.uri().authority()) {
         (Some(Ok(h)), a) => {
@@ -187,6 +193,9 @@ struct Connections {
 
 struct Connection {
     busy: Arc<AtomicUsize>,
+    /// 1 + milliseconds since the server started, when the body of the request being answered
+    /// began to arrive; 0 when no body is arriving.
+    receiving: Arc<AtomicU64>,
     /// Milliseconds since the server started, when it opened or last answered.
     active: Arc<AtomicU64>,
     close: Arc<Notify>,
@@ -194,8 +203,9 @@ struct Connection {
 
 impl Connections {
     /// Makes room for one more connection when `cap` are open: closes the one idle longest (no
-    /// request being answered; a half-sent head counts as idle). False when every open
-    /// connection is answering a request.
+    /// request being answered; a half-sent head counts as idle), else the one whose request
+    /// body has been arriving longest (a body trickled byte by byte holds its connection until
+    /// the body timeout). False when every open connection is computing an answer.
     fn make_room(&mut self, cap: usize) -> bool {
         if self.open.len() < cap {
             return true;
@@ -205,6 +215,14 @@ impl Connections {
             .iter()
             .filter(|(_, c)| c.busy.load(Ordering::Acquire) == 0)
             .min_by_key(|(_, c)| c.active.load(Ordering::Acquire))
+            .or_else(|| {
+                self.open
+                    .iter()
+                    .map(|(id, c)| (id, c.receiving.load(Ordering::Acquire)))
+                    .filter(|&(_, since)| since > 0)
+                    .min_by_key(|&(_, since)| since)
+                    .and_then(|(id, _)| self.open.get_key_value(id))
+            })
             .map(|(&id, _)| id);
         match idlest.and_then(|id| self.open.remove(&id)) {
             Some(c) => {
@@ -213,6 +231,55 @@ impl Connections {
             }
             None => false,
         }
+    }
+}
+
+/// A request body that marks its connection as receiving a body (see [`Connection`]) until
+/// it has arrived whole, failed, or been dropped.
+struct Receiving {
+    inner: Incoming,
+    since: Arc<AtomicU64>,
+}
+
+impl Receiving {
+    fn new(inner: Incoming, since: Arc<AtomicU64>, epoch: Instant) -> Receiving {
+        use hyper::body::Body as _;
+        if !inner.is_end_stream() {
+            since.store(epoch.elapsed().as_millis() as u64 + 1, Ordering::Release);
+        }
+        Receiving { inner, since }
+    }
+}
+
+impl hyper::body::Body for Receiving {
+    type Data = axum::body::Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        let frame = std::pin::Pin::new(&mut self.inner).poll_frame(cx);
+        if matches!(frame, std::task::Poll::Ready(None | Some(Err(_))))
+            || self.inner.is_end_stream()
+        {
+            self.since.store(0, Ordering::Release);
+        }
+        frame
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+impl Drop for Receiving {
+    fn drop(&mut self) {
+        self.since.store(0, Ordering::Release);
     }
 }
 
@@ -234,9 +301,10 @@ impl Drop for Busy {
 /// Serves the playground (with the Host check of [`app`]) on `listener` until `shutdown`
 /// completes. Each connection is served by hyper's HTTP/1 connection with the header-read
 /// timeout of [`Limits::header_timeout`]. At most [`Limits::connections`] are open at once: a
-/// new connection beyond that closes the open one that has been idle longest, so a flood of
-/// idle or half-sent connections cannot keep a real client out (when every open connection is
-/// answering a request, the new one is closed instead). At shutdown it stops accepting, tells
+/// new connection beyond that closes the open one that has been idle longest, or else the one
+/// whose request body has been arriving longest, so a flood of idle, half-sent or
+/// slowly-sending connections cannot keep a real client out (when every open connection is
+/// computing an answer, the new one is closed instead). At shutdown it stops accepting, tells
 /// every running job to stop, and gives open connections one second to finish their answers.
 pub async fn serve<F>(listener: TcpListener, limits: Limits, shutdown: F) -> std::io::Result<()>
 where
@@ -268,7 +336,7 @@ where
             () = &mut shutdown => break,
         };
         let now = epoch.elapsed().as_millis() as u64;
-        let (id, busy, active, close) = {
+        let (id, busy, active, receiving, close) = {
             let Ok(mut open) = connections.lock() else {
                 break;
             };
@@ -280,9 +348,16 @@ where
             let c = Connection {
                 busy: Arc::new(AtomicUsize::new(0)),
                 active: Arc::new(AtomicU64::new(now)),
+                receiving: Arc::new(AtomicU64::new(0)),
                 close: Arc::new(Notify::new()),
             };
-            let handles = (id, c.busy.clone(), c.active.clone(), c.close.clone());
+            let handles = (
+                id,
+                c.busy.clone(),
+                c.active.clone(),
+                c.receiving.clone(),
+                c.close.clone(),
+            );
             open.open.insert(id, c);
             handles
         };
@@ -295,7 +370,8 @@ where
                 active: active.clone(),
                 epoch,
             };
-            let answer = app.clone().oneshot(req.map(axum::body::Body::new));
+            let body = |b| axum::body::Body::new(Receiving::new(b, receiving.clone(), epoch));
+            let answer = app.clone().oneshot(req.map(body));
             async move {
                 let answer = answer.await;
                 drop(guard);
@@ -363,7 +439,8 @@ pub fn run(port: u16) -> Result<(), StartError> {
         .await
         .map_err(internal)
     });
-    // Fast jobs run on the blocking pool, which a plain drop of the runtime would wait for.
+    // The blocking pool (file reads of the handlers), which a plain drop of the runtime would
+    // wait for.
     runtime.shutdown_timeout(Duration::from_millis(200));
     served
 }

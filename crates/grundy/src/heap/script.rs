@@ -132,6 +132,9 @@ impl ScriptRule {
             .engine
             .call_fn(&mut Scope::new(), &self.ast, "options", (arg,))
             .map_err(|e| crate::script::call_error(e, &format!("script {name}: options({n})")))?;
+        // An array of arrays of heaps: two levels.
+        let answer =
+            crate::script::too_deep(answer, 2, &|| format!("script {name}: options({n})"))?;
         let bad = |what: String| {
             Error::invalid(format!(
                 "script {name}: options({n}) {what}; expected an array of arrays of heaps \

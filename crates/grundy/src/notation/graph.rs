@@ -315,7 +315,10 @@ pub(crate) fn slow_arc_line(line: &str, n: usize) -> Result<Option<[u64; 2]>> {
             if found == 2 {
                 return Err(err(
                     at,
-                    format!("expected the end of the line after 'U V', found '{token}'"),
+                    format!(
+                        "expected the end of the line after 'U V', found '{}'",
+                        clip(token)
+                    ),
                 ));
             }
             values[found] = crate::notation::number::parse_u64(token).map_err(|e| {
@@ -383,7 +386,8 @@ pub(crate) fn adjacency_head(line: &str, n: usize) -> Result<Option<AdjacencyHea
         return Err(err(
             colon_at,
             format!(
-                "expected ':' after the vertex name '{name}', found {}",
+                "expected ':' after the vertex name '{}', found {}",
+                clip(name),
                 describe(after.chars().next())
             ),
         ));
@@ -401,8 +405,24 @@ pub(crate) fn listed_twice(name: &str, n: usize, at: usize, first: usize) -> Err
     Error::Parse(ParseError::at_line(
         n,
         Some(at),
-        format!("vertex '{name}' is listed twice (first on line {first})"),
+        format!(
+            "vertex '{}' is listed twice (first on line {first})",
+            clip(name)
+        ),
     ))
+}
+
+/// Characters of a token quoted in a message; longer tokens are cut (a vertex name may be
+/// megabytes long, and a message repeating it whole helps nobody).
+pub const MAX_QUOTED: usize = 64;
+
+/// `token` as quoted in messages: whole up to [`MAX_QUOTED`] characters, else its first
+/// characters and its length in bytes.
+pub fn clip(token: &str) -> String {
+    match token.char_indices().nth(MAX_QUOTED) {
+        None => token.to_string(),
+        Some((end, _)) => format!("{}… ({} bytes)", &token[..end], token.len()),
+    }
 }
 
 /// The options of an adjacency line after its colon (at byte `colon_at`), each with its byte

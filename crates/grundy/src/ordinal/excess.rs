@@ -421,6 +421,11 @@ impl<C: Coefficient> ClosureField<C> {
             ) else {
                 continue;
             };
+            // A prime the engine never computes an excess for is no cache entry, and finding
+            // the index of a huge prime would take minutes: refused before.
+            if p > MAX_EXCESS_PRIME {
+                continue;
+            }
             let Some(j) = odd_prime_index(p) else {
                 continue;
             };

@@ -19,6 +19,7 @@
 //! definition, slowly; the tests pit the two against each other.
 
 pub mod acyclic;
+mod known;
 pub mod loopy;
 pub mod misere;
 pub mod outcome;

@@ -521,7 +521,8 @@ pub struct Solution {
 /// outcome-only search; under misère play, the options lost for the player to move there).
 ///
 /// The search runs on a thread of its own with a stack of [`STACK_BYTES`] (it recurses once per
-/// move of the line it explores); the caller waits for it.
+/// move of the line it explores), charging its allocations to the memory budget of `ctl`
+/// ([`MemoryBudget::enter`](crate::control::MemoryBudget::enter)); the caller waits for it.
 pub fn solve<F>(
     family: &F,
     root: &F::Position,
@@ -539,6 +540,7 @@ where
             .name("grundy-search".into())
             .stack_size(STACK_BYTES)
             .spawn_scoped(scope, || {
+                let _charged = ctl.memory().enter();
                 solve_here(family, root, play, settings, moves, ctl)
             })
             .map_err(|e| Error::Internal(format!("cannot start the search thread: {e}")))?

@@ -19,7 +19,10 @@
 //! line of search is reported as an error, not searched forever.
 //!
 //! Scripts run in the shared sandbox of [`crate::script`]: a budget of operations per call and
-//! sizes of values, the cancel token and deadline of the [`Control`] that built the family.
+//! sizes of values, the cancel token, deadline and memory budget of the [`Control`] that built
+//! the family. A position nests arrays at most [`MAX_VALUE_DEPTH`](crate::script::MAX_VALUE_DEPTH)
+//! levels deep; a script returning a deeper value is refused, and the value is dropped without
+//! recursion.
 
 use super::Family;
 use crate::control::Control;
@@ -114,6 +117,24 @@ impl std::fmt::Display for Value {
     }
 }
 
+/// `text` with every control character (line breaks, escape sequences of terminals, ...)
+/// written as Rust writes it in a literal (`\n`, `\u{1b}`), so that a script's `show` can
+/// neither add lines to a listing of moves nor drive the terminal.
+pub fn escape_controls(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// A game defined by a script.
 pub struct Rules {
     engine: Engine,
@@ -174,11 +195,13 @@ impl Rules {
 
     fn call(&self, f: &str, args: Vec<Dynamic>, shown: &dyn Fn() -> String) -> Result<Dynamic> {
         let mut scope = Scope::new();
-        self.engine
+        let context = || format!("script {}: {f}({})", self.name, shown());
+        let answer = self
+            .engine
             .call_fn::<Dynamic>(&mut scope, &self.ast, f, args)
-            .map_err(|e| {
-                crate::script::call_error(e, &format!("script {}: {f}({})", self.name, shown()))
-            })
+            .map_err(|e| crate::script::call_error(e, &context()))?;
+        // A list of positions is one level deeper than a position.
+        crate::script::too_deep(answer, crate::script::MAX_VALUE_DEPTH + 1, &context)
     }
 
     fn call_on(&self, f: &str, p: &Value) -> Result<Dynamic> {
@@ -233,11 +256,12 @@ impl Family for Rules {
             return Ok(p.to_string());
         }
         let d = self.call_on("show", p)?;
-        if d.is_string() {
-            Ok(d.into_string().unwrap_or_default())
+        let text = if d.is_string() {
+            d.into_string().unwrap_or_default()
         } else {
-            Ok(d.to_string())
-        }
+            d.to_string()
+        };
+        Ok(escape_controls(&text))
     }
 
     fn bytes(&self, p: &Value) -> usize {

@@ -415,6 +415,45 @@ mod scripts {
             .all(|m| m.after.starts_with("heaps [")));
     }
 
+    /// A position nested past the limit is refused, and dropped, without overflowing the
+    /// stack of a test thread (2 MiB), however deep the script built it.
+    #[test]
+    fn deep_positions_are_refused() {
+        let ctl = Control::none();
+        let deep = "fn start() { let a = []; for i in 0..20000 { a = [a]; } a } \
+                    fn moves(p) { [] }";
+        let rules = Rules::compile(deep, "deep.rhai", crate::script::MAX_OPERATIONS, &ctl);
+        let e = std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(move || rules.unwrap().start().unwrap_err().to_string())
+            .unwrap()
+            .join()
+            .unwrap();
+        assert!(e.contains("nested more than 257 levels"), "{e}");
+        // At the limit, a position is taken.
+        let mut shallow = crate::script::MAX_VALUE_DEPTH;
+        let at = format!("fn start() {{ let a = []; for i in 1..{shallow} {{ a = [a]; }} a }} fn moves(p) {{ [] }}");
+        let rules = Rules::compile(&at, "at.rhai", crate::script::MAX_OPERATIONS, &ctl).unwrap();
+        let mut p = rules.start().unwrap();
+        while let Value::Array(mut a) = p {
+            shallow -= 1;
+            p = a.pop().unwrap_or(Value::Int(0));
+        }
+        assert_eq!(shallow, 0);
+    }
+
+    /// `show` cannot write control characters into a listing of moves.
+    #[test]
+    fn shown_positions_carry_no_control_characters() {
+        let ctl = Control::none();
+        let src = "fn start() { 1 } fn moves(p) { if p > 0 { [0] } else { [] } } \
+                   fn show(p) { \"x\\nP 0\\u001b[2J\" + p }";
+        let rules = Rules::compile(src, "show.rhai", crate::script::MAX_OPERATIONS, &ctl).unwrap();
+        let shown = rules.show(&Value::Int(0)).unwrap();
+        assert_eq!(shown, "x\\nP 0\\u{1b}[2J0");
+        assert!(!shown.chars().any(char::is_control));
+    }
+
     #[test]
     fn a_looping_script_is_an_error() {
         let ctl = Control::none();
