@@ -7,7 +7,7 @@
 #![cfg(target_os = "linux")]
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -442,7 +442,7 @@ fn check_budget(what: &str, r: &Run, budget_mib: u64) {
 fn deep_script_values_do_not_abort() {
     let scratch_dir = scratch("deep");
     let dir = scratch_dir.path();
-    let write = |name: &str, body: &str| written(&dir, name, body);
+    let write = |name: &str, body: &str| written(dir, name, body);
     let deep = "let a = []; for i in 0..5000 { a = [a]; }";
     let start = write(
         "start.rhai",
@@ -476,7 +476,7 @@ fn deep_script_values_do_not_abort() {
 fn script_values_stay_inside_the_budget() {
     let scratch_dir = scratch("script-memory");
     let dir = scratch_dir.path();
-    let write = |name: &str, body: &str| written(&dir, name, body);
+    let write = |name: &str, body: &str| written(dir, name, body);
     let long = "let s = \"x\"; while s.len() < 30000 { s += s; }";
     let keys = write(
         "keys.rhai",
