@@ -19,7 +19,7 @@ use grundy::count::{count_from_histogram_with, CountSpec};
 use grundy::game::families;
 use grundy::heap::position::{self, PositionAnalysis};
 use grundy::heap::{sequence, HeapGame};
-use grundy::nimber::{algebra, batch, Nim64, NimBig, NimberField};
+use grundy::nimber::{algebra, batch, AnyNimber, Nim64, NimBig, NimberField};
 use grundy::notation::board::parse_board_game;
 use grundy::notation::game::{parse_game, GameSpec};
 use grundy::notation::graph::{parse_graph, GraphFormat};
@@ -199,77 +199,14 @@ fn naturals(objs: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<BigUint>> {
 // ---------------------------------------------------------------------------------------------
 // Nimbers
 
-/// A nimber: 64-bit values on the fast path, any size otherwise (always normalised: `Big` only
-/// above 2^64).
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Nim {
-    Small(Nim64),
-    Big(NimBig),
-}
-
-impl Nim {
-    fn from_big(x: NimBig) -> Nim {
-        match x.to_u64() {
-            Some(s) => Nim::Small(Nim64(s)),
-            None => Nim::Big(x),
-        }
-    }
-
-    fn from_biguint(x: &BigUint) -> Nim {
-        match x.to_u64() {
-            Some(s) => Nim::Small(Nim64(s)),
-            None => Nim::Big(NimBig::from_biguint(x)),
-        }
-    }
-
-    fn big(&self) -> NimBig {
-        match self {
-            Nim::Small(x) => NimBig::from(x.0),
-            Nim::Big(x) => x.clone(),
-        }
-    }
-
-    fn to_biguint(&self) -> BigUint {
-        match self {
-            Nim::Small(x) => BigUint::from(x.0),
-            Nim::Big(x) => x.to_biguint(),
-        }
-    }
-
-    fn is_zero(&self) -> bool {
-        matches!(self, Nim::Small(Nim64(0)))
-    }
-
-    fn add(&self, o: &Nim) -> Nim {
-        match (self, o) {
-            (Nim::Small(a), Nim::Small(b)) => Nim::Small(Nim64(a.0 ^ b.0)),
-            _ => Nim::from_big(&self.big() + &o.big()),
-        }
-    }
-
-    fn mul(&self, o: &Nim) -> Nim {
-        match (self, o) {
-            (Nim::Small(a), Nim::Small(b)) => Nim::Small(*a * *b),
-            _ => Nim::from_big(&self.big() * &o.big()),
-        }
-    }
-
-    fn inv(&self) -> Option<Nim> {
-        match self {
-            Nim::Small(a) => a.nim_inv().map(Nim::Small),
-            Nim::Big(a) => a.inv().map(Nim::from_big),
-        }
-    }
-}
-
 /// The nimber argument of an operator: a `Nimber` or a natural Python int; `None` for anything
 /// else (the operator then returns `NotImplemented`).
-fn nim_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<Nim>> {
+fn nim_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<AnyNimber>> {
     if let Ok(n) = obj.cast::<Nimber>() {
         return Ok(Some(n.get().0.clone()));
     }
     if obj.is_instance_of::<PyInt>() {
-        return Ok(Some(Nim::from_biguint(&natural(obj, "nimber")?)));
+        return Ok(Some(AnyNimber::from_biguint(&natural(obj, "nimber")?)));
     }
     Ok(None)
 }
@@ -277,9 +214,9 @@ fn nim_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<Nim>> {
 /// A nimber: a natural number under nim-addition (xor) and nim-multiplication, the field
 /// operations of Conway's field On₂. Any size; Python ints convert both ways.
 #[pyclass(frozen, module = "grundy", name = "Nimber")]
-struct Nimber(Nim);
+struct Nimber(AnyNimber);
 
-fn new_nimber(py: Python<'_>, x: Nim) -> PyResult<Py<PyAny>> {
+fn new_nimber(py: Python<'_>, x: AnyNimber) -> PyResult<Py<PyAny>> {
     Ok(Bound::new(py, Nimber(x))?.into_any().unbind())
 }
 
@@ -289,13 +226,13 @@ impl Nimber {
     #[pyo3(signature = (value=None))]
     fn new(value: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         guard(|| match value {
-            None => Ok(Nimber(Nim::Small(Nim64(0)))),
+            None => Ok(Nimber(AnyNimber::zero())),
             Some(v) => match nim_arg(v)? {
                 Some(x) => Ok(Nimber(x)),
                 None => {
                     // Also accept anything int() accepts that is an integer (numpy integers).
                     let i = v.call_method0("__index__")?;
-                    Ok(Nimber(Nim::from_biguint(&natural(&i, "nimber")?)))
+                    Ok(Nimber(AnyNimber::from_biguint(&natural(&i, "nimber")?)))
                 }
             },
         })
@@ -303,7 +240,7 @@ impl Nimber {
 
     fn __add__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         guard(|| match nim_arg(other)? {
-            Some(o) => new_nimber(py, self.0.add(&o)),
+            Some(o) => new_nimber(py, self.0.nim_add(&o)),
             None => Ok(py.NotImplemented()),
         })
     }
@@ -323,7 +260,7 @@ impl Nimber {
 
     fn __mul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         guard(|| match nim_arg(other)? {
-            Some(o) => new_nimber(py, self.0.mul(&o)),
+            Some(o) => new_nimber(py, self.0.nim_mul(&o)),
             None => Ok(py.NotImplemented()),
         })
     }
@@ -334,8 +271,8 @@ impl Nimber {
 
     fn __truediv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         guard(|| match nim_arg(other)? {
-            Some(o) => match o.inv() {
-                Some(i) => new_nimber(py, self.0.mul(&i)),
+            Some(o) => match o.nim_inv() {
+                Some(i) => new_nimber(py, self.0.nim_mul(&i)),
                 None => Err(PyZeroDivisionError::new_err("nimber division by 0")),
             },
             None => Ok(py.NotImplemented()),
@@ -344,8 +281,8 @@ impl Nimber {
 
     fn __rtruediv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         guard(|| match nim_arg(other)? {
-            Some(o) => match self.0.inv() {
-                Some(i) => new_nimber(py, o.mul(&i)),
+            Some(o) => match self.0.nim_inv() {
+                Some(i) => new_nimber(py, o.nim_mul(&i)),
                 None => Err(PyZeroDivisionError::new_err("nimber division by 0")),
             },
             None => Ok(py.NotImplemented()),
@@ -368,15 +305,15 @@ impl Nimber {
             };
             let base = if e.is_negative() {
                 self.0
-                    .inv()
+                    .nim_inv()
                     .ok_or_else(|| PyZeroDivisionError::new_err("0 has no nim-inverse"))?
             } else {
                 self.0.clone()
             };
             let e = e.magnitude();
             let r = match &base {
-                Nim::Small(x) => Nim::Small(algebra::pow(x, e)),
-                Nim::Big(x) => Nim::from_big(x.checked_pow(e).map_err(to_py)?),
+                AnyNimber::Fixed(x) => AnyNimber::Fixed(algebra::pow(x, e)),
+                AnyNimber::Big(x) => AnyNimber::from_big(x.checked_pow(e).map_err(to_py)?),
             };
             new_nimber(py, r)
         })
@@ -392,7 +329,7 @@ impl Nimber {
 
     /// The nim-inverse (`ZeroDivisionError` for 0).
     fn inv(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        guard(|| match self.0.inv() {
+        guard(|| match self.0.nim_inv() {
             Some(i) => new_nimber(py, i),
             None => Err(PyZeroDivisionError::new_err("0 has no nim-inverse")),
         })
@@ -400,13 +337,7 @@ impl Nimber {
 
     /// The nim-square root: the unique `r` with `r * r == self` (squaring is a bijection).
     fn sqrt(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        guard(|| {
-            let r = match &self.0 {
-                Nim::Small(x) => Nim::Small(x.nim_sqrt()),
-                Nim::Big(x) => Nim::from_big(x.sqrt()),
-            };
-            new_nimber(py, r)
-        })
+        guard(|| new_nimber(py, self.0.nim_sqrt()))
     }
 
     /// The multiplicative order: the least `n >= 1` with `self ** n == 1` (`ValueError` for 0).
@@ -414,8 +345,8 @@ impl Nimber {
         guard(|| {
             let x = self.0.clone();
             run(py, None, |ctl| match &x {
-                Nim::Small(a) => algebra::order_with(a, ctl),
-                Nim::Big(a) => algebra::order_with(a, ctl),
+                AnyNimber::Fixed(a) => algebra::order_with(a, ctl),
+                AnyNimber::Big(a) => algebra::order_with(a, ctl),
             })
         })
     }
@@ -428,8 +359,8 @@ impl Nimber {
                 .ok_or_else(|| PyValueError::new_err("log: the base must be a nimber or an int"))?;
             let y = self.0.clone();
             run(py, None, |ctl| match (&b, &y) {
-                (Nim::Small(b), Nim::Small(y)) => algebra::log_with(b, y, ctl),
-                (b, y) => algebra::log_with(&b.big(), &y.big(), ctl),
+                (AnyNimber::Fixed(b), AnyNimber::Fixed(y)) => algebra::log_with(b, y, ctl),
+                (b, y) => algebra::log_with(&b.to_big(), &y.to_big(), ctl),
             })
         })
     }
@@ -445,13 +376,13 @@ impl Nimber {
             let arg = |x: &Bound<'_, PyAny>| {
                 nim_arg(x)?
                     .ok_or_else(|| PyValueError::new_err("expected a nimber or an int"))
-                    .map(|n| n.big())
+                    .map(|n| n.to_big())
             };
             let (b, c) = (arg(b)?, arg(c)?);
             let roots = NimBig::solve_quadratic(&b, &c).map_err(to_py)?;
             roots
                 .into_iter()
-                .map(|r| new_nimber(py, Nim::from_big(r)))
+                .map(|r| new_nimber(py, AnyNimber::from_big(r)))
                 .collect()
         })
     }

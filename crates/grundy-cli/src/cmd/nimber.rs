@@ -1,13 +1,13 @@
 //! `grundy nimber ...`: nimber arithmetic.
 //!
 //! Every argument is a natural number of any size (decimal, or hexadecimal after `0x`). Inputs
-//! below `2^128` go through the fixed-width type [`Nim128`] (fast kernels), larger ones through
-//! the any-size [`NimBig`]; the answers are the same, only the speed differs.
+//! below `2^128` go through the fixed-width type (fast kernels), larger ones through the any-size
+//! one ([`AnyNimber`]); the answers are the same, only the speed differs.
 
 use crate::error::CliError;
 use crate::output::{interruptible, json_int, json_value, print_json, spinner, stdout, OpDoc};
 use clap::Subcommand;
-use grundy::nimber::{algebra, Nim128, NimBig, NimberField};
+use grundy::nimber::{algebra, AnyNimber, NimBig, NimberField};
 use grundy::notation::number::parse_natural;
 use grundy::Error;
 use num_bigint::BigUint;
@@ -145,26 +145,8 @@ fn parse(arg: &str, name: &str) -> Result<BigUint, CliError> {
 }
 
 /// A nimber argument, in the fast fixed-width type when it fits.
-enum Nimber {
-    Small(Nim128),
-    Big(NimBig),
-}
-
-fn nimber(arg: &str, name: &str) -> Result<Nimber, CliError> {
-    let x = NimBig::from_biguint(&parse(arg, name)?);
-    Ok(match x.to_u128() {
-        Some(v) => Nimber::Small(Nim128(v)),
-        None => Nimber::Big(x),
-    })
-}
-
-impl Nimber {
-    fn big(&self) -> NimBig {
-        match self {
-            Nimber::Small(x) => NimBig::from(x.0),
-            Nimber::Big(x) => x.clone(),
-        }
-    }
+fn nimber(arg: &str, name: &str) -> Result<AnyNimber, CliError> {
+    Ok(AnyNimber::from_biguint(&parse(arg, name)?))
 }
 
 /// A command's answer, before it is written as text or JSON.
@@ -211,7 +193,7 @@ fn write_answer(op: &str, args: &[String], json: bool, answer: Answer) -> Result
     Ok(())
 }
 
-fn named_values(values: &[String]) -> Result<Vec<Nimber>, CliError> {
+fn named_values(values: &[String]) -> Result<Vec<AnyNimber>, CliError> {
     values
         .iter()
         .enumerate()
@@ -234,58 +216,40 @@ pub fn run(command: NimberCommand) -> Result<(), CliError> {
         }
         NimberCommand::Mul { values, json } => {
             let xs = named_values(&values)?;
-            let smalls: Option<Vec<Nim128>> = xs
-                .iter()
-                .map(|x| match x {
-                    Nimber::Small(v) => Some(*v),
-                    Nimber::Big(_) => None,
-                })
-                .collect();
-            let product = match smalls {
-                Some(v) => one(v.into_iter().fold(Nim128(1), |p, x| p * x)),
-                None => one(xs.iter().fold(NimBig::one(), |p, x| &p * &x.big())),
-            };
-            ("mul", values, json, product)
+            let product = xs.iter().fold(AnyNimber::one(), |p, x| p.nim_mul(x));
+            ("mul", values, json, one(product))
         }
         NimberCommand::Div { a, b, json } => {
             let zero = || Error::invalid("division by zero: B is 0");
-            let q = match (nimber(&a, "A")?, nimber(&b, "B")?) {
-                (Nimber::Small(a), Nimber::Small(b)) => one(a.checked_div(b).ok_or_else(zero)?),
-                (a, b) => one(a.big().checked_div(&b.big()).ok_or_else(zero)?),
-            };
-            ("div", vec![a, b], json, q)
+            let (x, y) = (nimber(&a, "A")?, nimber(&b, "B")?);
+            let q = x.nim_mul(&y.nim_inv().ok_or_else(zero)?);
+            ("div", vec![a, b], json, one(q))
         }
         NimberCommand::Inv { a, json } => {
             let zero = || Error::invalid("A: 0 has no inverse");
-            let inv = match nimber(&a, "A")? {
-                Nimber::Small(a) => one(a.inv().ok_or_else(zero)?),
-                Nimber::Big(a) => one(a.inv().ok_or_else(zero)?),
-            };
-            ("inv", vec![a], json, inv)
+            let inv = nimber(&a, "A")?.nim_inv().ok_or_else(zero)?;
+            ("inv", vec![a], json, one(inv))
         }
         NimberCommand::Pow { a, e, json } => {
             let x = nimber(&a, "A")?;
             let n = parse(&e, "E")?;
             let power = match x {
-                Nimber::Small(x) => one(algebra::pow(&x, &n)),
-                Nimber::Big(x) => one(x.checked_pow(&n)?),
+                AnyNimber::Fixed(x) => one(algebra::pow(&x, &n)),
+                AnyNimber::Big(x) => one(x.checked_pow(&n)?),
             };
             ("pow", vec![a, e], json, power)
         }
         NimberCommand::Sqrt { a, json } => {
-            let root = match nimber(&a, "A")? {
-                Nimber::Small(x) => one(x.sqrt()),
-                Nimber::Big(x) => one(x.sqrt()),
-            };
-            ("sqrt", vec![a], json, root)
+            let root = nimber(&a, "A")?.nim_sqrt();
+            ("sqrt", vec![a], json, one(root))
         }
         NimberCommand::Order { a, json } => {
             let x = nimber(&a, "A")?;
             let bar = spinner("computing the order");
             let ctl = interruptible();
             let order = match x {
-                Nimber::Small(x) => algebra::order_with(&x, &ctl).map(one),
-                Nimber::Big(x) => algebra::order_with(&x, &ctl).map(one),
+                AnyNimber::Fixed(x) => algebra::order_with(&x, &ctl).map(one),
+                AnyNimber::Big(x) => algebra::order_with(&x, &ctl).map(one),
             };
             bar.finish_and_clear();
             let order = order?;
@@ -296,15 +260,15 @@ pub fn run(command: NimberCommand) -> Result<(), CliError> {
             let bar = spinner("computing the logarithm");
             let ctl = interruptible();
             let log = match (x, y) {
-                (Nimber::Small(x), Nimber::Small(y)) => algebra::log_with(&x, &y, &ctl),
-                (x, y) => algebra::log_with(&x.big(), &y.big(), &ctl),
+                (AnyNimber::Fixed(x), AnyNimber::Fixed(y)) => algebra::log_with(&x, &y, &ctl),
+                (x, y) => algebra::log_with(&x.to_big(), &y.to_big(), &ctl),
             };
             bar.finish_and_clear();
             let log = log?;
             ("log", vec![a, b], json, log.map_or(Answer::NoneFound, one))
         }
         NimberCommand::Solve { b, c, json } => {
-            let (x, y) = (nimber(&b, "B")?.big(), nimber(&c, "C")?.big());
+            let (x, y) = (nimber(&b, "B")?.to_big(), nimber(&c, "C")?.to_big());
             let roots = NimBig::solve_quadratic(&x, &y)?;
             let roots = Answer::Many(roots.iter().map(ToString::to_string).collect());
             ("solve", vec![b, c], json, roots)

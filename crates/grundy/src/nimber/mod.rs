@@ -7,6 +7,7 @@
 //! a product of distinct Fermat 2-powers is their ordinary product.
 
 pub mod algebra;
+pub mod any;
 pub mod batch;
 pub mod big;
 pub mod field;
@@ -19,6 +20,7 @@ testing_pub! {
     pub mod reference;
 }
 
+pub use any::AnyNimber;
 pub use big::NimBig;
 pub use field::NimberField;
 pub use n128::Nim128;
