@@ -4,10 +4,11 @@
 //! reports it with the input, and the replay test fails on it.
 
 use grundy::control::Control;
+use grundy::game::spec::GameSpec;
 use grundy::heap::script::ScriptRule;
 use grundy::heap::{HeapGame, Options};
 use grundy::nimber::product_io::{format_lines, parse_products};
-use grundy::notation::game::{parse_game, GameSpec};
+use grundy::notation::game::parse_game;
 use grundy::notation::graph::{parse_arcs_stream, parse_graph, GraphFormat};
 use grundy::notation::ordinal::{
     parse_heap_graph, parse_matrix, parse_ordinal, parse_row, parse_token_heap,

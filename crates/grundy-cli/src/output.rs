@@ -3,9 +3,9 @@
 
 use crate::error::CliError;
 use grundy::control::{CancelToken, Control, MemoryBudget, ProgressFn};
+use grundy::game::spec::GameSpec;
 use grundy::heap::sequence;
 use grundy::heap::HeapGame;
-use grundy::notation::game::GameSpec;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};

@@ -17,11 +17,12 @@ use grundy::control::{CancelToken, Control, MemoryBudget, LIBRARY_MEMORY_ADVICE}
 use grundy::count::histogram::{histogram_of_analysis, Limits};
 use grundy::count::{count_from_histogram_with, CountSpec};
 use grundy::game::families;
+use grundy::game::spec::GameSpec;
 use grundy::heap::position::{self, PositionAnalysis};
 use grundy::heap::{sequence, HeapGame};
 use grundy::nimber::{algebra, batch, AnyNimber, Nim64, NimBig, NimberField};
 use grundy::notation::board::parse_board_game;
-use grundy::notation::game::{parse_game, GameSpec};
+use grundy::notation::game::parse_game;
 use grundy::notation::graph::{parse_graph, GraphFormat};
 use grundy::ordinal::games::{cascade_value, FreeSet, LevelGame};
 use grundy::ordinal::nim_mul::ClosureField;

@@ -51,13 +51,7 @@ const KNOWN: &[(&str, &str)] = &[
     ("game/families/heaps.rs", "heap"),
     ("game/families/mod.rs", "notation"),
     ("game/families/mod.rs", "solve"),
-    ("heap/game.rs", "notation"),
-    ("heap/naive.rs", "notation"),
-    ("heap/position.rs", "notation"),
-    ("heap/rule.rs", "notation"),
-    ("misere/mod.rs", "notation"),
     ("ordinal/excess.rs", "notation"),
-    ("pattern/value.rs", "notation"),
 ];
 
 fn layer(module: &str) -> Option<u8> {

@@ -7,10 +7,11 @@ use crate::output::{
 };
 use crate::plot;
 use clap::Args;
+use grundy::game::spec::GameSpec;
 use grundy::heap::position::{self, PositionAnalysis};
 use grundy::heap::sequence;
 use grundy::heap::HeapGame;
-use grundy::notation::game::{parse_game, GameSpec};
+use grundy::notation::game::parse_game;
 use grundy::notation::number::{parse_natural, parse_u64};
 use grundy::pattern::value;
 use grundy::solve::Outcome;

@@ -14,10 +14,11 @@
 use crate::error::CliError;
 use crate::output::stdout;
 use clap::Args;
+use grundy::game::spec::GameSpec;
 use grundy::heap::hint;
 use grundy::heap::position::{Move, MAX_HEAP};
 use grundy::heap::{HeapGame, Options};
-use grundy::notation::game::{parse_game, GameSpec};
+use grundy::notation::game::parse_game;
 use grundy::notation::number::parse_u64;
 use grundy::solve::Outcome;
 use grundy::Error;

@@ -14,6 +14,7 @@ pub mod families;
 pub mod graph;
 pub(crate) mod hash;
 pub mod product;
+pub mod spec;
 pub mod sum;
 
 use std::hash::Hash;

@@ -1,15 +1,14 @@
 //! [`HeapGame`]: a heap game parsed once and passed to every engine.
 
 use crate::error::{Error, Result};
+use crate::game::spec::GameSpec;
 use crate::game::Game;
 use crate::heap::rule::{sum_options, HeapRule, Options, Rule};
 #[cfg(feature = "script")]
 use crate::heap::script::ScriptRule;
-use crate::notation::game::{parse_game, GameSpec};
 use std::fmt;
 #[cfg(feature = "script")]
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::sync::Mutex;
 
 /// A heap game of the GAME notation, ready to play: the parsed [`GameSpec`] with its rule built
@@ -113,15 +112,6 @@ impl HeapGame {
     }
 }
 
-impl FromStr for HeapGame {
-    type Err = Error;
-
-    /// Parses the GAME notation ([`parse_game`]) and builds the rule.
-    fn from_str(s: &str) -> Result<HeapGame> {
-        HeapGame::from_spec(parse_game(s)?)
-    }
-}
-
 impl fmt::Display for HeapGame {
     /// The canonical notation.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -150,6 +140,7 @@ mod tests {
     use crate::control::Control;
     use crate::heap::reference;
     use crate::heap::sequence::compute;
+    use crate::notation::game::parse_game;
     use crate::solve::acyclic::{self, reference::grundy_recursive};
     use proptest::prelude::*;
 

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::heap::reference;
 use crate::heap::rule::Rule;
 use crate::heap::sequence::{push, Cell, Fill, PROGRESS_EVERY};
-use crate::notation::game::{SubtractionSet, TakeBreak};
+use crate::game::spec::{SubtractionSet, TakeBreak};
 
 /// A bitset of values, cleared per heap, giving the mex.
 #[derive(Default)]

@@ -468,7 +468,7 @@ type Frame = (Vec<u64>, Vec<Vec<u64>>, usize, u64);
 /// narrowed to 64 bits: `h - s` for each `s` of the set; other rules need `h` below 2^64.
 pub fn options_of_big(game: &HeapGame, h: &BigUint) -> Result<Vec<Vec<BigUint>>> {
     let too_many = |count: &dyn std::fmt::Display| too_many_options(h, count);
-    if let crate::notation::game::GameSpec::Subtraction(set) = game.spec() {
+    if let crate::game::spec::GameSpec::Subtraction(set) = game.spec() {
         if set.len() > MAX_OPTIONS {
             return Err(too_many(&set.len()));
         }
@@ -576,7 +576,7 @@ pub fn normal_by_pattern(
 ) -> Result<BigPositionAnalysis> {
     let x_of = |g: &[BigUint]| g.iter().fold(BigUint::zero(), |a, b| a ^ b);
     let outcome = |x: &BigUint| if x.is_zero() { Outcome::P } else { Outcome::N };
-    if let crate::notation::game::GameSpec::Nim = game.spec() {
+    if let crate::game::spec::GameSpec::Nim = game.spec() {
         let x = x_of(heaps);
         let winning_moves = heaps
             .iter()
@@ -627,7 +627,7 @@ pub fn normal_by_pattern(
                 }
                 Ok(())
             };
-            if let crate::notation::game::GameSpec::Subtraction(set) = game.spec() {
+            if let crate::game::spec::GameSpec::Subtraction(set) = game.spec() {
                 if set.len() > MAX_OPTIONS {
                     return Err(too_many_options(h, &set.len()));
                 }

@@ -5,10 +5,10 @@
 //! position is the xor of its heaps' values, so everything reduces to the sequence G(n).
 
 use crate::error::{Error, Result};
+use crate::game::spec::{GameSpec, SubtractionSet, TakeBreak};
 use crate::game::Game;
 #[cfg(feature = "script")]
 use crate::heap::script::ScriptRule;
-use crate::notation::game::{GameSpec, SubtractionSet, TakeBreak};
 use std::sync::Mutex;
 
 /// The options of one heap, written by [`HeapRule::options`] into a caller-owned buffer: a flat
@@ -111,13 +111,6 @@ impl Rule {
                 ))
             }
         })
-    }
-
-    /// Parses GAME and builds its rule.
-    #[cfg(any(test, feature = "testing"))]
-    pub fn parse(game: &str) -> Result<Rule> {
-        let spec = crate::notation::game::parse_game(game)?;
-        Rule::from_spec(&spec)
     }
 
     /// Makes the rule's script, if it has one, watch the cancel token and deadline of `ctl`

@@ -7,7 +7,7 @@ use super::sequence::{compute, compute_with, Sequence, SequenceEngine};
 use super::sparse;
 use super::HeapGame;
 use crate::control::Control;
-use crate::notation::game::{GameSpec, TakeBreak};
+use crate::game::spec::{GameSpec, TakeBreak};
 use proptest::prelude::*;
 
 fn rule(game: &str) -> Rule {

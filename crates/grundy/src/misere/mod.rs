@@ -64,10 +64,10 @@ pub use present::{Generator, Relation};
 
 use crate::control::Control;
 use crate::error::{Error, Result};
+use crate::game::spec::GameSpec;
 use crate::heap::position::{Move, PositionAnalysis};
 use crate::heap::rule::Options;
 use crate::heap::HeapGame;
-use crate::notation::game::GameSpec;
 use crate::solve::Outcome;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};

@@ -22,10 +22,10 @@ use super::periodic::{self, PeriodOutcome, PeriodProof, Periodicity, Theorem};
 use super::runs::{self, RunStats, RunTable};
 use crate::control::Control;
 use crate::error::{Error, Result};
+use crate::game::spec::GameSpec;
 use crate::heap::rule::Rule;
 use crate::heap::sequence::{self, with_cells, Cell, SaveFn, Sequence};
 use crate::heap::HeapGame;
-use crate::notation::game::GameSpec;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
@@ -64,7 +64,7 @@ pub const SUBTRACTION_MAX: u64 = 1 << 26;
 /// `p = j - i` with `n0 + p = j - t <= M - 1`. The smallest period divides `p` and the smallest
 /// preperiod is at most `n0`, so [`Theorem::Subtraction`], which checks `n0 <= n < n0 + t`
 /// with `G(n+p)` known, proves the period from the first `n0 + p + t <= (|S|+1)^t + t` values.
-pub fn subtraction_values_bound(s: &crate::notation::game::SubtractionSet) -> u128 {
+pub fn subtraction_values_bound(s: &crate::game::spec::SubtractionSet) -> u128 {
     let t = s.max();
     let base = s.len().saturating_add(1);
     let windows = u32::try_from(t)
