@@ -13,7 +13,7 @@ use common::{header, median_time, row};
 use grundy::gf2::fft;
 use grundy::gf2::{self, BinaryField};
 use grundy::nimber::NimBig;
-use grundy::notation::ordinal::parse_ordinal;
+use grundy::notation::ordinal::{load_excess_cache, parse_ordinal};
 use grundy::ordinal::excess::reference::is_pth_power;
 use grundy::ordinal::nim_mul::{odd_prime, ClosureField, KappaPoly};
 use num_bigint::BigUint;
@@ -54,7 +54,7 @@ fn main() {
         };
         let fast = median_time(prime_runs, || {
             let mut f = F::new();
-            f.load_excesses_tsv(&smaller);
+            load_excess_cache(&mut f, &smaller);
             f.excess(p).expect("excess").m
         });
         total += fast;
@@ -63,7 +63,7 @@ fn main() {
             let alpha = KappaPoly::<NimBig>::from_ordinal(&e.alpha).expect("alpha");
             median_time(runs, || {
                 let mut f = F::new();
-                f.load_excesses_tsv(&smaller);
+                load_excess_cache(&mut f, &smaller);
                 is_pth_power(&mut f, &alpha, p).expect("check")
             })
         });

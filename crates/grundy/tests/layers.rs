@@ -51,7 +51,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("game/families/heaps.rs", "heap"),
     ("game/families/mod.rs", "notation"),
     ("game/families/mod.rs", "solve"),
-    ("ordinal/excess.rs", "notation"),
 ];
 
 fn layer(module: &str) -> Option<u8> {

@@ -7,7 +7,7 @@ use crate::output::{json_int, json_value, print_op, spinner, write_atomically};
 use clap::Args;
 use grundy::nimber::NimBig;
 use grundy::notation::number::parse_natural;
-use grundy::notation::ordinal::parse_ordinal;
+use grundy::notation::ordinal::{load_excess_cache, parse_ordinal};
 use grundy::ordinal::excess::MAX_EXCESS_PRIME;
 use grundy::ordinal::nim_mul::{odd_prime_index, ClosureField, DEFAULT_MAX_DEGREE};
 use grundy::ordinal::Ordinal;
@@ -157,7 +157,7 @@ fn open_field(args: &CacheArgs) -> ClosureField<NimBig> {
             Err(_) => None,
         };
         if let Some(text) = text {
-            let load = field.load_excesses_tsv(&text);
+            let load = load_excess_cache(&mut field, &text);
             if load.rejected > 0 {
                 eprintln!(
                     "grundy: warning: the excess cache {} has {} damaged or inconsistent \

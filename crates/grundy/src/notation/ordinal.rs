@@ -20,6 +20,8 @@
 
 use crate::error::ParseError;
 use crate::notation::number::{parse_natural, parse_u64};
+use crate::ordinal::excess::{cache_checksum, CacheLoad, CachedExcess};
+use crate::ordinal::nim_mul::{ClosureField, Coefficient};
 use crate::ordinal::Ordinal;
 use num_bigint::BigUint;
 
@@ -364,6 +366,51 @@ pub fn parse_heap_graph(text: &str) -> Result<HeapGraph, ParseError> {
         ));
     }
     Ok(g)
+}
+
+/// Reads the text of an excess cache (written by [`ClosureField::excesses_to_tsv`]): the entries
+/// whose checksum matches their fields and whose fields read as numbers and an ordinal, and the
+/// number of the other lines that are not comments. The entries are checked against the field
+/// only when loaded ([`ClosureField::load_excesses`]).
+pub fn read_excess_cache(text: &str) -> (Vec<CachedExcess>, usize) {
+    let mut entries = Vec::new();
+    let mut unreadable = 0;
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        match read_excess_line(line) {
+            Some(e) => entries.push(e),
+            None => unreadable += 1,
+        }
+    }
+    (entries, unreadable)
+}
+
+/// One line `p<TAB>m<TAB>f<TAB>field degree<TAB>α_p<TAB>checksum`, if the checksum matches.
+fn read_excess_line(line: &str) -> Option<CachedExcess> {
+    let (fields, sum) = line.rsplit_once('\t')?;
+    if sum.len() != 16 || u64::from_str_radix(sum, 16).ok()? != cache_checksum(fields) {
+        return None;
+    }
+    let cols: Vec<&str> = fields.split('\t').collect();
+    let [p, m, f, degree, alpha] = cols[..] else {
+        return None;
+    };
+    Some(CachedExcess {
+        p: p.parse().ok()?,
+        m: m.parse().ok()?,
+        f: f.parse().ok()?,
+        field_degree: degree.parse().ok()?,
+        alpha: parse_ordinal(alpha).ok()?,
+    })
+}
+
+/// Loads the excesses of a cache's text into `field`: [`read_excess_cache`], then
+/// [`ClosureField::load_excesses`].
+pub fn load_excess_cache<C: Coefficient>(field: &mut ClosureField<C>, text: &str) -> CacheLoad {
+    let (entries, unreadable) = read_excess_cache(text);
+    field.load_excesses(entries, unreadable)
 }
 
 #[cfg(test)]

@@ -391,45 +391,35 @@ impl<C: Coefficient> ClosureField<C> {
         s
     }
 
-    /// Loads excesses from a cache file written by [`Self::excesses_to_tsv`]. A line is taken
-    /// only when its checksum matches its fields and it reads as a consistent entry (an odd
-    /// prime, `f` its order of 2, `α_p` below `ω^(ω^ω)` using only smaller primes); any other
-    /// non-comment line is rejected and counted, never used.
-    pub fn load_excesses_tsv(&mut self, text: &str) -> CacheLoad {
-        let mut load = CacheLoad::default();
-        for line in text.lines() {
-            if line.starts_with('#') || line.trim().is_empty() {
-                continue;
-            }
+    /// Takes the entries of a cache file written by [`Self::excesses_to_tsv`], as read by
+    /// [`crate::notation::ordinal::read_excess_cache`] (which keeps only lines whose checksum
+    /// matches their fields; `unreadable` counts the others). An entry is taken only when it is
+    /// consistent (an odd prime, `f` its order of 2, `α_p` below `ω^(ω^ω)` using only smaller
+    /// primes); any other is rejected and counted, never used.
+    pub fn load_excesses(
+        &mut self,
+        entries: impl IntoIterator<Item = CachedExcess>,
+        unreadable: usize,
+    ) -> CacheLoad {
+        let mut load = CacheLoad {
+            taken: 0,
+            rejected: unreadable,
+        };
+        for CachedExcess {
+            p,
+            m,
+            f,
+            field_degree: deg,
+            alpha,
+        } in entries
+        {
             load.rejected += 1;
-            let Some((fields, sum)) = line.rsplit_once('\t') else {
-                continue;
-            };
-            if u64::from_str_radix(sum, 16).ok() != Some(cache_checksum(fields)) || sum.len() != 16
-            {
-                continue;
-            }
-            let cols: Vec<&str> = fields.split('\t').collect();
-            if cols.len() != 5 {
-                continue;
-            }
-            let (Ok(p), Ok(m), Ok(f), Ok(deg)) = (
-                cols[0].parse::<u64>(),
-                cols[1].parse::<u64>(),
-                cols[2].parse::<u64>(),
-                cols[3].parse::<usize>(),
-            ) else {
-                continue;
-            };
             // A prime the engine never computes an excess for is no cache entry, and finding
             // the index of a huge prime would take minutes: refused before.
             if p > MAX_EXCESS_PRIME {
                 continue;
             }
             let Some(j) = odd_prime_index(p) else {
-                continue;
-            };
-            let Ok(alpha) = crate::notation::ordinal::parse_ordinal(cols[4]) else {
                 continue;
             };
             let Ok(poly) = KappaPoly::<C>::from_ordinal(&alpha) else {
@@ -517,7 +507,22 @@ impl KappaTower {
     }
 }
 
-/// What [`ClosureField::load_excesses_tsv`] did with a cache file.
+/// One entry of the excess cache as read from its line, not yet checked against the field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CachedExcess {
+    /// The odd prime `p`.
+    pub p: u64,
+    /// The excess `m_p`.
+    pub m: u64,
+    /// The order `f(p)` of 2 modulo `p`.
+    pub f: u64,
+    /// The degree of the field the excess was found in.
+    pub field_degree: usize,
+    /// `α_p`.
+    pub alpha: Ordinal,
+}
+
+/// What [`ClosureField::load_excesses`] did with a cache file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct CacheLoad {
@@ -573,6 +578,7 @@ pub mod reference {
 mod tests {
     use super::super::nim_mul::tests::F;
     use super::*;
+    use crate::notation::ordinal::load_excess_cache;
 
     /// A watched field stops the excess searches that products start, once its token is
     /// cancelled, and records nothing; unwatched again, it computes the excess.
@@ -840,7 +846,7 @@ mod tests {
         }
         let tsv = f.excesses_to_tsv();
         let mut g = F::new();
-        assert_eq!(g.load_excesses_tsv(&tsv).taken, 5);
+        assert_eq!(load_excess_cache(&mut g, &tsv).taken, 5);
         for p in [3, 5, 7, 11, 13] {
             let (a, b) = (f.excess(p).unwrap(), g.excess(p).unwrap());
             assert_eq!((a.m, a.f, &a.alpha), (b.m, b.f, &b.alpha));
@@ -852,7 +858,7 @@ mod tests {
             .map(signed)
             .chain(["x\n".to_string()])
             .collect();
-        let load = F::new().load_excesses_tsv(&bad);
+        let load = load_excess_cache(&mut F::new(), &bad);
         assert_eq!((load.taken, load.rejected), (0, 4));
         // A file cut short anywhere inside its last line: that line is rejected, the others
         // taken; a one-byte change anywhere in a line rejects that line.
@@ -860,7 +866,7 @@ mod tests {
         let last = lines.last().unwrap();
         let head = tsv.len() - last.len() - 1;
         for cut in head + 1..tsv.len() - 1 {
-            let load = F::new().load_excesses_tsv(&tsv[..cut]);
+            let load = load_excess_cache(&mut F::new(), &tsv[..cut]);
             assert_eq!((load.taken, load.rejected), (4, 1), "cut at {cut}");
         }
         for (i, line) in lines.iter().enumerate().skip(1) {
@@ -868,12 +874,12 @@ mod tests {
                 let mut bytes = line.as_bytes().to_vec();
                 bytes[at] = if bytes[at] == b'1' { b'2' } else { b'1' };
                 let altered = String::from_utf8(bytes).unwrap();
-                let load = F::new().load_excesses_tsv(&altered);
+                let load = load_excess_cache(&mut F::new(), &altered);
                 assert_eq!((load.taken, load.rejected), (0, 1), "line {i}, byte {at}");
             }
         }
         // The line format of old caches (no checksum) is not trusted.
         let old = "3\t1\t2\t2\t2\n";
-        assert_eq!(F::new().load_excesses_tsv(old).rejected, 1);
+        assert_eq!(load_excess_cache(&mut F::new(), old).rejected, 1);
     }
 }
