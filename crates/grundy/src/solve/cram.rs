@@ -599,7 +599,7 @@ impl<'a, 'c> Engine<'a, 'c> {
         for i in 0..open {
             if i != l {
                 let p = parts.items[i];
-                x ^= self.exact(&p)?;
+                x ^= self.value_in(&p, ALL)?.ok_or_else(too_large_value)?;
             }
         }
         let want = xor_set(q, x);
