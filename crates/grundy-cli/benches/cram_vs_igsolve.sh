@@ -39,7 +39,7 @@ run() {
 
 # The median of the numbers on stdin ("timeout" if any run timed out).
 median() {
-    sort -g | awk '{a[NR]=$1} /timeout/{t=1} END{if(t){print "timeout"} else if(NR%2){print a[(NR+1)/2]} else {printf "%.3f\n",(a[NR/2]+a[NR/2+1])/2}}'
+    sort -g | awk '{a[NR]=$1} /timeout/{t=1} END{if(t){print "timeout"} else if(NR%2){printf "%.3f\n",a[(NR+1)/2]} else {printf "%.3f\n",(a[NR/2]+a[NR/2+1])/2}}'
 }
 
 echo "| board | value (grundy) | value (igsolve) | grundy s (median of $RUNS) | igsolve s (median of $RUNS) | grundy / igsolve |"
