@@ -84,7 +84,7 @@ pub const DEFAULT_TABLE_BYTES: u64 = 1 << 30;
 
 /// The stack of the search thread (the search recurses at most once per domino, 64 levels of a
 /// few kilobytes each).
-pub const STACK_BYTES: usize = 16 << 20;
+pub const STACK_BYTES: usize = 4 << 20;
 
 /// Positions (new table entries) between two progress reports to the control.
 const PROGRESS_EVERY: u64 = 1 << 14;
