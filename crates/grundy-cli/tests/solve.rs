@@ -179,6 +179,17 @@ fn a_tiny_memory_budget_is_exit_3_naming_memory() {
 }
 
 #[test]
+fn a_huge_cram_board_stops_at_the_memory_budget() {
+    grundy()
+        .args(["solve", "cram:64x64"])
+        .env("GRUNDY_MEMORY", "1G")
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(3)
+        .stderr(contains("--memory"));
+}
+
+#[test]
 fn rules_in_a_script() {
     // Nim on arrays of heaps, split into heaps: 3 ⊕ 4 ⊕ 5 = 2.
     let script = temp(

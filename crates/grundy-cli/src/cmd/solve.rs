@@ -104,7 +104,11 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
     } else {
         Play::Normal
     };
-    let s = loaded.solve(play, Settings::new(), args.moves, &ctl)?;
+    // Cram has an engine of its own (bitboards, a fixed-size table, pruned nimber search).
+    let s = match &loaded {
+        families::Loaded::Cram(board) => grundy::solve::cram::solve(board, play, args.moves, &ctl)?,
+        _ => loaded.solve(play, Settings::new(), args.moves, &ctl)?,
+    };
     if args.verbose {
         eprintln!(
             "positions searched {}, table hits {} of {} lookups ({:.1}%), table {} bytes, time {:.3} s",

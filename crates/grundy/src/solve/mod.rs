@@ -9,6 +9,7 @@
 //! | [`sum`] | values, outcomes and winning moves of sums from those of their components | per component |
 //! | [`tartan`] | the Tartan theorem for products of games: `G(g×h) = G(g) ⊗ G(h)` | — |
 //! | [`misere`] | misère Nim by Bouton's rule | `O(heaps)` |
+//! | [`cram`] | Cram on boards of at most 128 cells: bitboards, a fixed-size table, the pruned nimber search of Beling and Rogalski | positions searched |
 //! | [`search`] | games by rules ([`families`](crate::game::families)): memoised search over canonical components, outcome of `G + *k`, misère play | positions searched |
 //!
 //! The engines over whole graphs take a [`Control`](crate::control::Control): it receives the
@@ -19,6 +20,7 @@
 //! definition, slowly; the tests pit the two against each other.
 
 pub mod acyclic;
+pub mod cram;
 mod known;
 pub mod loopy;
 pub mod misere;
