@@ -181,3 +181,42 @@ fn shell_session_blocks() {
     assert!(count > 0, "no shell-session example was found");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Words that tell the history of the project or of where a page was written, not what it is.
+const HISTORY: &[&str] = &[
+    "an earlier version",
+    "earlier figure",
+    "(was ",
+    "(was:",
+    "could not be retrieved",
+    "stored copies",
+    "shared 2-core",
+    "the seed ",
+    "the seed's",
+    "it used to",
+    "used to be",
+    "used to take",
+    "this round",
+    "before the change",
+    "after the change",
+    "first version of",
+    "in the previous run",
+    "where this is developed",
+    "had not finished",
+];
+
+/// The README and the guide speak of the project as it is.
+#[test]
+fn pages_tell_no_history() {
+    let mut found = Vec::new();
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).expect("a readable page");
+        for (i, line) in text.lines().enumerate() {
+            let lower = line.to_lowercase();
+            for phrase in HISTORY.iter().filter(|p| lower.contains(*p)) {
+                found.push(format!("{}:{}: {phrase:?}: {line}", page.display(), i + 1));
+            }
+        }
+    }
+    assert!(found.is_empty(), "history words:\n{}", found.join("\n"));
+}

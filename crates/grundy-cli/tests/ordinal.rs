@@ -180,7 +180,7 @@ fn increases() {
     );
 }
 
-/// The seed's note about mex as cascade positions: mex(ℕ ∪ {ω}) = ω+1, mex{ω·a+b} = ω².
+/// Mex as cascade positions: mex(ℕ ∪ {ω}) = ω+1, mex{ω·a+b} = ω².
 #[test]
 fn seed_mex_examples() {
     ok(&["ordinal", "cascade", "1,1"], "w+1\n");

@@ -314,9 +314,9 @@ fn a_cache_path_in_a_missing_directory_creates_nothing() {
     );
 }
 
-/// `nim-pow` with the exponent 10^12, which once took minutes: against the library's
-/// κ-polynomial square-and-multiply where that is quick, and as `(A^(10^6))^(10^6)` for an
-/// ordinal whose powers have hundreds of terms.
+/// `nim-pow` with the exponent 10^12 (reduced modulo the order of the field's multiplicative
+/// group): against the library's κ-polynomial square-and-multiply where that is quick, and as
+/// `(A^(10^6))^(10^6)` for an ordinal whose powers have hundreds of terms.
 #[test]
 fn nim_pow_with_a_large_exponent() {
     let out = |name: &str, args: &[&str]| -> String {

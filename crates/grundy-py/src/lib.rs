@@ -1292,6 +1292,8 @@ fn _panic_for_test(py: Python<'_>, message: String, worker: bool) -> PyResult<()
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // The package's version (`grundy.__version__`), that of the Rust crates it is built from.
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("LimitError", py.get_type::<LimitError>())?;
     m.add("InternalError", py.get_type::<InternalError>())?;
     m.add_class::<Nimber>()?;

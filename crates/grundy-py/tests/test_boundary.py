@@ -4,6 +4,7 @@ import doctest
 import os
 import pathlib
 import signal
+import sys
 import threading
 import time
 
@@ -110,3 +111,18 @@ def test_the_worked_session_in_the_docs():
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.failures == 0, f"{runner.failures} of {runner.tries} examples failed"
+
+
+def test_version_is_the_crates_version():
+    import re
+
+    assert re.fullmatch(r"\d+\.\d+\.\d+.*", grundy.__version__)
+    assert "__version__" in grundy.__all__
+
+
+def test_a_missing_optional_package_is_named_with_its_extra(monkeypatch):
+    # An entry of None in sys.modules makes `import networkx` fail as if it were not installed.
+    monkeypatch.setitem(sys.modules, "networkx", None)
+    g = grundy.Graph([("a", "b")])
+    with pytest.raises(ImportError, match=r"networkx.*pip install networkx.*\[networkx\]"):
+        g.to_networkx()

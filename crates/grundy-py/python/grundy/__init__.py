@@ -21,6 +21,7 @@ import numpy as np
 
 from . import _grundy
 from ._grundy import Analysis, InternalError, LimitError, Nimber, Ordinal, cascade
+from ._grundy import __version__
 
 __all__ = [
     "Analysis",
@@ -43,7 +44,21 @@ __all__ = [
     "matrix_game",
     "nim_mul",
     "solve",
+    "__version__",
 ]
+
+
+def _optional(module: str, extra: str, what: str) -> Any:
+    """Imports an optional dependency, or raises ``ImportError`` naming it and its extra."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise ImportError(
+            f"{what} needs the optional package {module}: pip install {module} "
+            f"(or install grundy with the extra: pip install './crates/grundy-py[{extra}]')"
+        ) from e
 
 # --------------------------------------------------------------------------------------------
 # Progress
@@ -635,8 +650,9 @@ class Graph:
         return "\n".join(out) + "\n"
 
     def to_networkx(self) -> Any:
-        """The graph as a networkx ``DiGraph`` (networkx must be installed)."""
-        import networkx as nx  # type: ignore
+        """The graph as a networkx ``DiGraph`` (networkx must be installed: the ``networkx``
+        extra)."""
+        nx = _optional("networkx", "networkx", "Graph.to_networkx")
 
         g = nx.DiGraph()
         g.add_nodes_from(self.names)

@@ -8,6 +8,8 @@ import numpy.typing as npt
 
 _IntLike = Union[int, "Nimber"]
 
+__version__: str
+
 class LimitError(Exception):
     """A stated limit was reached; ``kind`` names it (``"memory"``, ``"values"``, ...)."""
 
