@@ -1,7 +1,8 @@
 //! The playground in a real headless Chromium (fantoccini over chromedriver): the page loads,
 //! the sequence plot answers the mouse, a game graph is drawn, and a full game of Nim from the
 //! seed's 27 16 8 2 7 in which the human always plays the hint's move ends with the human's
-//! win. Screenshots go to `target/e2e/` (`playground.png`, `playground-end.png`).
+//! win. Screenshots go to `target/e2e/` (`playground.png`, `playground-end.png`); the two that the
+//! docs show are written to `docs/` as well (`playground.png`, `playground-boards.png`).
 //!
 //! Needs `/usr/bin/chromedriver` and Chromium (Debian `chromium chromium-driver`, installed by
 //! `.ci/run`): without them the Chromium test is reported as *ignored*, except under `CI`, where
@@ -187,6 +188,13 @@ fn e2e_dir() -> PathBuf {
     dir
 }
 
+/// Writes a screenshot that the docs show (`docs/NAME`), so that the pages always show the
+/// playground as it is.
+fn docs_screenshot(name: &str, png: &[u8]) {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+    std::fs::write(docs.join(name), png).unwrap();
+}
+
 async fn play_nim_in_chromium_following_the_hints_and_win() -> Result<(), Failed> {
     let driver = chromedriver();
     if !driver.exists() {
@@ -292,14 +300,15 @@ async fn scenario(c: &Client, port: u16) -> Result<(), String> {
             .ok_or("the hint has no winning move: the human should never be in a P position")?;
         let to = attr(c, "#hint", "data-to").await.unwrap_or_default();
         if moves == 0 {
-            // The seed's worked example: the binary columns and their xor, 27^16^8^2^7 = 6.
+            // The worked example of the docs: the binary columns and their xor, 27^16^8^2^7 = 6.
             let x = [27u64, 16, 8, 2, 7].iter().fold(0, |a, h| a ^ h);
             assert_eq!(attr(c, "#hint", "data-nim-sum").await, Some(x.to_string()));
             let table = find(c, "#columns").await.text().await.unwrap();
             assert!(table.contains("nim-sum"), "{table}");
             assert_eq!(count(c, "#columns tr").await, 7);
             let png = c.screenshot().await.unwrap();
-            std::fs::write(e2e_dir().join("playground.png"), png).unwrap();
+            std::fs::write(e2e_dir().join("playground.png"), &png).unwrap();
+            docs_screenshot("playground.png", &png);
         }
         find(c, "#heap-select")
             .await
@@ -393,7 +402,8 @@ async fn play_chomp_by_clicks_following_the_hints(c: &Client) -> Result<(), Stri
     let status = find(c, "#boards-status").await.text().await.unwrap();
     assert!(status.contains("you win"), "{status}");
     let png = c.screenshot().await.unwrap();
-    std::fs::write(e2e_dir().join("playground-boards.png"), png).unwrap();
+    std::fs::write(e2e_dir().join("playground-boards.png"), &png).unwrap();
+    docs_screenshot("playground-boards.png", &png);
 
     // Cram 2×2, the human first: a domino by two clicks, the engine places the parallel one
     // and the human, left without a move, loses.
