@@ -118,6 +118,17 @@ fn json_document() {
     assert_eq!(v["value"], 2);
     assert_eq!(v["winning_moves"][0]["move"], "(1,2)-(1,3)");
     assert_eq!(v["winning_moves"][0]["after"], "cram:.##.");
+    // A strip is answered from its heap game (Dawson's Kayles) without a search; a board of two
+    // rows is searched, and the statistics count its positions.
+    assert_eq!(v["stats"]["positions"], 0);
+    let out = grundy()
+        .args(["solve", "cram:2x3", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert!(v["stats"]["positions"].as_u64().unwrap() > 0);
     let out = grundy()
         .args(["solve", "cram:1x2", "--misere", "--json"])

@@ -101,18 +101,24 @@ impl Account {
     }
 }
 
-/// The soft limit of a budget of `limit` bytes: the limit and a sixteenth. Measured bytes stop
+/// The soft limit of a budget of `limit` bytes: the limit and a sixteenth, and [`ALLOWANCE`].
+/// Measured bytes stop
 /// a computation only beyond it, so that an engine's own reservation, which names its table
 /// and counts the bytes it will need, refuses first where it can (see the module
 /// documentation).
 pub fn soft_limit(limit: u64) -> u64 {
-    limit.saturating_add(limit / 16)
+    limit.saturating_add(limit / 16).saturating_add(ALLOWANCE)
 }
 
-/// The hard limit of a budget of `limit` bytes: the limit and an eighth (see the module
-/// documentation).
+/// Bytes allowed beyond both limits for the host's own working memory (argument parsing,
+/// buffers of its input and output): a budget of a few hundred bytes still bounds the engines'
+/// tables, which refuse by their reservations, without stopping the host itself.
+pub const ALLOWANCE: u64 = 2 << 20;
+
+/// The hard limit of a budget of `limit` bytes: the limit and an eighth, and [`ALLOWANCE`] (see
+/// the module documentation).
 pub fn hard_limit(limit: u64) -> u64 {
-    limit.saturating_add(limit / 8)
+    limit.saturating_add(limit / 8).saturating_add(ALLOWANCE)
 }
 
 thread_local! {

@@ -51,6 +51,7 @@
 mod build;
 mod certificate;
 mod extension;
+mod nim;
 mod present;
 mod recalibration;
 mod syntactic;
@@ -184,6 +185,14 @@ pub fn quotient_limited(
             "use a smaller heap bound",
         ));
     }
+    if matches!(game.spec(), GameSpec::Nim) {
+        // Written down from Conway's theorem (see the `nim` module), in the numbering of the
+        // general construction: heaps of any size up to the limits cost no search.
+        return Ok(quotient_from_stage(
+            game,
+            nim::stage(max_heap, max_order, ctl)?,
+        ));
+    }
     quotient_with(game, max_heap, max_order, build::Method::Full, ctl)
 }
 
@@ -216,11 +225,17 @@ fn quotient_traced(
     ctl: &Control,
 ) -> Result<MisereQuotient> {
     let stage = build::build(game, max_heap, max_order, method, trace, ctl)?;
+    Ok(quotient_from_stage(game, stage))
+}
+
+/// The quotient of `game` whose table, P-portion and heap map are `stage`, with its
+/// presentation, tameness and proof.
+fn quotient_from_stage(game: &HeapGame, stage: build::Stage) -> MisereQuotient {
     let max_heap = stage.heap_map.len() as u64 - 1;
     let (generators, words, relations) = present::presentation(&stage);
     let tameness = present::tameness(&stage);
     let proof = proof(game.spec(), &stage.heap_map);
-    Ok(MisereQuotient {
+    MisereQuotient {
         game: game.spec().to_string(),
         max_heap,
         q: stage.q,
@@ -232,7 +247,7 @@ fn quotient_traced(
         relations,
         tameness,
         proof,
-    })
+    }
 }
 
 /// The periodicity criterion for games of finite code: the smallest period `p` whose
