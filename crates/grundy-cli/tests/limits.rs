@@ -57,7 +57,7 @@ fn positions_in_normal_and_misere_play() {
         &["position", "kayles", "5000000", "--memory", "1M"],
         "use smaller heaps",
         None,
-        &["position", "kayles", "500000", "--memory", "1M"],
+        &["position", "kayles", "50000", "--memory", "1M"],
     );
     // --max plays no part in misère play: the advice names the heaps.
     advice_works(

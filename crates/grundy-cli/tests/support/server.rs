@@ -182,14 +182,15 @@ pub const CHEAP: &[(&str, &str, &str)] = &[
     ("POST", "/api/seq", r#"{"game":"sub:1,3,4","n":1000}"#),
 ];
 
-/// Expensive requests, each running until its deadline or for seconds: the values of Grundy's
-/// game to 100 000, the misère search of a big Kayles position.
+/// Expensive requests, each running until its deadline or for seconds: the values and analysis
+/// of Grundy's game to 100 000, and a misère position of Dawson's Kayles with heaps past those
+/// whose quotient is known (its quotient or search takes far longer than a job's deadline).
 pub const EXPENSIVE: &[(&str, &str, &str)] = &[
     ("POST", "/api/seq", r#"{"game":"grundys-game","n":100000}"#),
     (
         "POST",
         "/api/hint",
-        r#"{"game":"kayles","heaps":[200,199,198,197,196],"misere":true}"#,
+        r#"{"game":"dawsons-kayles","heaps":[44,43,42,41,40],"misere":true}"#,
     ),
 ];
 
