@@ -64,7 +64,7 @@ pub(crate) fn stage(max_heap: u64, max_order: usize, ctl: &Control) -> Result<St
                     "the misère quotient has more than {max_order} elements once heap {n} is \
                      adjoined"
                 ),
-                "use a smaller --max-heap",
+                "use a smaller heap bound",
             ));
         }
         elements.extend((0..1u64 << k).map(|v| (v, true)));

@@ -683,6 +683,7 @@ fn limit_messages_name_no_command_line_flag() {
         ("certificate.rs", include_str!("certificate.rs")),
         ("extension.rs", include_str!("extension.rs")),
         ("mod.rs", include_str!("mod.rs")),
+        ("nim.rs", include_str!("nim.rs")),
         ("present.rs", include_str!("present.rs")),
         ("recalibration.rs", include_str!("recalibration.rs")),
         ("reference.rs", include_str!("reference.rs")),
