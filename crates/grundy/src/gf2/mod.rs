@@ -442,7 +442,7 @@ impl Gf2Field {
 
 /// A finite field of characteristic 2 whose elements are word vectors: what the exponentiation,
 /// Frobenius and degree algorithms need. Implemented by [`Gf2Field`] and by the radical
-/// extensions of [`super::tower`].
+/// extensions of [`crate::ordinal::tower`].
 pub trait BinaryField {
     /// The degree `m` over GF(2): the field has `2^m` elements.
     fn degree(&self) -> usize;
