@@ -1,6 +1,6 @@
 //! The playground in a real headless Chromium (fantoccini over chromedriver): the page loads,
 //! the sequence plot answers the mouse, a game graph is drawn, and a full game of Nim from the
-//! seed's 27 16 8 2 7 in which the human always plays the hint's move ends with the human's
+//! 27 16 8 2 7 of the docs in which the human always plays the hint's move ends with the human's
 //! win. Screenshots go to `target/e2e/` (`playground.png`, `playground-end.png`); the two that the
 //! docs show are written to `docs/` as well (`playground.png`, `playground-boards.png`).
 //!

@@ -1027,9 +1027,9 @@ mod tests {
     }
 
     #[test]
-    fn seed_family_on_reduced_instances_two_ways() {
-        // The seed's range and heap count, with moves 1..m for small m: transform powers
-        // against repeated squaring of quadratic convolutions (no transform at all).
+    fn a_large_range_and_heap_count_two_ways() {
+        // A range of 1.3e13 heaps and 9.9e10 of them, with moves 1..m for small m: transform
+        // powers against repeated squaring of quadratic convolutions (no transform at all).
         let k = BigUint::from(98_670_634_123u64);
         let q = 998_244_353u64;
         for m in [1u64, 2, 6, 100, 300] {

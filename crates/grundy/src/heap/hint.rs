@@ -449,7 +449,7 @@ mod tests {
         g.parse().unwrap()
     }
 
-    /// The seed's worked example: 27, 16, 8, 2, 7 has nim-sum 6 and the only winning move
+    /// The worked example of the docs: 27, 16, 8, 2, 7 has nim-sum 6 and the only winning move
     /// changes the 7 to 1.
     #[test]
     fn nim_worked_example() {

@@ -1,4 +1,4 @@
-//! The seed's games with transfinite values: cascading nim, the Codeforces 1451F matrix game,
+//! Games with transfinite values: cascading nim, the Codeforces 1451F matrix game,
 //! the DAG path game, the Codeforces 1149E game, and nim with increases.
 //!
 //! # Level games
@@ -1080,7 +1080,7 @@ mod tests {
         assert_eq!(increases_value(f, &7u64.into(), 2).to_string(), "1");
     }
 
-    /// The seed's note about mex (Codeforces blog entry 85984), realised as cascading-nim
+    /// The note about mex of Codeforces blog entry 85984, realised as cascading-nim
     /// positions and evaluated by the generic engine (a mex over the option families, not the
     /// level formula): from `[1, 1]` the options are `[0, x]` (every natural) and `[1, 0]` (ω),
     /// so `mex(ℕ ∪ {ω}) = ω + 1`; from `[1, 0, 0]` they are `[0, a, b]`, every `ω·a + b`, so the
@@ -1108,7 +1108,7 @@ mod tests {
         assert_eq!(s.mex().to_string(), "w*50");
     }
 
-    /// The seed's motivating problem (blog entry 85984): a matrix, a move lowers one entry and
+    /// The motivating problem of Codeforces blog entry 85984: a matrix, a move lowers one entry and
     /// sets any entries to its right (same row) to anything. Rows have the same length, so
     /// column `j` (from the right, 0-based) is the coefficient of `ω^j` and the first player
     /// wins iff some column xors to a non-zero number. Checked exhaustively on 2×2 matrices of

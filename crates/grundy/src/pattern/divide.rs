@@ -228,7 +228,7 @@ mod tests {
         assert_eq!(t, RunTable::from_values(&naive));
     }
 
-    /// The seed's published closed form: G(n) = G(⌊n/12⌋) for n >= 6.
+    /// The published closed form: G(n) = G(⌊n/12⌋) for n >= 6.
     #[test]
     fn seed_game_rule_is_proved_with_ratio_12_from_6() {
         let t = runs(SEED, 1 << 40, DEFAULT_MAX_RUNS).unwrap();
