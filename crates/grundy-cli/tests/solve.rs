@@ -103,16 +103,21 @@ fn misere_prints_the_outcome_only() {
         .stdout("N\n(1,1)-(1,2): cram:##..\n(1,3)-(1,4): cram:..##\n");
 }
 
-#[test]
-fn json_document() {
+/// The JSON document of a successful `grundy ARGS`.
+fn json_of(args: &[&str]) -> serde_json::Value {
     let out = grundy()
-        .args(["solve", "cram:1x4", "--moves", "--json"])
+        .args(args)
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    serde_json::from_slice(&out).unwrap()
+}
+
+#[test]
+fn json_document() {
+    let v = json_of(&["solve", "cram:1x4", "--moves", "--json"]);
     assert_eq!(v["game"], "cram:1x4");
     assert_eq!(v["outcome"], "N");
     assert_eq!(v["value"], 2);
@@ -121,14 +126,7 @@ fn json_document() {
     // A strip is answered from its heap game (Dawson's Kayles) without a search; a board of two
     // rows is searched, and the statistics count its positions.
     assert_eq!(v["stats"]["positions"], 0);
-    let out = grundy()
-        .args(["solve", "cram:2x3", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json_of(&["solve", "cram:2x3", "--json"]);
     assert!(v["stats"]["positions"].as_u64().unwrap() > 0);
     let out = grundy()
         .args(["solve", "cram:1x2", "--misere", "--json"])

@@ -128,8 +128,8 @@ const LOOKAHEAD: usize = 4;
 /// the number of vertices; both caps of `I` are below the top bit
 /// ([`VertexId::MAX_VERTICES`], [`VertexId::MAX_ARCS`]), so the flag never collides.
 /// This runs on the calling thread: the parallel [`solve_parallel`] gives the same result but
-/// was measured about three times slower on the shared, loaded 2-core machine (compare-and-swap
-/// on every arc, a barrier a layer; see docs/performance.md).
+/// is about three times slower on two cores (compare-and-swap on every arc, a barrier a layer;
+/// see docs/performance.md).
 pub fn solve<I: VertexId>(graph: &Graph<I>, play: Play, ctl: &Control) -> Result<Outcomes<I>> {
     solve_sequential(graph, play, ctl)
 }
