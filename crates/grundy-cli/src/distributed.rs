@@ -50,10 +50,10 @@ mod with_mpi {
     use grundy::distributed::explore::Journal;
     use grundy::distributed::game::solve_loaded;
     use grundy::distributed::mpi::{abort_world, MpiComm};
-    use grundy::distributed::{graph, loopy, order, retrograde, Bsp, Comm};
-    use grundy::game::families;
+    use grundy::distributed::{loopy, order, retrograde, Bsp, Comm};
     use grundy::notation::board::{parse_board_game, BoardGame, GraphSpec};
     use grundy::notation::graph::GraphFormat;
+    use grundy::notation::graph_ranks;
     use grundy::solve::Play;
     use grundy::Error;
     use std::io::{Read, Seek, SeekFrom, Write};
@@ -162,7 +162,7 @@ mod with_mpi {
         if matches!(game, BoardGame::Rules(_)) {
             crate::output::start_script_clock();
         }
-        let loaded = bsp.check(families::load(&game, ctl.memory().limit(), &ctl))?;
+        let loaded = bsp.check(grundy::notation::board::load(&game, &ctl))?;
         let play = if args.misere {
             Play::Misere
         } else {
@@ -251,7 +251,7 @@ mod with_mpi {
             |e: std::io::Error| Error::invalid(format!("FILE: cannot read '{file}': {e}"));
         let mut f = std::fs::File::open(file).map_err(unreadable)?;
         let len = f.metadata().map_err(unreadable)?.len();
-        let (start, end) = graph::line_range(&mut f, len, rank, ranks).map_err(unreadable)?;
+        let (start, end) = graph_ranks::line_range(&mut f, len, rank, ranks).map_err(unreadable)?;
         let _held = ctl.reserve(end - start, "holding this rank's part of the file")?;
         f.seek(SeekFrom::Start(start)).map_err(unreadable)?;
         let mut bytes = Vec::with_capacity((end - start) as usize);
@@ -289,8 +289,8 @@ mod with_mpi {
         } else {
             GraphFormat::Adjacency
         };
-        let part =
-            graph::read(&bsp, &text, offset, format).map_err(|e| in_source(e, &input.file))?;
+        let part = graph_ranks::read(&bsp, &text, offset, format)
+            .map_err(|e| in_source(e, &input.file))?;
         drop(text);
         let t_read = t0.elapsed().as_secs_f64();
         let c_read = cpu_seconds() - c0;

@@ -5,9 +5,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
 use grundy::control::Control;
-use grundy::game::families;
 use grundy::notation::board::parse_board_game;
-use grundy::solve::search::Settings;
 use grundy::solve::Play;
 use grundy_cli::serve::limits::Limits;
 use grundy_cli::serve::{router, router_with};
@@ -51,9 +49,9 @@ fn assert_error(answer: &(StatusCode, Value), status: StatusCode, needle: &str) 
 fn library(game: &str, misere: bool) -> (String, Option<u64>, Vec<String>) {
     let parsed = parse_board_game(game).unwrap();
     let ctl = Control::none();
-    let loaded = families::load(&parsed, u64::MAX, &ctl).unwrap();
+    let loaded = grundy::notation::board::load(&parsed, &ctl).unwrap();
     let play = if misere { Play::Misere } else { Play::Normal };
-    let s = loaded.solve(play, Settings::new(), true, &ctl).unwrap();
+    let s = grundy::solve::solve_loaded(&loaded, play, true, &ctl).unwrap();
     (
         s.outcome.to_string(),
         s.value,

@@ -16,7 +16,6 @@
 use grundy::control::{CancelToken, Control, MemoryBudget, LIBRARY_MEMORY_ADVICE};
 use grundy::count::histogram::{histogram_of_analysis, Limits};
 use grundy::count::{count_from_histogram_with, CountSpec};
-use grundy::game::families;
 use grundy::game::spec::GameSpec;
 use grundy::heap::position::{self, PositionAnalysis};
 use grundy::heap::{sequence, HeapGame};
@@ -30,7 +29,6 @@ use grundy::ordinal::nim_sum::nim_sum;
 use grundy::pattern::periodic;
 use grundy::pattern::value::{self, AnalysisDocument, SequenceAnalysis};
 use grundy::solve::loopy::{self, Gamma};
-use grundy::solve::search::Settings;
 use grundy::solve::{outcome, Outcome, Play};
 use grundy::{Error, Graph, Ordinal};
 use num_bigint::{BigInt, BigUint};
@@ -952,7 +950,7 @@ fn _show_board(py: Python<'_>, notation: &str) -> PyResult<String> {
     guard(|| {
         let game = board_game(notation)?;
         run(py, None, |ctl| {
-            families::load(&game, ctl.memory().limit(), ctl)?.show()
+            grundy::notation::board::load(&game, ctl)?.show()
         })
     })
 }
@@ -984,16 +982,14 @@ fn _solve_board(
         let budget = memory.map_or_else(MemoryBudget::unlimited, MemoryBudget::new);
         let play = if misere { Play::Misere } else { Play::Normal };
         let s = run_within(py, progress, budget, |ctl| {
-            let loaded = families::load(&game, ctl.memory().limit(), ctl)?;
-            loaded
-                .solve(play, Settings::new(), moves, ctl)
-                .map_err(|e| match e {
-                    Error::Limit(mut l) if l.how_to_raise == LIBRARY_MEMORY_ADVICE => {
-                        l.how_to_raise = "raise memory=, in bytes".into();
-                        Error::Limit(l)
-                    }
-                    other => other,
-                })
+            let loaded = grundy::notation::board::load(&game, ctl)?;
+            grundy::solve::solve_loaded(&loaded, play, moves, ctl).map_err(|e| match e {
+                Error::Limit(mut l) if l.how_to_raise == LIBRARY_MEMORY_ADVICE => {
+                    l.how_to_raise = "raise memory=, in bytes".into();
+                    Error::Limit(l)
+                }
+                other => other,
+            })
         })?;
         let st = s.stats;
         Ok((

@@ -75,7 +75,7 @@ fn main() {
 
     // Period search on the computed values alone, and against brute force on a prefix.
     let values = compute(&game, 524_288, &Control::none()).unwrap().to_vec();
-    let theorem = value::theorem(game.spec()).unwrap();
+    let theorem = value::theorem(&game).unwrap();
     let search = median_time(5, || periodic::prove_period(&values, &theorem));
     row(
         "prove_period on 524288 values of 0.16 (values/s)",

@@ -14,12 +14,12 @@ use grundy::control::Control;
 use grundy::game::families::chomp::{self, Chomp};
 use grundy::game::families::cram::{Board, Cram};
 use grundy::game::families::node_kayles::{Graph, NodeKayles};
-use grundy::game::families::Family;
+use grundy::game::Structured;
 use grundy::solve::search::{Method, Search, Settings};
 use std::time::{Duration, Instant};
 
 /// Solves `p` with fresh tables under `settings`: (value, positions, hit rate).
-fn run<F: Family>(f: &F, p: &F::Position, settings: Settings) -> (u64, u64, f64) {
+fn run<F: Structured>(f: &F, p: &F::Position, settings: Settings) -> (u64, u64, f64) {
     let ctl = Control::none();
     let mut s = Search::new(f, settings, &ctl);
     let v = s.value(p).expect("bench positions are solvable");
@@ -27,7 +27,7 @@ fn run<F: Family>(f: &F, p: &F::Position, settings: Settings) -> (u64, u64, f64)
 }
 
 /// One comparison: the engine with everything on, and with `off` (the naive column).
-fn compare<F: Family>(what: &str, f: &F, p: &F::Position, off: Settings, runs: usize) {
+fn compare<F: Structured>(what: &str, f: &F, p: &F::Position, off: Settings, runs: usize) {
     let full = Settings::new();
     let (v1, positions, hits) = run(f, p, full);
     let (v2, positions_off, _) = run(f, p, off);

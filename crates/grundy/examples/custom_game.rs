@@ -19,7 +19,7 @@ struct KingToCorner;
 impl Game for KingToCorner {
     type Position = (u32, u32);
 
-    fn options(&self, &(x, y): &(u32, u32), out: &mut Vec<(u32, u32)>) {
+    fn options(&self, &(x, y): &(u32, u32), out: &mut Vec<(u32, u32)>) -> Result<(), Error> {
         if x > 0 {
             out.push((x - 1, y));
         }
@@ -29,6 +29,7 @@ impl Game for KingToCorner {
         if x > 0 && y > 0 {
             out.push((x - 1, y - 1));
         }
+        Ok(())
     }
 }
 

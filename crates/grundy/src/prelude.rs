@@ -10,7 +10,7 @@ pub use crate::control::{CancelToken, Control, MemoryBudget};
 pub use crate::error::{Error, LimitError, ParseError};
 pub use crate::game::graph::Graph;
 pub use crate::game::spec::GameSpec;
-pub use crate::game::Game;
+pub use crate::game::{Canonical, Components, Footprint, Game, Show};
 pub use crate::heap::{HeapGame, Sequence};
 pub use crate::nimber::{Nim128, Nim64, NimBig, NimberField};
 pub use crate::ordinal::Ordinal;

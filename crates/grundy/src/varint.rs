@@ -1,4 +1,4 @@
-//! Numbers and byte strings as bytes: the encoding of positions (`game::families::Encoding`),
+//! Numbers and byte strings as bytes: the encoding of positions (`game::Encoding`),
 //! of messages between ranks and of checkpoints.
 //!
 //! A number is a LEB128 varint: 7 bits a byte, the high bit set on every byte but the last, so a
@@ -77,4 +77,16 @@ impl<'a> Read<'a> {
     pub(crate) fn get_str(&mut self) -> Result<&'a str> {
         std::str::from_utf8(self.get_bytes()?).map_err(|_| malformed())
     }
+}
+
+/// Reads the varints of an encoded value; the whole of `bytes` must be used.
+pub(crate) fn decode_all<T>(bytes: &[u8], f: impl FnOnce(&mut Read<'_>) -> Result<T>) -> Result<T> {
+    let mut r = Read::new(bytes);
+    let x = f(&mut r)?;
+    if !r.is_empty() {
+        return Err(crate::error::Error::Internal(
+            "bytes left over after an encoded value".into(),
+        ));
+    }
+    Ok(x)
 }

@@ -18,9 +18,7 @@
 //! comments and string literals are dropped, then every path `crate::m…` and every group
 //! `crate::{m…, …}` names a module `m`.
 //!
-//! The imports against the order that remain are listed in [`KNOWN`], each one a move still to
-//! make; the test fails on any other such import, and also when a listed one has gone, so that
-//! the list only shrinks.
+//! The test fails on any import against the order, naming the file and the module it uses.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -43,14 +41,6 @@ const LAYERS: &[(&str, u8)] = &[
     ("distributed", 3),
     ("notation", 4),
     ("serde_impls", 4),
-];
-
-/// Imports against the order that are still to be moved: (file under `src/`, module it uses).
-const KNOWN: &[(&str, &str)] = &[
-    ("distributed/graph.rs", "notation"),
-    ("game/families/heaps.rs", "heap"),
-    ("game/families/mod.rs", "notation"),
-    ("game/families/mod.rs", "solve"),
 ];
 
 fn layer(module: &str) -> Option<u8> {
@@ -224,19 +214,9 @@ fn violations() -> BTreeSet<(String, String)> {
 #[test]
 fn layers_point_one_way() {
     let found = violations();
-    let known: BTreeSet<(String, String)> = KNOWN
-        .iter()
-        .map(|&(f, m)| (f.to_string(), m.to_string()))
-        .collect();
-    let new: Vec<_> = found.difference(&known).collect();
-    let gone: Vec<_> = known.difference(&found).collect();
     assert!(
-        new.is_empty(),
-        "imports against the layer order (a module may use only its own layer or below): {new:?}"
-    );
-    assert!(
-        gone.is_empty(),
-        "these imports against the order are gone; remove them from KNOWN: {gone:?}"
+        found.is_empty(),
+        "imports against the layer order (a module may use only its own layer or below): {found:?}"
     );
 }
 

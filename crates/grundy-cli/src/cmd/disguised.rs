@@ -186,9 +186,7 @@ pub fn solve(d: Disguised, moves: bool, ctl: &Control) -> Result<Solution, CliEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use grundy::game::families;
     use grundy::notation::board::parse_board_game;
-    use grundy::solve::search::Settings;
     use grundy::Play;
 
     /// Every recognised board small enough for the board engines gets the same value and the
@@ -212,10 +210,8 @@ mod tests {
             let d = recognise(game).unwrap_or_else(|| panic!("{game} not recognised"));
             let fast = solve(d, true, &ctl).unwrap();
             let board = parse_board_game(game).unwrap();
-            let loaded = families::load(&board, u64::MAX, &ctl).unwrap();
-            let slow = loaded
-                .solve(Play::Normal, Settings::new(), true, &ctl)
-                .unwrap();
+            let loaded = grundy::notation::board::load(&board, &ctl).unwrap();
+            let slow = grundy::solve::solve_loaded(&loaded, Play::Normal, true, &ctl).unwrap();
             assert_eq!(fast.value, slow.value, "{game}");
             assert_eq!(fast.outcome, slow.outcome, "{game}");
             assert_eq!(fast.winning_moves, slow.winning_moves, "{game}");

@@ -4,9 +4,8 @@
 use crate::error::CliError;
 use crate::output::{interruptible, print_json, stdout};
 use clap::Args;
-use grundy::game::families;
 use grundy::notation::board::{parse_board_game, BoardGame};
-use grundy::solve::search::{Settings, Solution};
+use grundy::solve::search::Solution;
 use grundy::solve::Play;
 use grundy::Error;
 use serde::Serialize;
@@ -98,17 +97,13 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
         crate::output::start_script_clock();
     }
     let ctl = interruptible();
-    let loaded = families::load(&game, ctl.memory().limit(), &ctl)?;
+    let loaded = grundy::notation::board::load(&game, &ctl)?;
     let play = if args.misere {
         Play::Misere
     } else {
         Play::Normal
     };
-    // Cram has an engine of its own (bitboards, a fixed-size table, pruned nimber search).
-    let s = match &loaded {
-        families::Loaded::Cram(board) => grundy::solve::cram::solve(board, play, args.moves, &ctl)?,
-        _ => loaded.solve(play, Settings::new(), args.moves, &ctl)?,
-    };
+    let s = grundy::solve::solve_loaded(&loaded, play, args.moves, &ctl)?;
     if args.verbose {
         eprintln!(
             "positions searched {}, table hits {} of {} lookups ({:.1}%), table {} bytes, time {:.3} s",

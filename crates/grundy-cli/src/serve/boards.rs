@@ -23,7 +23,6 @@ use axum::Json;
 use grundy::control::Control;
 use grundy::game::families::{self, chomp, Loaded};
 use grundy::notation::board::{parse_board_game, BoardGame};
-use grundy::solve::search::Settings;
 use grundy::solve::Play;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -244,7 +243,7 @@ fn play(misere: bool) -> Play {
 /// Solves `board` with its winning moves.
 fn analyse(board: &Checked, misere: bool, ctl: &Control) -> Result<BoardAnswer, ApiError> {
     let loaded = board.loaded();
-    let s = loaded.solve(play(misere), Settings::new(), true, ctl)?;
+    let s = grundy::solve::solve_loaded(&loaded, play(misere), true, ctl)?;
     let legal = board.moves();
     let winning_moves = s
         .winning_moves

@@ -3,7 +3,7 @@
 //! holds the whole game.
 //!
 //! **Owners.** A position is stored under its key, the bytes ([`Encoding`]) of its canonical
-//! form ([`Family::canonical`](crate::game::families::Family::canonical), symmetric positions sharing one key), and owned by rank
+//! form ([`Canonical::canonical`](crate::game::Canonical::canonical), symmetric positions sharing one key), and owned by rank
 //! `owner_hash(key) mod K`. Its id is `index·K + owner`, `index` counting the positions its
 //! owner stored before it.
 //!
@@ -32,8 +32,8 @@ use super::wire::{put, put_bytes, Read};
 use super::{owner_hash, Bsp, Comm, Keyed, Outbox};
 use crate::control::Reservation;
 use crate::error::{Error, LimitKind, Result};
-use crate::game::families::Encoding;
 use crate::game::hash::FxHashMap;
+use crate::game::{Encoding, Structured};
 
 /// Bytes charged a stored position besides its key: the hash table's entry (a boxed key and an
 /// index, at the table's lowest load), the allocation of the key, the out-degree and the
@@ -122,7 +122,11 @@ impl Explored {
 }
 
 /// The key of `p`: the bytes of its canonical form (of `p` itself with `symmetry` off).
-pub fn key<F: Encoding>(family: &F, p: &F::Position, symmetry: bool) -> Result<Vec<u8>> {
+pub fn key<F: Structured + Encoding>(
+    family: &F,
+    p: &F::Position,
+    symmetry: bool,
+) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     if symmetry {
         family.encode(&family.canonical(p)?, &mut out);
@@ -237,7 +241,7 @@ impl State {
     }
 
     /// Expands the frontier: the out-degrees go to `log`, the options to their owners.
-    fn expand<F: Encoding>(
+    fn expand<F: Structured + Encoding>(
         &mut self,
         family: &F,
         symmetry: bool,
@@ -254,7 +258,7 @@ impl State {
             ctl.tick()?;
             let p = family.decode(bytes)?;
             options.clear();
-            family.moves(&p, &mut options)?;
+            family.options(&p, &mut options)?;
             let d = u32::try_from(options.len()).map_err(|_| {
                 Error::limit(
                     LimitKind::Fixed,
@@ -287,7 +291,7 @@ impl State {
 /// resuming from `journal`'s rounds if it has any and logging each finished round to it.
 /// Errors of the family (a script's) are agreed among ranks: every rank returns the one of
 /// the lowest rank that met one.
-pub fn explore<F: Encoding, C: Comm + ?Sized>(
+pub fn explore<F: Structured + Encoding, C: Comm + ?Sized>(
     bsp: &Bsp<'_, C>,
     family: &F,
     root: &F::Position,

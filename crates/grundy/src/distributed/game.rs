@@ -1,4 +1,4 @@
-//! A game given by its rules ([`Family`](crate::game::families::Family)), solved over ranks:
+//! A game given by its rules ([`Structured`](crate::game::Structured)), solved over ranks:
 //! the answer of [`solve::search::solve`](crate::solve::search::solve) (outcome, Grundy value
 //! in normal play, every winning move in the family's order), from a distributed exploration
 //! ([`explore`]) and a distributed retrograde pass ([`acyclic`]).
@@ -13,7 +13,7 @@
 //!
 //! **The answer.** After the pass, rank 0 asks for the values it needs by key: the start's,
 //! and for `--moves` those of the positions after each move of
-//! [`Family::described_moves`](crate::game::families::Family::described_moves) in that order.
+//! [`Show::described_moves`](crate::game::Show::described_moves) in that order.
 //! A move wins iff the position after it has value 0 (normal play: a P-position) or is lost
 //! for the player to move there (misère play). The keys go to their owners in one exchange and
 //! the values come back in another.
@@ -23,7 +23,7 @@ use super::explore::{explore, key, Explored, Journal};
 use super::wire::{put, put_bytes, Read};
 use super::{Bsp, Comm};
 use crate::error::{Error, Result};
-use crate::game::families::Encoding;
+use crate::game::{Encoding, Structured};
 use crate::solve::search::{Solution, Stats, WinningMove};
 use crate::solve::{Outcome, Play};
 use std::time::Instant;
@@ -54,7 +54,7 @@ pub struct Work {
 /// same outcome and value; the winning moves (when `moves` is set) are on rank 0 only. The
 /// [`Solution::stats`] count: `positions` explored, `lookups` the arcs, `hits` the arcs to a
 /// position stored before, `table_bytes` the bytes charged on all ranks.
-pub fn solve<F: Encoding, C: Comm + ?Sized>(
+pub fn solve<F: Structured + Encoding, C: Comm + ?Sized>(
     bsp: &Bsp<'_, C>,
     family: &F,
     root: &F::Position,

@@ -10,10 +10,10 @@ use crate::control::{Control, MemoryBudget};
 use crate::error::{Error, LimitKind, Result};
 use crate::game::families::chomp::Chomp;
 use crate::game::families::cram::{Board, Cram};
-use crate::game::families::heaps::HeapSum;
 use crate::game::families::node_kayles::{Graph, NodeKayles};
 use crate::game::families::wythoff::Wythoff;
-use crate::game::families::{reference_misere_win, reference_value, Encoding};
+use crate::game::families::{reference_misere_win, reference_value};
+use crate::game::{Encoding, Structured};
 use crate::heap::HeapGame;
 use crate::solve::search::{solve_here, Settings, Solution};
 use crate::solve::{Outcome, Play};
@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 /// The answer of `ranks` ranks (rank 0's; every rank must agree on the outcome, the value and
 /// any error), with rank 0's work.
-fn over_ranks<F: Encoding + Sync>(
+fn over_ranks<F: Structured + Encoding + Sync>(
     family: &F,
     root: &F::Position,
     play: Play,
@@ -62,7 +62,7 @@ fn agreed(results: Vec<Result<(Solution, Work)>>) -> Result<(Solution, Work)> {
 
 /// Checks the answer of 1 to 4 ranks against the one-process engine (outcome, value, winning
 /// moves in order) and the definition (value or misère outcome).
-fn check_family<F: Encoding + Sync>(
+fn check_family<F: Structured + Encoding + Sync>(
     family: &F,
     root: &F::Position,
 ) -> std::result::Result<(), TestCaseError>
@@ -152,7 +152,7 @@ proptest! {
         heaps in proptest::collection::vec(0u64..9, 0..4),
     ) {
         let g: HeapGame = game.parse().unwrap();
-        check_family(&HeapSum::new(&g), &HeapGame::position(&heaps))?;
+        check_family(&g, &HeapGame::position(&heaps))?;
     }
 
     /// Positions survive their bytes, and only equal positions share them.

@@ -1,12 +1,12 @@
 //! The distributed solvers against the one-process ones, on ranks as threads: the same lines in
 //! the same order, the same first error.
 
-use super::graph::{line_range, read};
 use super::order::{for_each, Line};
 use super::{loopy, retrograde, threads, Bsp};
 use crate::control::Control;
 use crate::error::Result;
 use crate::notation::graph::{parse_graph, GraphFormat};
+use crate::notation::graph_ranks::{line_range, read};
 use crate::solve::{loopy as one_loopy, outcome, Play};
 use proptest::prelude::*;
 

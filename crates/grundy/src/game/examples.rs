@@ -9,8 +9,9 @@ pub struct NimHeap;
 
 impl Game for NimHeap {
     type Position = u64;
-    fn options(&self, p: &u64, out: &mut Vec<u64>) {
+    fn options(&self, p: &u64, out: &mut Vec<u64>) -> crate::error::Result<()> {
         out.extend(0..*p);
+        Ok(())
     }
 }
 
@@ -20,8 +21,9 @@ pub struct Subtraction(pub Vec<u64>);
 
 impl Game for Subtraction {
     type Position = u64;
-    fn options(&self, p: &u64, out: &mut Vec<u64>) {
+    fn options(&self, p: &u64, out: &mut Vec<u64>) -> crate::error::Result<()> {
         out.extend(self.0.iter().filter(|&&s| s <= *p).map(|&s| p - s));
+        Ok(())
     }
 }
 

@@ -582,8 +582,9 @@ fn fill_in_parallel<I: VertexId>(
 
 impl<I: VertexId> Game for Graph<I> {
     type Position = I;
-    fn options(&self, p: &I, out: &mut Vec<I>) {
+    fn options(&self, p: &I, out: &mut Vec<I>) -> crate::error::Result<()> {
         out.extend_from_slice(Graph::options(self, *p));
+        Ok(())
     }
 }
 
@@ -652,7 +653,7 @@ pub fn explore<G: Game>(
     let mut next = 0usize;
     while next < positions.len() {
         buf.clear();
-        game.options(&positions[next], &mut buf);
+        game.options(&positions[next], &mut buf)?;
         for q in buf.drain(..) {
             let id = match ids.get(&q) {
                 Some(&id) => id,
@@ -765,8 +766,9 @@ mod tests {
     struct Countdown;
     impl Game for Countdown {
         type Position = u32;
-        fn options(&self, p: &u32, out: &mut Vec<u32>) {
+        fn options(&self, p: &u32, out: &mut Vec<u32>) -> crate::error::Result<()> {
             out.extend((1..=2).filter(|&k| k <= *p).map(|k| p - k));
+            Ok(())
         }
     }
 

@@ -62,13 +62,17 @@ where
     B::Position: Ord,
 {
     type Position = Vec<(A::Position, B::Position)>;
-    fn options(&self, set: &Self::Position, out: &mut Vec<Self::Position>) {
+    fn options(
+        &self,
+        set: &Self::Position,
+        out: &mut Vec<Self::Position>,
+    ) -> crate::error::Result<()> {
         let (mut gs, mut hs) = (Vec::new(), Vec::new());
         for (g, h) in set {
             gs.clear();
             hs.clear();
-            self.0.options(g, &mut gs);
-            self.1.options(h, &mut hs);
+            self.0.options(g, &mut gs)?;
+            self.1.options(h, &mut hs)?;
             for g2 in &gs {
                 for h2 in &hs {
                     let mut next = set.clone();
@@ -80,5 +84,6 @@ where
                 }
             }
         }
+        Ok(())
     }
 }

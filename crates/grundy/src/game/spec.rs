@@ -181,6 +181,9 @@ pub enum GameSpec {
     Squares,
     /// Rules in a Rhai script at this path (see [`crate::heap::script`]).
     Script(PathBuf),
+    /// A program's own rule, given as code (a Rust closure, a Python callable) and shown by the
+    /// name given to it; it has no notation ([`crate::heap::HeapGame::custom`]).
+    Custom(String),
 }
 
 impl GameSpec {
@@ -226,6 +229,7 @@ impl fmt::Display for GameSpec {
             }
             GameSpec::Squares => write!(f, "squares"),
             GameSpec::Script(p) => write!(f, "script:{}", p.display()),
+            GameSpec::Custom(name) => f.write_str(name),
         }
     }
 }

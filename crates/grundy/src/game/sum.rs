@@ -4,6 +4,7 @@
 //! [`crate::solve::sum`] extends this to games with cycles.
 
 use super::Game;
+use crate::error::Result;
 
 /// The sum of two (possibly different) games; positions are pairs.
 #[derive(Clone, Debug, Default)]
@@ -11,13 +12,18 @@ pub struct Sum<A, B>(pub A, pub B);
 
 impl<A: Game, B: Game> Game for Sum<A, B> {
     type Position = (A::Position, B::Position);
-    fn options(&self, (a, b): &Self::Position, out: &mut Vec<Self::Position>) {
+    fn options(&self, (a, b): &Self::Position, out: &mut Vec<Self::Position>) -> Result<()> {
         let mut left = Vec::new();
-        self.0.options(a, &mut left);
+        self.0.options(a, &mut left)?;
         out.extend(left.into_iter().map(|a2| (a2, b.clone())));
         let mut right = Vec::new();
-        self.1.options(b, &mut right);
+        self.1.options(b, &mut right)?;
         out.extend(right.into_iter().map(|b2| (a.clone(), b2)));
+        Ok(())
+    }
+
+    fn surely_finite(&self) -> bool {
+        self.0.surely_finite() && self.1.surely_finite()
     }
 }
 
@@ -28,17 +34,18 @@ pub struct SumOf<G>(pub G);
 
 impl<G: Game> Game for SumOf<G> {
     type Position = Vec<G::Position>;
-    fn options(&self, p: &Self::Position, out: &mut Vec<Self::Position>) {
+    fn options(&self, p: &Self::Position, out: &mut Vec<Self::Position>) -> Result<()> {
         let mut opts = Vec::new();
         for (i, c) in p.iter().enumerate() {
             opts.clear();
-            self.0.options(c, &mut opts);
+            self.0.options(c, &mut opts)?;
             for o in opts.drain(..) {
                 let mut q = p.clone();
                 q[i] = o;
                 out.push(q);
             }
         }
+        Ok(())
     }
 }
 

@@ -1,15 +1,14 @@
 //! [`HeapGame`]: a heap game parsed once and passed to every engine.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::spec::GameSpec;
-use crate::game::Game;
-use crate::heap::rule::{sum_options, HeapRule, Options, Rule};
+use crate::game::{Canonical, Components, Encoding, Footprint, Game, Show};
+use crate::heap::rule::{sum_options, CustomRule, HeapRule, Options, Rule};
 #[cfg(feature = "script")]
 use crate::heap::script::ScriptRule;
 use std::fmt;
 #[cfg(feature = "script")]
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 /// A heap game of the GAME notation, ready to play: the parsed [`GameSpec`] with its rule built
 /// (a script read and compiled once).
@@ -38,7 +37,6 @@ use std::sync::Mutex;
 pub struct HeapGame {
     spec: GameSpec,
     rule: Rule,
-    error: Mutex<Option<Error>>,
 }
 
 impl HeapGame {
@@ -59,12 +57,47 @@ impl HeapGame {
         )
     }
 
-    fn with_rule(spec: GameSpec, rule: Rule) -> HeapGame {
-        HeapGame {
-            spec,
-            rule,
-            error: Mutex::new(None),
+    /// The game of a program's own rule, called `name` (its [`GameSpec::Custom`]): it runs in
+    /// every engine the built-in rules run in, each answer of the rule checked (every heap left
+    /// below the heap moved from; the bounds of a declared [`HeapRule::shape`]).
+    ///
+    /// ```
+    /// use grundy::heap::{HeapGame, Options};
+    /// use grundy::pattern::value::analyze;
+    /// use grundy::control::Control;
+    ///
+    /// // Take 1 or 2 tokens: G(n) = n mod 3.
+    /// let take_one_or_two = |n: u64, out: &mut Options| {
+    ///     for k in 1..=2.min(n) {
+    ///         out.push(&[n - k]);
+    ///     }
+    ///     Ok(())
+    /// };
+    /// let game = HeapGame::custom("take-1-or-2", take_one_or_two);
+    /// let a = analyze(&game, 100, &Control::none())?;
+    /// assert_eq!(a.period.map(|p| p.period), Some(3));
+    /// assert!(!a.proved); // no shape declared: found, not proved
+    /// # Ok::<(), grundy::Error>(())
+    /// ```
+    pub fn custom(name: impl Into<String>, rule: impl HeapRule + 'static) -> HeapGame {
+        let name = name.into();
+        HeapGame::with_rule(
+            GameSpec::Custom(name.clone()),
+            Rule::Custom(Box::new(CustomRule::new(name, rule))),
+        )
+    }
+
+    /// The periodicity theorem a program's own rule declares ([`HeapRule::shape`]); `None` for
+    /// the rules of the notation (whose theorems follow from the notation).
+    pub fn shape(&self) -> Option<crate::pattern::periodic::Theorem> {
+        match &self.rule {
+            Rule::Custom(c) => c.shape(),
+            _ => None,
         }
+    }
+
+    fn with_rule(spec: GameSpec, rule: Rule) -> HeapGame {
+        HeapGame { spec, rule }
     }
 
     /// The parsed notation.
@@ -104,12 +137,6 @@ impl HeapGame {
         p.sort_unstable();
         p
     }
-
-    /// The first error met while a solver generated options through [`Game::options`] (which
-    /// cannot fail): only script rules fail. Check it after solving a script game.
-    pub fn error(&self) -> Option<Error> {
-        self.error.lock().ok().and_then(|e| e.clone())
-    }
 }
 
 impl fmt::Display for HeapGame {
@@ -123,14 +150,64 @@ impl Game for HeapGame {
     /// A sum of heaps in normal form ([`HeapGame::position`]).
     type Position = Vec<u64>;
 
-    /// Replacing one heap by each of its options (once per distinct heap size); a script error
-    /// ends the listing and is kept for [`HeapGame::error`].
-    fn options(&self, p: &Vec<u64>, out: &mut Vec<Vec<u64>>) {
-        if let Err(e) = sum_options(&self.rule, p, out) {
-            if let Ok(mut slot) = self.error.lock() {
-                slot.get_or_insert(e);
-            }
+    /// Replacing one heap by each of its options (once per distinct heap size). Fails only for
+    /// script rules.
+    fn options(&self, p: &Vec<u64>, out: &mut Vec<Vec<u64>>) -> Result<()> {
+        sum_options(&self.rule, p, out)
+    }
+}
+
+/// One component a heap: by the Sprague-Grundy theorem the value of a sum of heaps is the
+/// nim-sum of its heaps' values, so the search engine solves and caches each heap size once.
+impl Components for HeapGame {
+    fn split(&self, p: &Vec<u64>, out: &mut Vec<Vec<u64>>) -> Result<()> {
+        out.extend(p.iter().map(|&h| vec![h]));
+        Ok(())
+    }
+}
+
+/// The order of the heaps does not matter: the normal form is the canonical form.
+impl Canonical for HeapGame {
+    fn canonical(&self, p: &Vec<u64>) -> Result<Vec<u64>> {
+        Ok(HeapGame::position(p))
+    }
+}
+
+/// A sum of heaps as `[3 4 5]`.
+impl Show for HeapGame {
+    fn show(&self, p: &Vec<u64>) -> Result<String> {
+        let heaps: Vec<String> = p.iter().map(u64::to_string).collect();
+        Ok(format!("[{}]", heaps.join(" ")))
+    }
+}
+
+impl Footprint for HeapGame {
+    fn bytes(&self, p: &Vec<u64>) -> usize {
+        std::mem::size_of::<Vec<u64>>() + 8 * p.len()
+    }
+
+    /// The tokens (saturating).
+    fn size(&self, p: &Vec<u64>) -> usize {
+        p.iter().fold(0usize, |s, &h| {
+            s.saturating_add(usize::try_from(h).unwrap_or(usize::MAX))
+        })
+    }
+}
+
+/// The number of heaps, then the heaps, as varints.
+impl Encoding for HeapGame {
+    fn encode(&self, p: &Vec<u64>, out: &mut Vec<u8>) {
+        crate::varint::put(out, p.len() as u64);
+        for &h in p {
+            crate::varint::put(out, h);
         }
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Result<Vec<u64>> {
+        crate::varint::decode_all(bytes, |r| {
+            let n = r.get()?;
+            (0..n).map(|_| r.get()).collect()
+        })
     }
 }
 
@@ -138,6 +215,7 @@ impl Game for HeapGame {
 mod tests {
     use super::*;
     use crate::control::Control;
+    use crate::error::Error;
     use crate::heap::reference;
     use crate::heap::sequence::compute;
     use crate::notation::game::parse_game;
@@ -169,14 +247,13 @@ mod tests {
         );
         let e = "octal:0.1x".parse::<HeapGame>().unwrap_err();
         assert!(matches!(e, Error::Parse(_)), "{e}");
-        assert!(game("nim").error().is_none());
     }
 
     #[test]
     fn positions_are_sorted_multisets_of_non_empty_heaps() {
         assert_eq!(HeapGame::position(&[3, 0, 1, 3]), vec![1, 3, 3]);
         let mut out = Vec::new();
-        game("kayles").options(&vec![2, 2], &mut out);
+        game("kayles").options(&vec![2, 2], &mut out).unwrap();
         // Once per distinct heap: 2 → 1 or 0 (take one or two).
         assert_eq!(out, vec![vec![1, 2], vec![2]]);
     }
@@ -202,7 +279,6 @@ mod tests {
             prop_assert_eq!(solved, by_engine, "{} {:?}", GAMES[which], heaps);
             prop_assert_eq!(solved, by_definition);
             prop_assert_eq!(grundy_recursive(&g, &p), solved);
-            prop_assert!(g.error().is_none());
         }
     }
 }

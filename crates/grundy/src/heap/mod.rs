@@ -37,8 +37,10 @@ testing_pub! {
 pub use game::HeapGame;
 #[cfg(any(test, feature = "testing"))]
 pub use rule::Rule;
-pub use rule::{HeapRule, HeapSum, Options};
+pub use rule::{CustomRule, HeapRule, Options};
 pub use sequence::{compute, Sequence};
 
+#[cfg(test)]
+mod custom_tests;
 #[cfg(test)]
 mod tests;

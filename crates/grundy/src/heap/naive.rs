@@ -117,6 +117,7 @@ pub fn extend<T: Cell>(
         }),
         #[cfg(feature = "script")]
         Rule::Script(_) => reference::extend(rule, values, n, ctl),
+        Rule::Custom(_) => reference::extend(rule, values, n, ctl),
     }
 }
 

@@ -26,7 +26,7 @@
 use crate::control::{Control, Reservation};
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::heap::rule::{HeapRule, HeapSum, Options, Rule};
+use crate::heap::rule::{HeapRule, Options, Rule};
 use crate::heap::sequence::{compute_rule, Sequence};
 use crate::heap::HeapGame;
 use num_bigint::BigUint;
@@ -261,8 +261,8 @@ pub fn misere(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<PositionA
     if let Some(found) = crate::misere::through_quotient(game, heaps, ctl)? {
         return Ok(found.analysis);
     }
-    let mut search = MisereSearch::new(rule, ctl)?;
-    let start = HeapSum::<Rule>::position(heaps);
+    let mut search = MisereSearch::new(game, ctl)?;
+    let start = HeapGame::position(heaps);
     let win = search.is_n(&start)?;
     let mut moves = Vec::new();
     if win {
@@ -272,7 +272,7 @@ pub fn misere(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<PositionA
                 let mut rest: Vec<u64> =
                     heaps[..i].iter().chain(&heaps[i + 1..]).copied().collect();
                 rest.extend_from_slice(o);
-                Ok(!search.is_n(&HeapSum::<Rule>::position(&rest))?)
+                Ok(!search.is_n(&HeapGame::position(&rest))?)
             })?);
         }
     }
@@ -333,7 +333,7 @@ pub fn misere_nim(heaps: &[u64]) -> PositionAnalysis {
 
 /// The memoised misère search: N iff terminal or some option is P.
 struct MisereSearch<'r, 'c> {
-    game: HeapSum<'r, Rule>,
+    game: &'r HeapGame,
     memo: HashMap<Vec<u64>, bool>,
     ctl: &'c Control<'c>,
     /// The bytes of `memo` (see the module documentation).
@@ -346,9 +346,9 @@ struct MisereSearch<'r, 'c> {
 const MISERE_MEMORY: &str = "the misère search";
 
 impl<'r, 'c> MisereSearch<'r, 'c> {
-    fn new(rule: &'r Rule, ctl: &'c Control<'c>) -> Result<Self> {
+    fn new(game: &'r HeapGame, ctl: &'c Control<'c>) -> Result<Self> {
         Ok(MisereSearch {
-            game: HeapSum::new(rule),
+            game,
             memo: HashMap::new(),
             ctl,
             memo_bytes: ctl.reserve(0, MISERE_MEMORY)?,
@@ -416,10 +416,7 @@ impl<'r, 'c> MisereSearch<'r, 'c> {
         let held = self.stack_bytes.bytes();
         self.stack_bytes.grow(estimate, MISERE_MEMORY)?;
         let mut opts = Vec::new();
-        self.game.options(&q, &mut opts);
-        if let Some(e) = self.game.error() {
-            return Err(e);
-        }
+        self.game.options(&q, &mut opts)?;
         let bytes = FRAME_BYTES
             + heap_bytes
             + opts

@@ -6,10 +6,9 @@
 
 use crate::error::{Error, Result};
 use crate::game::spec::{GameSpec, SubtractionSet, TakeBreak};
-use crate::game::Game;
 #[cfg(feature = "script")]
 use crate::heap::script::ScriptRule;
-use std::sync::Mutex;
+use crate::pattern::periodic::Theorem;
 
 /// The options of one heap, written by [`HeapRule::options`] into a caller-owned buffer: a flat
 /// list of heaps and the end of each option, so that no allocation happens per option.
@@ -60,11 +59,129 @@ impl Options {
 }
 
 /// A heap game's rule: the options of a single heap.
-pub trait HeapRule: Sync {
+///
+/// The built-in rules implement it, and so can a program's own rule: wrapped by
+/// [`HeapGame::custom`](crate::heap::HeapGame::custom), it runs in every engine the built-in
+/// rules run in (sequences, analysis with periods, values of huge heaps, positions, hints, misère
+/// play). A closure `Fn(u64, &mut Options) -> Result<()>` is a rule.
+pub trait HeapRule: Send + Sync {
     /// Appends every option of a heap of `n` tokens to `out` (without clearing it). Every heap
-    /// of every option is smaller than `n` or the option has fewer tokens in all (the game ends).
-    /// Fails only for script rules (a script error or a malformed answer).
+    /// of every option is smaller than `n` (so every game ends). Fails only for rules that are
+    /// user code (a script error, a Python exception, a malformed answer).
     fn options(&self, n: u64, out: &mut Options) -> Result<()>;
+
+    /// The periodicity theorem the rule's moves fall under, declared by the rule: a finite
+    /// subtraction game with largest move `t` ([`Theorem::Subtraction`]), or a take-and-break
+    /// game removing at most `t` tokens and leaving at most `h` heaps, every such split of what
+    /// is left being allowed whenever one is ([`Theorem::TakeBreak`]). With a declaration the
+    /// analysis proves periods by that theorem; without one (the default) periods are found
+    /// but not proved. The engines check the bounds of the declaration (`t`, `h`) on every
+    /// option they generate and refuse a rule that breaks them; the rest of the premise (moves
+    /// from a large heap are those from a smaller one with the largest heap grown) is the
+    /// rule's promise.
+    fn shape(&self) -> Option<Theorem> {
+        None
+    }
+}
+
+/// A closure is a rule (without a declared shape).
+impl<F> HeapRule for F
+where
+    F: Fn(u64, &mut Options) -> Result<()> + Send + Sync,
+{
+    fn options(&self, n: u64, out: &mut Options) -> Result<()> {
+        self(n, out)
+    }
+}
+
+/// A program's own heap rule, named, as the engines run it: every answer is checked (each heap
+/// below `n`; the bounds of the declared shape), so that a faulty rule gives an error, never a
+/// wrong value or an endless game.
+pub struct CustomRule {
+    name: String,
+    rule: Box<dyn HeapRule>,
+    shape: Option<Theorem>,
+}
+
+impl std::fmt::Debug for CustomRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CustomRule({})", self.name)
+    }
+}
+
+impl CustomRule {
+    /// The rule `rule`, called `name` in messages.
+    pub fn new(name: impl Into<String>, rule: impl HeapRule + 'static) -> CustomRule {
+        let shape = rule.shape();
+        CustomRule {
+            name: name.into(),
+            rule: Box::new(rule),
+            shape,
+        }
+    }
+
+    /// The name given to the rule.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The declared shape ([`HeapRule::shape`]).
+    pub fn shape(&self) -> Option<Theorem> {
+        self.shape
+    }
+
+    /// The options of `n` from the rule, checked.
+    fn checked_options(&self, n: u64, out: &mut Options) -> Result<()> {
+        let first = out.len();
+        self.rule.options(n, out)?;
+        for i in first..out.len() {
+            let o = out.get(i);
+            let bad = |why: String| {
+                Error::invalid(format!(
+                    "rule {}: option {o:?} of a heap of {n}: {why}",
+                    self.name
+                ))
+            };
+            if let Some(&h) = o.iter().find(|&&h| h >= n) {
+                return Err(bad(format!(
+                    "a heap of {h} is left, and every heap left must be below {n}"
+                )));
+            }
+            let left = o.iter().fold(0u64, |s, &h| s.saturating_add(h));
+            let taken = n.checked_sub(left).ok_or_else(|| {
+                bad("the heaps left hold more tokens than the heap had".to_string())
+            })?;
+            match self.shape {
+                Some(Theorem::Subtraction { t }) if o.len() > 1 || taken == 0 || taken > t => {
+                    return Err(bad(format!(
+                        "the rule declares a subtraction game with moves of at most {t}, \
+                         and this move takes {taken} leaving {} heaps",
+                        o.len()
+                    )));
+                }
+                Some(Theorem::TakeBreak { h, t }) if taken > t || o.len() as u64 > h.max(1) => {
+                    return Err(bad(format!(
+                        "the rule declares a take-and-break game taking at most {t} tokens and \
+                         leaving at most {} heaps, and this move takes {taken} leaving {}",
+                        h.max(1),
+                        o.len()
+                    )));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of options of a heap of `n`, by generating them (0 if the rule fails: the
+    /// engine meets the error again when it asks for the options).
+    fn count_options(&self, n: u64) -> u128 {
+        let mut out = Options::new();
+        match self.rule.options(n, &mut out) {
+            Ok(()) => out.len() as u128,
+            Err(_) => 0,
+        }
+    }
 }
 
 testing_pub! {
@@ -87,6 +204,8 @@ pub enum Rule {
     /// A user's Rhai script.
     #[cfg(feature = "script")]
     Script(Box<ScriptRule>),
+    /// A program's own rule (Rust code, a Python callable).
+    Custom(Box<CustomRule>),
 }
 }
 
@@ -103,6 +222,11 @@ impl Rule {
             GameSpec::Squares => Rule::Squares,
             #[cfg(feature = "script")]
             GameSpec::Script(p) => Rule::Script(Box::new(ScriptRule::load(p)?)),
+            GameSpec::Custom(name) => {
+                return Err(Error::invalid(format!(
+                    "the rule {name} is code, not notation: build its game with HeapGame::custom"
+                )))
+            }
             #[cfg(not(feature = "script"))]
             GameSpec::Script(_) => {
                 return Err(Error::invalid(
@@ -148,6 +272,7 @@ impl Rule {
             Rule::Squares => (n as f64).sqrt() as u128 + 1,
             #[cfg(feature = "script")]
             Rule::Script(_) => crate::script::MAX_ARRAY as u128,
+            Rule::Custom(c) => c.count_options(n as u64),
         }
     }
 }
@@ -180,6 +305,7 @@ impl HeapRule for Rule {
             }
             #[cfg(feature = "script")]
             Rule::Script(s) => s.options(n, out)?,
+            Rule::Custom(c) => c.checked_options(n, out)?,
         }
         Ok(())
     }
@@ -207,56 +333,6 @@ fn take_break_options(c: &TakeBreak, n: u64, out: &mut Options) {
         if d & 8 != 0 {
             for a in 1..=m / 3 {
                 (a..=(m - a) / 2).for_each(|b| out.push(&[a, b, m - a - b]));
-            }
-        }
-    }
-}
-
-/// A sum of heaps of one rule as a game for the generic solvers: a position is the sorted
-/// multiset of its non-empty heaps.
-///
-/// [`Game::options`] cannot fail, so a script error met while generating options is kept and
-/// reported by [`HeapSum::error`]; callers of script games check it after solving.
-pub struct HeapSum<'r, R: HeapRule> {
-    rule: &'r R,
-    error: Mutex<Option<Error>>,
-}
-
-impl<'r, R: HeapRule> HeapSum<'r, R> {
-    /// The sum game of `rule`.
-    pub fn new(rule: &'r R) -> Self {
-        HeapSum {
-            rule,
-            error: Mutex::new(None),
-        }
-    }
-
-    /// The rule of the heaps.
-    pub fn rule(&self) -> &'r R {
-        self.rule
-    }
-
-    /// The first error met while generating options, if any.
-    pub fn error(&self) -> Option<Error> {
-        self.error.lock().ok().and_then(|e| e.clone())
-    }
-
-    /// The normal form of a position: non-empty heaps, ascending.
-    pub fn position(heaps: &[u64]) -> Vec<u64> {
-        let mut p: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
-        p.sort_unstable();
-        p
-    }
-}
-
-impl<R: HeapRule> Game for HeapSum<'_, R> {
-    type Position = Vec<u64>;
-
-    /// Replacing heap `i` by each of its options, once per distinct heap size.
-    fn options(&self, p: &Vec<u64>, out: &mut Vec<Vec<u64>>) {
-        if let Err(e) = sum_options(self.rule, p, out) {
-            if let Ok(mut slot) = self.error.lock() {
-                slot.get_or_insert(e);
             }
         }
     }
@@ -311,14 +387,5 @@ mod tests {
         assert_eq!(opts("squares", 5), vec![vec![4], vec![1]]);
         assert_eq!(opts("sub:1-2,5", 5), vec![vec![4], vec![3], vec![]]);
         assert_eq!(opts("nim", 2), vec![vec![], vec![1]]);
-    }
-
-    #[test]
-    fn sum_game_moves_one_heap() {
-        let r = Rule::parse("nim").unwrap();
-        let g = HeapSum::new(&r);
-        let mut out = Vec::new();
-        g.options(&vec![1, 1, 2], &mut out);
-        assert_eq!(out, vec![vec![1, 2], vec![1, 1], vec![1, 1, 1]]);
     }
 }

@@ -327,6 +327,97 @@ fn parse_graph(body: &str, cur: &mut Cursor) -> Result<GraphSpec, ParseError> {
     Ok(GraphSpec::File(PathBuf::from(body)))
 }
 
+/// Loads a parsed game: builds the graph of `node-kayles:` (reading a graph file, at most the
+/// memory budget of `ctl` while reading), reads and compiles a `rules:` script (its calls watch
+/// `ctl`) and runs its `start()`.
+pub fn load(
+    game: &BoardGame,
+    ctl: &crate::control::Control,
+) -> crate::error::Result<crate::game::families::Loaded> {
+    use crate::error::{Error, LimitKind};
+    use crate::game::families::node_kayles::{Graph, NodeKayles, MAX_VERTICES};
+    use crate::game::families::{wythoff, Loaded};
+    let too_big = |n: usize| {
+        Error::limit(
+            LimitKind::Fixed,
+            format!("a Node-Kayles graph of {n} vertices, above {MAX_VERTICES}"),
+            "use a smaller graph",
+        )
+    };
+    Ok(match game {
+        BoardGame::Chomp(rows) => Loaded::Chomp(rows.clone()),
+        BoardGame::Cram(b) => Loaded::Cram(b.clone()),
+        BoardGame::Wythoff(a, b) => {
+            wythoff::Wythoff::check((*a, *b))?;
+            Loaded::Wythoff((*a, *b))
+        }
+        BoardGame::NodeKayles(spec) => {
+            let (g, names) = match spec {
+                GraphSpec::Path(n) => (Graph::path(*n).ok_or_else(|| too_big(*n))?, Vec::new()),
+                GraphSpec::Cycle(n) => (Graph::cycle(*n).ok_or_else(|| too_big(*n))?, Vec::new()),
+                GraphSpec::Grid(r, c) => (
+                    Graph::grid(*r, *c).ok_or_else(|| too_big(r * c))?,
+                    Vec::new(),
+                ),
+                GraphSpec::File(path) => {
+                    use super::graph::{parse_graph_with, read_bounded, GraphFormat};
+                    let what = format!("graph file {}", path.display());
+                    let file = std::fs::File::open(path)
+                        .map_err(|e| Error::invalid(format!("{what}: cannot read it: {e}")))?;
+                    // A graph of at most MAX_VERTICES vertices fits well within 16 MiB of text:
+                    // a longer file is refused whatever the budget.
+                    const MAX_TEXT: u64 = 16 << 20;
+                    let cap = ctl.memory().limit().min(MAX_TEXT);
+                    let (bytes, _text) = match read_bounded(file, cap, &what, ctl) {
+                        Err(Error::Limit(_)) if cap == MAX_TEXT => {
+                            return Err(Error::limit(
+                                LimitKind::Fixed,
+                                format!("{what} is longer than 16 MiB"),
+                                format!("a Node-Kayles graph has at most {MAX_VERTICES} vertices"),
+                            ))
+                        }
+                        other => other?,
+                    };
+                    let parsed = parse_graph_with(&bytes, GraphFormat::Adjacency, ctl).map_err(
+                        |e| match e {
+                            Error::Parse(p) => {
+                                Error::Parse(p.in_source(path.display().to_string()))
+                            }
+                            other => other,
+                        },
+                    )?;
+                    let n = parsed.graph.vertex_count();
+                    let mut edges = Vec::with_capacity(parsed.graph.arc_count());
+                    for u in 0..n {
+                        for &v in parsed.graph.options(u as u32) {
+                            edges.push((u, v as usize));
+                        }
+                    }
+                    let g = Graph::from_edges(n, &edges).ok_or_else(|| too_big(n))?;
+                    let names = (0..n as u32)
+                        .map(|v| parsed.names.get(v).into_owned())
+                        .collect();
+                    (g, names)
+                }
+            };
+            Loaded::NodeKayles(NodeKayles::with_names(names), g)
+        }
+        #[cfg(feature = "script")]
+        BoardGame::Rules(path) => {
+            let r = crate::game::families::rules::Rules::load(path, ctl)?;
+            let start = r.start()?;
+            Loaded::Rules(Box::new(r), start)
+        }
+        #[cfg(not(feature = "script"))]
+        BoardGame::Rules(_) => {
+            let _ = ctl;
+            return Err(Error::invalid(
+                "rules:PATH needs the library's `script` feature".to_string(),
+            ));
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,7 @@
 pub mod board;
 pub mod game;
 pub mod graph;
+pub mod graph_ranks;
 pub mod number;
 pub mod ordinal;
 

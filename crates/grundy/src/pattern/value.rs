@@ -197,9 +197,11 @@ impl From<SequenceAnalysis> for AnalysisDocument {
     }
 }
 
-/// The periodicity theorem that applies to a game, if any.
-pub fn theorem(spec: &GameSpec) -> Option<Theorem> {
-    match spec {
+/// The periodicity theorem that applies to a game, if any: by its notation (finite subtraction
+/// sets, take-and-break codes), or as a program's own rule declares it ([`HeapRule::shape`]).
+pub fn theorem(game: &HeapGame) -> Option<Theorem> {
+    match game.spec() {
+        GameSpec::Custom(_) => game.shape(),
         GameSpec::Subtraction(s) if s.is_finite() => Some(Theorem::Subtraction { t: s.max() }),
         GameSpec::TakeBreak(c) => Some(Theorem::TakeBreak {
             h: c.max_heaps() as u64,
@@ -214,6 +216,7 @@ pub fn theorem(spec: &GameSpec) -> Option<Theorem> {
 /// `progress` is called with the number of values done in the current round.
 pub fn analyze(game: &HeapGame, max: u64, ctl: &Control) -> Result<SequenceAnalysis> {
     let (spec, rule) = (game.spec(), game.rule());
+    let heap_game = game;
     let game = spec.to_string();
     match spec {
         GameSpec::Nim => Ok(nim(game)),
@@ -224,7 +227,7 @@ pub fn analyze(game: &HeapGame, max: u64, ctl: &Control) -> Result<SequenceAnaly
             }
             Err(e) => Err(e),
         },
-        _ => computed_analysis(game, rule, theorem(spec), max, ctl, Start::fresh()),
+        _ => computed_analysis(game, rule, theorem(heap_game), max, ctl, Start::fresh()),
     }
 }
 
@@ -247,7 +250,7 @@ pub fn analyze_saving(
         _ => computed_analysis(
             spec.to_string(),
             game.rule(),
-            theorem(spec),
+            theorem(game),
             max,
             ctl,
             Start {

@@ -147,7 +147,7 @@ where
             ));
         }
         let start = arena.len();
-        self.game.options(&p, arena);
+        self.game.options(&p, arena)?;
         values.resize(arena.len(), 0);
         self.memo.insert(p.clone(), ON_PATH);
         frames.push(Frame {
@@ -305,7 +305,8 @@ pub mod reference {
                 return v;
             }
             let mut opts = Vec::new();
-            game.options(p, &mut opts);
+            game.options(p, &mut opts)
+                .expect("the reference runs on games that cannot fail");
             let vals: Vec<u64> = opts.iter().map(|q| go(game, q, memo)).collect();
             let g = (0..).find(|x| !vals.contains(x)).expect("mex exists");
             memo.insert(p.clone(), g);
@@ -329,8 +330,9 @@ mod tests {
         struct Chain;
         impl Game for Chain {
             type Position = u64;
-            fn options(&self, p: &u64, out: &mut Vec<u64>) {
+            fn options(&self, p: &u64, out: &mut Vec<u64>) -> crate::error::Result<()> {
                 out.extend((1..=2).filter(|&t| t <= *p).map(|t| p - t));
+                Ok(())
             }
         }
         // 100 001 entries of a u64 position need about 3 MB at ENTRY_BYTES each.
@@ -384,10 +386,11 @@ mod tests {
     struct NimChain;
     impl Game for NimChain {
         type Position = u64;
-        fn options(&self, p: &u64, out: &mut Vec<u64>) {
+        fn options(&self, p: &u64, out: &mut Vec<u64>) -> crate::error::Result<()> {
             if *p > 0 {
                 out.push(p - 1);
             }
+            Ok(())
         }
     }
 

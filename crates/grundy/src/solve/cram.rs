@@ -71,7 +71,7 @@
 use crate::control::{Control, Reservation};
 use crate::error::{Error, LimitKind, Result};
 use crate::game::families::cram::{Board, Cram};
-use crate::game::families::Family;
+use crate::game::{Footprint, Show};
 use crate::solve::search::{Settings, Solution, Stats, WinningMove};
 use crate::solve::{Outcome, Play};
 use std::time::Instant;

@@ -71,6 +71,29 @@ pub enum Play {
     Misere,
 }
 
+/// Solves the starting position of a loaded game of the rules notation: Cram with its own
+/// engine ([`cram::solve`]: bitboards and the pruned nimber search, which hands boards it does
+/// not take to the general search), every other game with the search engine for games by
+/// rules ([`search::solve`]). The CLI's `grundy solve`, the playground and Python all answer
+/// through here.
+pub fn solve_loaded(
+    loaded: &crate::game::families::Loaded,
+    play: Play,
+    moves: bool,
+    ctl: &crate::control::Control,
+) -> crate::error::Result<search::Solution> {
+    use crate::game::families::{chomp::Chomp, wythoff::Wythoff, Loaded};
+    use search::{solve, Settings};
+    match loaded {
+        Loaded::Chomp(p) => solve(&Chomp, p, play, Settings::new(), moves, ctl),
+        Loaded::Cram(p) => cram::solve(p, play, moves, ctl),
+        Loaded::NodeKayles(f, p) => solve(f, p, play, Settings::new(), moves, ctl),
+        Loaded::Wythoff(p) => solve(&Wythoff, p, play, Settings::new(), moves, ctl),
+        #[cfg(feature = "script")]
+        Loaded::Rules(f, p) => solve(f.as_ref(), p, play, Settings::new(), moves, ctl),
+    }
+}
+
 /// Shared strategies for the solver tests.
 #[cfg(test)]
 pub(crate) mod tests_support {

@@ -1,4 +1,4 @@
-//! The search engine for games given by their rules ([`Family`]): memoised search over
+//! The search engine for games given by their rules ([`Structured`] games): memoised search over
 //! canonical components, a transposition table bounded in bytes, an outcome-only search of
 //! `G + *k`, and misère play by direct search.
 //!
@@ -6,10 +6,10 @@
 //!
 //! **Components.** If `G = G₁ + … + Gₘ` (a disjunctive sum: a move is a move in one part), then
 //! `g(G) = g(G₁) ⊕ … ⊕ g(Gₘ)` (Sprague-Grundy). The engine splits every position it meets
-//! ([`Family::split`]) and stores each part's value under the part's own key, so a region met in
+//! ([`Components::split`](crate::game::Components::split)) and stores each part's value under the part's own key, so a region met in
 //! a thousand different boards is searched once.
 //!
-//! **Symmetry.** A part is stored under [`Family::canonical`]: isomorphic positions have equal
+//! **Symmetry.** A part is stored under [`Canonical::canonical`](crate::game::Canonical::canonical): isomorphic positions have equal
 //! values because a value depends only on the graph of positions reachable.
 //!
 //! **Outcome of `G + *k` without `g(G)`.** Write `P(G, k)` for "`G + *k` is a P-position",
@@ -35,15 +35,15 @@
 //! lost. Positions are still stored as multisets of canonical components (a sum is commutative
 //! and each part may be replaced by an isomorphic one), and parts without moves are dropped.
 //!
-//! **Memory.** Every stored entry is charged its key's bytes ([`Family::bytes`]) plus
+//! **Memory.** Every stored entry is charged its key's bytes ([`Footprint::bytes`](crate::game::Footprint::bytes)) plus
 //! [`ENTRY_OVERHEAD`] to the [`Control`]'s memory budget, through one reservation named "the
 //! transposition table"; when the budget is exhausted the search returns [`Error::Limit`] of
 //! kind [`LimitKind::Memory`].
 
 use crate::control::{Control, Reservation};
 use crate::error::{Error, LimitKind, Result};
-use crate::game::families::Family;
 use crate::game::mex;
+use crate::game::Structured;
 use crate::solve::{Outcome, Play};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -80,9 +80,9 @@ pub enum Method {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Settings {
-    /// Split positions into independent components ([`Family::split`]).
+    /// Split positions into independent components ([`Components::split`](crate::game::Components::split)).
     pub decompose: bool,
-    /// Store positions under their canonical form ([`Family::canonical`]).
+    /// Store positions under their canonical form ([`Canonical::canonical`](crate::game::Canonical::canonical)).
     pub symmetry: bool,
     /// How values are computed.
     pub method: Method,
@@ -151,7 +151,7 @@ impl Stats {
 }
 
 /// A search over one family, keeping its tables from one question to the next.
-pub struct Search<'f, 'c, F: Family> {
+pub struct Search<'f, 'c, F: Structured> {
     family: &'f F,
     settings: Settings,
     ctl: &'f Control<'c>,
@@ -167,7 +167,7 @@ pub struct Search<'f, 'c, F: Family> {
     depth: usize,
 }
 
-impl<'f, 'c, F: Family> Search<'f, 'c, F> {
+impl<'f, 'c, F: Structured> Search<'f, 'c, F> {
     /// A search with empty tables.
     pub fn new(family: &'f F, settings: Settings, ctl: &'f Control<'c>) -> Self {
         Search {
@@ -312,7 +312,7 @@ impl<'f, 'c, F: Family> Search<'f, 'c, F> {
             Method::Outcome => {
                 // g(C) is at most the number of options of C (a mex of that many values).
                 let mut options = Vec::new();
-                self.family.moves(c, &mut options)?;
+                self.family.options(c, &mut options)?;
                 let bound = options.len() as u64;
                 drop(options);
                 let mut k = 0;
@@ -339,7 +339,7 @@ impl<'f, 'c, F: Family> Search<'f, 'c, F> {
 
     fn mex_value(&mut self, c: &F::Position) -> Result<u64> {
         let mut options = Vec::new();
-        self.family.moves(c, &mut options)?;
+        self.family.options(c, &mut options)?;
         let mut seen = Vec::with_capacity(options.len());
         for o in &options {
             seen.push(self.value(o)?);
@@ -422,7 +422,7 @@ impl<'f, 'c, F: Family> Search<'f, 'c, F> {
     /// Whether some option `C'` of `C` has `P(C', k)`.
     fn option_with_p(&mut self, c: &F::Position, k: u64) -> Result<bool> {
         let mut options = Vec::new();
-        self.family.moves(c, &mut options)?;
+        self.family.options(c, &mut options)?;
         for o in &options {
             let parts = self.components(o)?;
             if self.sum_is_p(parts, k)? {
@@ -473,7 +473,7 @@ impl<'f, 'c, F: Family> Search<'f, 'c, F> {
                 continue;
             }
             options.clear();
-            self.family.moves(part, &mut options)?;
+            self.family.options(part, &mut options)?;
             for o in &options {
                 any_move = true;
                 let mut next: Vec<F::Position> =
@@ -532,7 +532,7 @@ pub fn solve<F>(
     ctl: &Control,
 ) -> Result<Solution>
 where
-    F: Family + Sync,
+    F: Structured + Sync,
     F::Position: Send + Sync,
 {
     std::thread::scope(|scope| {
@@ -559,7 +559,7 @@ pub fn solve_here<F>(
     ctl: &Control,
 ) -> Result<Solution>
 where
-    F: Family,
+    F: Structured,
 {
     let start = Instant::now();
     let mut search = Search::new(family, settings, ctl);

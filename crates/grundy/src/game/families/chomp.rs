@@ -12,8 +12,8 @@
 //! right cell lost, the reply winning against it would already have been available as a first
 //! move (it takes that cell too). The argument gives no move; the search finds one.
 
-use super::{Described, Family};
 use crate::error::Result;
+use crate::game::Described;
 
 /// A Chomp position: row lengths, bottom row first, non-increasing, every row non-empty; the
 /// first row holds the poisoned corner, so it is never empty.
@@ -50,28 +50,26 @@ pub fn take(rows: &[u32], r: usize, c: u32) -> Rows {
 
 impl crate::Game for Chomp {
     type Position = Rows;
-    fn options(&self, p: &Rows, out: &mut Vec<Rows>) {
+    fn options(&self, p: &Rows, out: &mut Vec<Rows>) -> crate::error::Result<()> {
         for (r, &len) in p.iter().enumerate() {
             for c in u32::from(r == 0)..len {
                 out.push(take(p, r, c));
             }
         }
+        Ok(())
     }
 }
 
-impl Family for Chomp {
-    type Position = Rows;
+impl crate::game::Components for Chomp {}
 
-    fn moves(&self, p: &Rows, out: &mut Vec<Rows>) -> Result<()> {
-        crate::Game::options(self, p, out);
-        Ok(())
-    }
-
+impl crate::game::Canonical for Chomp {
     fn canonical(&self, p: &Rows) -> Result<Rows> {
         let t = transpose(p);
         Ok(if t < *p { t } else { p.clone() })
     }
+}
 
+impl crate::game::Show for Chomp {
     fn show(&self, p: &Rows) -> Result<String> {
         let rows: Vec<String> = p.iter().map(u32::to_string).collect();
         Ok(format!("chomp:{}", rows.join(",")))
@@ -88,7 +86,9 @@ impl Family for Chomp {
         }
         Ok(out)
     }
+}
 
+impl crate::game::Footprint for Chomp {
     /// The cells.
     fn size(&self, p: &Rows) -> usize {
         p.iter().map(|&r| r as usize).sum()
@@ -132,16 +132,16 @@ testing_pub! {
 }
 
 /// The number of rows, then each row's length.
-impl super::Encoding for Chomp {
+impl crate::game::Encoding for Chomp {
     fn encode(&self, p: &Rows, out: &mut Vec<u8>) {
-        super::put(out, p.len() as u64);
+        crate::varint::put(out, p.len() as u64);
         for &r in p {
-            super::put(out, u64::from(r));
+            crate::varint::put(out, u64::from(r));
         }
     }
 
     fn decode(&self, bytes: &[u8]) -> Result<Rows> {
-        super::decode_with(bytes, |r| {
+        crate::varint::decode_all(bytes, |r| {
             let n = r.get()?;
             (0..n)
                 .map(|_| {

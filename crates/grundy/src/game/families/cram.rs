@@ -15,8 +15,8 @@
 //! answers each move by its image through the centre); boards with one side even and one odd
 //! are N (the first player takes the two central cells, then mirrors).
 
-use super::{Described, Family};
 use crate::error::Result;
+use crate::game::Described;
 
 /// A Cram board: `rows × cols` cells, a set bit in `free` (bit `r * cols + c`) for a free cell.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -179,19 +179,13 @@ pub struct Cram;
 
 impl crate::Game for Cram {
     type Position = Board;
-    fn options(&self, p: &Board, out: &mut Vec<Board>) {
+    fn options(&self, p: &Board, out: &mut Vec<Board>) -> crate::error::Result<()> {
         out.extend(p.dominoes().into_iter().map(|(a, b)| p.place(a, b)));
+        Ok(())
     }
 }
 
-impl Family for Cram {
-    type Position = Board;
-
-    fn moves(&self, p: &Board, out: &mut Vec<Board>) -> Result<()> {
-        crate::Game::options(self, p, out);
-        Ok(())
-    }
-
+impl crate::game::Components for Cram {
     /// The regions of free cells with at least two cells (flood fill), each cropped.
     fn split(&self, p: &Board, out: &mut Vec<Board>) -> Result<()> {
         let (h, w) = (p.rows(), p.cols());
@@ -232,13 +226,17 @@ impl Family for Cram {
         }
         Ok(())
     }
+}
 
+impl crate::game::Canonical for Cram {
     fn canonical(&self, p: &Board) -> Result<Board> {
         Ok((1..8)
             .map(|t| p.transformed(t))
             .fold(p.clone(), |best, b| best.min(b)))
     }
+}
 
+impl crate::game::Show for Cram {
     fn show(&self, p: &Board) -> Result<String> {
         Ok(p.to_string())
     }
@@ -257,7 +255,9 @@ impl Family for Cram {
             })
             .collect())
     }
+}
 
+impl crate::game::Footprint for Cram {
     /// The free cells.
     fn size(&self, p: &Board) -> usize {
         p.free.iter().map(|w| w.count_ones() as usize).sum()
@@ -300,17 +300,17 @@ testing_pub! {
 }
 
 /// The rows, the columns, then the words of free cells.
-impl super::Encoding for Cram {
+impl crate::game::Encoding for Cram {
     fn encode(&self, p: &Board, out: &mut Vec<u8>) {
-        super::put(out, u64::from(p.rows));
-        super::put(out, u64::from(p.cols));
+        crate::varint::put(out, u64::from(p.rows));
+        crate::varint::put(out, u64::from(p.cols));
         for &w in &p.free {
-            super::put(out, w);
+            crate::varint::put(out, w);
         }
     }
 
     fn decode(&self, bytes: &[u8]) -> Result<Board> {
-        super::decode_with(bytes, |r| {
+        crate::varint::decode_all(bytes, |r| {
             let bad = || crate::Error::Internal("a malformed Cram board".into());
             let rows = usize::try_from(r.get()?).map_err(|_| bad())?;
             let cols = usize::try_from(r.get()?).map_err(|_| bad())?;

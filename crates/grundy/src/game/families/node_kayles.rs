@@ -15,8 +15,8 @@
 //! broken by the current labels: still an isomorphic graph (so the search stays right), though
 //! two isomorphic graphs may then be stored twice.
 
-use super::{Described, Family};
 use crate::error::Result;
+use crate::game::Described;
 
 /// The most vertices a graph may have (the options of a position are held while it is
 /// searched: `n` graphs of `n² / 8` bytes).
@@ -244,19 +244,13 @@ impl NodeKayles {
 
 impl crate::Game for NodeKayles {
     type Position = Graph;
-    fn options(&self, p: &Graph, out: &mut Vec<Graph>) {
+    fn options(&self, p: &Graph, out: &mut Vec<Graph>) -> crate::error::Result<()> {
         out.extend((0..p.len()).map(|v| p.induced(&p.after_taking(v))));
+        Ok(())
     }
 }
 
-impl Family for NodeKayles {
-    type Position = Graph;
-
-    fn moves(&self, p: &Graph, out: &mut Vec<Graph>) -> Result<()> {
-        crate::Game::options(self, p, out);
-        Ok(())
-    }
-
+impl crate::game::Components for NodeKayles {
     /// The connected components (breadth-first search).
     fn split(&self, p: &Graph, out: &mut Vec<Graph>) -> Result<()> {
         let n = p.len();
@@ -283,7 +277,9 @@ impl Family for NodeKayles {
         }
         Ok(())
     }
+}
 
+impl crate::game::Canonical for NodeKayles {
     fn canonical(&self, p: &Graph) -> Result<Graph> {
         let colour = p.refined_colours();
         let mut classes: Vec<Vec<usize>> = Vec::new();
@@ -304,7 +300,9 @@ impl Family for NodeKayles {
             None => p.induced(&classes.concat()),
         })
     }
+}
 
+impl crate::game::Show for NodeKayles {
     /// The vertices, then the edges: `{0 1 2: 0-1 1-2}`.
     fn show(&self, p: &Graph) -> Result<String> {
         let vertices: Vec<String> = (0..p.len()).map(|v| v.to_string()).collect();
@@ -333,7 +331,9 @@ impl Family for NodeKayles {
             })
             .collect())
     }
+}
 
+impl crate::game::Footprint for NodeKayles {
     /// The vertices.
     fn size(&self, p: &Graph) -> usize {
         p.len()
@@ -371,16 +371,16 @@ testing_pub! {
 }
 
 /// The number of vertices, then the words of the adjacency rows.
-impl super::Encoding for NodeKayles {
+impl crate::game::Encoding for NodeKayles {
     fn encode(&self, p: &Graph, out: &mut Vec<u8>) {
-        super::put(out, u64::from(p.n));
+        crate::varint::put(out, u64::from(p.n));
         for &w in &p.adj {
-            super::put(out, w);
+            crate::varint::put(out, w);
         }
     }
 
     fn decode(&self, bytes: &[u8]) -> Result<Graph> {
-        super::decode_with(bytes, |r| {
+        crate::varint::decode_all(bytes, |r| {
             let bad = || crate::Error::Internal("a malformed Node-Kayles graph".into());
             let n = usize::try_from(r.get()?).map_err(|_| bad())?;
             let mut g = Graph::empty(n).ok_or_else(bad)?;

@@ -24,7 +24,6 @@
 //! levels deep; a script returning a deeper value is refused, and the value is dropped without
 //! recursion.
 
-use super::Family;
 use crate::control::Control;
 use crate::error::{Error, Result};
 use rhai::{Array, Dynamic, Engine, Scope, AST};
@@ -227,13 +226,20 @@ impl Rules {
     }
 }
 
-impl Family for Rules {
+impl crate::Game for Rules {
     type Position = Value;
 
-    fn moves(&self, p: &Value, out: &mut Vec<Value>) -> Result<()> {
+    fn options(&self, p: &Value, out: &mut Vec<Value>) -> Result<()> {
         self.positions("moves", p, out)
     }
 
+    /// A script's moves may lead back to a position already on the line of play.
+    fn surely_finite(&self) -> bool {
+        false
+    }
+}
+
+impl crate::game::Components for Rules {
     fn split(&self, p: &Value, out: &mut Vec<Value>) -> Result<()> {
         if self.has_split {
             self.positions("split", p, out)
@@ -242,7 +248,9 @@ impl Family for Rules {
             Ok(())
         }
     }
+}
 
+impl crate::game::Canonical for Rules {
     fn canonical(&self, p: &Value) -> Result<Value> {
         if !self.has_canonical {
             return Ok(p.clone());
@@ -250,7 +258,9 @@ impl Family for Rules {
         let d = self.call_on("canonical", p)?;
         Value::from_dynamic(d, &|| format!("script {}: canonical({p})", self.name))
     }
+}
 
+impl crate::game::Show for Rules {
     fn show(&self, p: &Value) -> Result<String> {
         if !self.has_show {
             return Ok(p.to_string());
@@ -263,22 +273,20 @@ impl Family for Rules {
         };
         Ok(escape_controls(&text))
     }
+}
 
+impl crate::game::Footprint for Rules {
     fn bytes(&self, p: &Value) -> usize {
         p.bytes()
-    }
-
-    fn surely_finite(&self) -> bool {
-        false
     }
 }
 
 /// A tag (0 false, 1 true, 2 integer, 3 character, 4 string, 5 array), then the integer
 /// (zigzag: `2i` for `i ≥ 0`, `−2i − 1` below), the character's code point, the string's length
 /// and bytes, or the array's length and elements.
-impl super::Encoding for Rules {
+impl crate::game::Encoding for Rules {
     fn encode(&self, p: &Value, out: &mut Vec<u8>) {
-        use super::put;
+        use crate::varint::put;
         match p {
             Value::Bool(b) => put(out, u64::from(*b)),
             Value::Int(i) => {
@@ -331,6 +339,6 @@ impl super::Encoding for Rules {
                 _ => return Err(bad()),
             })
         }
-        super::decode_with(bytes, value)
+        crate::varint::decode_all(bytes, value)
     }
 }

@@ -3,12 +3,12 @@
 
 use super::chomp::{self, Chomp};
 use super::cram::{self, Board, Cram};
-use super::heaps::HeapSum;
 use super::node_kayles::{self, Graph, NodeKayles};
 use super::wythoff::{self, Wythoff};
-use super::{reference_misere_win, reference_value, Family};
+use super::{reference_misere_win, reference_value};
 use crate::control::{Control, MemoryBudget};
 use crate::error::{Error, LimitKind};
+use crate::game::{Canonical, Show, Structured};
 use crate::heap::HeapGame;
 use crate::solve::search::{solve, Method, Search, Settings};
 use crate::solve::{Outcome, Play};
@@ -35,7 +35,7 @@ fn all_settings() -> Vec<Settings> {
 
 /// The engine's value of `p` under every combination of switches, checked equal, and the
 /// common value returned.
-fn engine_value<F: Family>(f: &F, p: &F::Position) -> u64 {
+fn engine_value<F: Structured>(f: &F, p: &F::Position) -> u64 {
     let ctl = Control::none();
     let values: Vec<u64> = all_settings()
         .into_iter()
@@ -46,7 +46,7 @@ fn engine_value<F: Family>(f: &F, p: &F::Position) -> u64 {
 }
 
 /// The engine's misère outcome under every combination of switches (checked equal).
-fn engine_misere_win<F: Family>(f: &F, p: &F::Position) -> bool {
+fn engine_misere_win<F: Structured>(f: &F, p: &F::Position) -> bool {
     let ctl = Control::none();
     let wins: Vec<bool> = all_settings()
         .into_iter()
@@ -163,17 +163,16 @@ proptest! {
         let g: HeapGame = game.parse().unwrap();
         let ctl = Control::none();
         let want = crate::heap::position::normal(&g, &heaps, &ctl).unwrap();
-        let f = HeapSum::new(&g);
         let p = HeapGame::position(&heaps);
         // Without decomposition the search runs over whole multisets of heaps: small sums only.
         let small = heaps.iter().sum::<u64>() <= 14;
         for s in all_settings().into_iter().filter(|s| s.decompose || small) {
-            prop_assert_eq!(Some(Search::new(&f, s, &ctl).value(&p).unwrap()), want.nim_sum);
+            prop_assert_eq!(Some(Search::new(&g, s, &ctl).value(&p).unwrap()), want.nim_sum);
         }
         // Misère play is searched over whole positions (multisets of heaps): small sums only.
         if small {
             let misere = crate::heap::position::misere(&g, &heaps, &ctl).unwrap();
-            let win = engine_misere_win(&f, &p);
+            let win = engine_misere_win(&g, &p);
             prop_assert_eq!(if win { Outcome::N } else { Outcome::P }, misere.outcome);
         }
     }

@@ -9,7 +9,6 @@
 //! positive integers, and `⌊nφ²⌋ − ⌊nφ⌋ = n`, so every difference occurs once. [`p_position`]
 //! computes the `n`th pair exactly, with integers.
 
-use super::Family;
 use crate::error::{Error, LimitKind, Result};
 
 /// A Wythoff position: the two heaps.
@@ -49,32 +48,31 @@ pub fn p_position(n: u64) -> Heaps {
 
 impl crate::Game for Wythoff {
     type Position = Heaps;
-    fn options(&self, &(a, b): &Heaps, out: &mut Vec<Heaps>) {
+    /// Fails beyond [`MAX_HEAP`].
+    fn options(&self, &(a, b): &Heaps, out: &mut Vec<Heaps>) -> Result<()> {
+        Wythoff::check((a, b))?;
         out.extend((0..a).map(|x| (x, b)));
         out.extend((0..b).map(|y| (a, y)));
         out.extend((1..=a.min(b)).map(|k| (a - k, b - k)));
+        Ok(())
     }
 }
 
-impl Family for Wythoff {
-    type Position = Heaps;
+impl crate::game::Components for Wythoff {}
 
-    fn moves(&self, p: &Heaps, out: &mut Vec<Heaps>) -> Result<()> {
-        Wythoff::check(*p)?;
-        crate::Game::options(self, p, out);
-        Ok(())
-    }
-
+impl crate::game::Canonical for Wythoff {
     fn canonical(&self, &(a, b): &Heaps) -> Result<Heaps> {
         Ok((a.min(b), a.max(b)))
     }
+}
 
+impl crate::game::Show for Wythoff {
     fn show(&self, &(a, b): &Heaps) -> Result<String> {
         Ok(format!("wythoff:{a},{b}"))
     }
 
     /// A move is named by what it takes: `first -K`, `second -K` or `both -K`.
-    fn described_moves(&self, &(a, b): &Heaps) -> Result<Vec<super::Described<Heaps>>> {
+    fn described_moves(&self, &(a, b): &Heaps) -> Result<Vec<crate::game::Described<Heaps>>> {
         Wythoff::check((a, b))?;
         let mut out = Vec::new();
         let mut push = |name: String, q: Heaps| -> Result<()> {
@@ -92,7 +90,9 @@ impl Family for Wythoff {
         }
         Ok(out)
     }
+}
 
+impl crate::game::Footprint for Wythoff {
     fn size(&self, &(a, b): &Heaps) -> usize {
         (a + b) as usize
     }
@@ -103,13 +103,13 @@ impl Family for Wythoff {
 }
 
 /// The two heaps.
-impl super::Encoding for Wythoff {
+impl crate::game::Encoding for Wythoff {
     fn encode(&self, &(a, b): &Heaps, out: &mut Vec<u8>) {
-        super::put(out, a);
-        super::put(out, b);
+        crate::varint::put(out, a);
+        crate::varint::put(out, b);
     }
 
     fn decode(&self, bytes: &[u8]) -> Result<Heaps> {
-        super::decode_with(bytes, |r| Ok((r.get()?, r.get()?)))
+        crate::varint::decode_all(bytes, |r| Ok((r.get()?, r.get()?)))
     }
 }
