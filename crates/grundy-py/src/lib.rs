@@ -18,7 +18,7 @@ use grundy::count::histogram::{histogram_of_analysis, Limits};
 use grundy::count::{count_from_histogram_with, CountSpec};
 use grundy::game::spec::GameSpec;
 use grundy::heap::position::{self, PositionAnalysis};
-use grundy::heap::{sequence, HeapGame};
+use grundy::heap::{sequence, HeapGame, HeapRule, Options};
 use grundy::nimber::{algebra, batch, AnyNimber, Nim64, NimBig, NimberField};
 use grundy::notation::board::parse_board_game;
 use grundy::notation::game::parse_game;
@@ -26,7 +26,7 @@ use grundy::notation::graph::{parse_graph, GraphFormat};
 use grundy::ordinal::games::{cascade_value, FreeSet, LevelGame};
 use grundy::ordinal::nim_mul::ClosureField;
 use grundy::ordinal::nim_sum::nim_sum;
-use grundy::pattern::periodic;
+use grundy::pattern::periodic::Theorem;
 use grundy::pattern::value::{self, AnalysisDocument, SequenceAnalysis};
 use grundy::solve::loopy::{self, Gamma};
 use grundy::solve::{outcome, Outcome, Play};
@@ -34,12 +34,14 @@ use grundy::{Error, Graph, Ordinal};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{Signed, ToPrimitive, Zero};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadwriteArray1};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError, PyZeroDivisionError};
+use pyo3::exceptions::{
+    PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError, PyZeroDivisionError,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 pyo3::create_exception!(
@@ -500,30 +502,95 @@ fn nims_mut(xs: &mut [u64]) -> &mut [Nim64] {
 // ---------------------------------------------------------------------------------------------
 // Heap games
 
-/// A heap game of the command line's GAME notation (native engines).
+/// A heap game of the command line's GAME notation, or a Python callable's rule: the library's
+/// engines either way.
 #[pyclass(frozen, module = "grundy._grundy", name = "NativeHeapGame")]
 struct NativeHeapGame {
     /// Locked during a computation: a script rule is pointed at each call's cancel token.
     game: Mutex<HeapGame>,
     name: String,
+    /// For a Python rule: the exception its callable raised, re-raised as it is.
+    raised: Option<Arc<Mutex<Option<PyErr>>>>,
 }
 
 impl NativeHeapGame {
     /// Runs `f` on the game under `run`, the game's script (if any) watching the call's token.
+    /// When a Python rule raised, its own exception is raised, not the library's error.
     fn with<T: Send>(
         &self,
         py: Python<'_>,
         progress: Option<&Bound<'_, PyAny>>,
         f: impl FnOnce(&HeapGame, &Control) -> grundy::Result<T> + Send,
     ) -> PyResult<T> {
-        run(py, progress, |ctl| {
+        let result = run(py, progress, |ctl| {
             let mut game = self
                 .game
                 .lock()
                 .map_err(|_| Error::Internal("a previous call panicked".into()))?;
             game.watch(ctl);
             f(&game, ctl)
+        });
+        let raised = self.raised.as_ref().and_then(|r| r.lock().ok()?.take());
+        match (result, raised) {
+            (Err(_), Some(e)) => Err(e),
+            (result, _) => result,
+        }
+    }
+}
+
+/// A heap rule that is a Python callable: `rule(n)` returns the options of a heap of `n`, each
+/// the heap left (an int, 0 when it is gone) or an iterable of the heaps left. The library
+/// checks every answer (each heap below `n`, the declared shape); an exception of the callable
+/// is kept to be raised as it is.
+struct PyRule {
+    rule: Py<PyAny>,
+    shape: Option<Theorem>,
+    raised: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl PyRule {
+    /// The options of `n` as the callable answers them.
+    fn call(&self, py: Python<'_>, n: u64, out: &mut Options) -> PyResult<()> {
+        let natural = |h: &Bound<'_, PyAny>| {
+            h.extract::<u64>().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "rule({n}) returned a heap of {h}: a heap is a natural number"
+                ))
+            })
+        };
+        let answer = self.rule.bind(py).call1((n,))?;
+        let mut heaps: Vec<u64> = Vec::new();
+        for option in answer.try_iter()? {
+            let option = option?;
+            heaps.clear();
+            if option.is_instance_of::<PyInt>() {
+                heaps.push(natural(&option)?);
+            } else {
+                for h in option.try_iter()? {
+                    heaps.push(natural(&h?)?);
+                }
+            }
+            out.push(&heaps);
+        }
+        Ok(())
+    }
+}
+
+impl HeapRule for PyRule {
+    fn options(&self, n: u64, out: &mut Options) -> grundy::Result<()> {
+        Python::attach(|py| {
+            self.call(py, n, out).map_err(|e| {
+                let message = format!("rule({n}) raised {e}");
+                if let Ok(mut slot) = self.raised.lock() {
+                    slot.get_or_insert(e);
+                }
+                Error::invalid(message)
+            })
         })
+    }
+
+    fn shape(&self) -> Option<Theorem> {
+        self.shape
     }
 }
 
@@ -633,6 +700,43 @@ impl NativeHeapGame {
             Ok(NativeHeapGame {
                 game: Mutex::new(game),
                 name,
+                raised: None,
+            })
+        })
+    }
+
+    /// The game of a Python rule `rule(n)`, called `name`; `max_take` (with `max_heaps`)
+    /// declares that a move takes at most `max_take` tokens and leaves at most `max_heaps`
+    /// heaps, every such split of what is left being allowed whenever one is: the Guy-Smith
+    /// theorem then proves periods (`max_heaps = 1` is a subtraction game).
+    #[staticmethod]
+    #[pyo3(signature = (rule, name, max_take=None, max_heaps=1))]
+    fn from_rule(
+        rule: &Bound<'_, PyAny>,
+        name: &str,
+        max_take: Option<u64>,
+        max_heaps: u64,
+    ) -> PyResult<Self> {
+        guard(|| {
+            if !rule.is_callable() {
+                return Err(PyTypeError::new_err(
+                    "the rule must be callable: rule(n) -> options",
+                ));
+            }
+            let raised = Arc::new(Mutex::new(None));
+            let shape = max_take.map(|t| Theorem::TakeBreak { h: max_heaps, t });
+            let game = HeapGame::custom(
+                name,
+                PyRule {
+                    rule: rule.clone().unbind(),
+                    shape,
+                    raised: raised.clone(),
+                },
+            );
+            Ok(NativeHeapGame {
+                game: Mutex::new(game),
+                name: name.to_string(),
+                raised: Some(raised),
             })
         })
     }
@@ -1260,17 +1364,6 @@ fn _dag_game(
     })
 }
 
-/// The apparent eventual period of a finite sequence, `(preperiod, period, saltus)` (plain
-/// periods first, then arithmetic ones), or None: an observation, not a proof.
-#[pyfunction]
-fn _find_period(values: Vec<u32>) -> PyResult<Option<(usize, usize, u64)>> {
-    guard(|| {
-        Ok(periodic::find_period(&values)
-            .or_else(|| periodic::find_arithmetic_period(&values))
-            .map(|p| (p.preperiod, p.period, p.saltus)))
-    })
-}
-
 /// Panics inside the boundary: the test suite checks that it becomes `grundy.InternalError`,
 /// on the calling thread and on a worker (`worker=True`), and that the interpreter lives on.
 #[pyfunction]
@@ -1307,7 +1400,6 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_solve_board, m)?)?;
     m.add_function(wrap_pyfunction!(_matrix_game, m)?)?;
     m.add_function(wrap_pyfunction!(_dag_game, m)?)?;
-    m.add_function(wrap_pyfunction!(_find_period, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     Ok(())
 }

@@ -173,6 +173,37 @@ def test_normal_play_positions_native_and_rule(heaps):
     assert canon(native) == canon(rule)
 
 
+def test_a_python_rule_runs_in_the_library_engines_and_declared_shapes_prove():
+    # Kayles written in Python, with its shape declared: take at most 2, leave at most 2 heaps.
+    mine = HeapGame.from_rule(kayles_options, "my-kayles", max_take=2, max_heaps=2)
+    native = HeapGame("kayles")
+    a, b = mine.analyze(max=2000), native.analyze(max=2000)
+    assert (a.period, a.preperiod, a.proved) == (b.period, b.preperiod, True) == (12, 71, True)
+    assert a.game == "my-kayles" and "Guy-Smith" in a.proof
+    assert a.to_dict()["proved"] is True
+    # Values of heaps far beyond those computed, by the proved period.
+    assert mine.value(10**18, max=2000) == native.value(10**18)
+    a, b = mine.position([300, 7, 11], max=2000), native.position([300, 7, 11])
+    assert (a.outcome, a.nim_sum, a.winning_moves) == (b.outcome, b.nim_sum, b.winning_moves)
+    # Undeclared: the same period is seen, not proved, and a huge heap is refused.
+    plain = HeapGame.from_rule(kayles_options)
+    a = plain.analyze(max=1000)
+    assert (a.period, a.preperiod, a.proved) == (12, 71, False)
+    with pytest.raises(LimitError):
+        plain.value(10**18)
+
+
+def test_a_rule_that_breaks_its_declared_shape_is_refused():
+    # Declared as a subtraction game of moves at most 2, but it takes 3.
+    g = HeapGame.from_rule(lambda n: [n - 3] if n >= 3 else [], "liar", max_take=2)
+    with pytest.raises(ValueError, match="declares"):
+        g.sequence(10)
+    with pytest.raises(ValueError, match="natural number"):
+        HeapGame.from_rule(lambda n: [-1] if n else []).sequence(3)
+    with pytest.raises(TypeError, match="callable"):
+        HeapGame.from_rule(42)
+
+
 def test_huge_heaps_by_the_proved_period():
     p = HeapGame("sub:1,3,4").position([10**30, 10**30 + 1])
     g = HeapGame("sub:1,3,4")

@@ -228,48 +228,6 @@ def _natural(x: Any, what: str) -> int:
     return i
 
 
-class _PythonRule:
-    """A heap game whose options come from a Python function: ``rule(n)`` returns the options
-    of a heap of n tokens, each an int (the heap left, 0 when it is gone) or a sequence of ints
-    (the heaps left), every heap below n. G(n) = mex of the options' nim-sums, by definition."""
-
-    def __init__(self, rule: Callable[[int], Iterable[Any]], name: str) -> None:
-        self.rule = rule
-        self.name = name
-        self.values: List[int] = []
-
-    def options(self, n: int) -> List[Tuple[int, ...]]:
-        out = []
-        for o in self.rule(n):
-            heaps = (o,) if isinstance(o, (int, np.integer)) else tuple(o)
-            left = []
-            for h in heaps:
-                h = _natural(h, f"rule({n})")
-                if h >= n:
-                    raise ValueError(f"rule({n}) returned a heap of {h}: every heap left must be below {n}")
-                if h:
-                    left.append(h)
-            out.append(tuple(sorted(left)))
-        return out
-
-    def extend(self, n: int, progress: Any) -> None:
-        values = self.values
-        while len(values) < n:
-            k = len(values)
-            seen = set()
-            for o in self.options(k):
-                x = 0
-                for h in o:
-                    x ^= values[h]
-                seen.add(x)
-            g = 0
-            while g in seen:
-                g += 1
-            values.append(g)
-            if progress is not None and k % 1024 == 0:
-                progress(k)
-
-
 class HeapGame:
     """A heap game: the command line's notation (``"kayles"``, ``"octal:0.137"``,
     ``"sub:1,3,4"``, ``"divide:2,3"``, ``"script:rule.rhai"``, ...) or, by
@@ -280,22 +238,27 @@ class HeapGame:
     """
 
     def __init__(self, notation: str) -> None:
-        self._native: Optional[_grundy.NativeHeapGame] = _grundy.NativeHeapGame(notation)
-        self._rule: Optional[_PythonRule] = None
+        self._native: _grundy.NativeHeapGame = _grundy.NativeHeapGame(notation)
         self.name: str = self._native.name
 
     @classmethod
-    def from_rule(cls, rule: Callable[[int], Iterable[Any]], name: str = "python-rule") -> "HeapGame":
+    def from_rule(cls, rule: Callable[[int], Iterable[Any]], name: str = "python-rule",
+                  max_take: Optional[int] = None, max_heaps: int = 1) -> "HeapGame":
         """A heap game whose options are ``rule(n)``: an iterable of options, each the heap left
-        (an int, 0 when the heap is gone) or a sequence of the heaps left, all below n.
+        (an int, 0 when the heap is gone) or a sequence of the heaps left, all below n. It runs
+        in the library's engines, as the games of the notation do.
+
+        Declaring ``max_take`` (and ``max_heaps``, 1 for a subtraction game) says that a move
+        takes at most ``max_take`` tokens and leaves at most ``max_heaps`` heaps, every such
+        split of what is left being allowed whenever one is: ``analyze`` then proves periods by
+        the Guy-Smith theorem. Every answer of the rule is checked against the declaration.
 
         >>> g = HeapGame.from_rule(lambda n: [n - k for k in (1, 2) if k <= n])
         >>> g.sequence(6).tolist()
         [0, 1, 2, 0, 1, 2]
         """
         self = cls.__new__(cls)
-        self._native = None
-        self._rule = _PythonRule(rule, name)
+        self._native = _grundy.NativeHeapGame.from_rule(rule, name, max_take, max_heaps)
         self.name = name
         return self
 
@@ -308,44 +271,25 @@ class HeapGame:
     def sequence(self, n: int, progress: bool = False) -> np.ndarray:
         """G(0), ..., G(n-1) as a numpy ``uint32`` array."""
         n = _natural(n, "n")
-        if self._native is not None:
-            native = self._native
-            return _with_progress(progress, n, "computing", lambda cb: native.sequence(n, cb))
-        rule = self._rule
-        assert rule is not None
-        _with_progress(progress, n, "computing", lambda cb: rule.extend(n, cb))
-        return np.array(rule.values[:n], dtype=np.uint32)
+        native = self._native
+        return _with_progress(progress, n, "computing", lambda cb: native.sequence(n, cb))
 
     def analyze(self, max: Optional[int] = None, progress: bool = False) -> Analysis:
         """What the sequence does: computes until a period is proved or ``max`` values are done
         (the game's default when None). The result has ``period``, ``preperiod``, ``saltus``,
         ``proved``, ``proof`` (the theorem applied) and ``pattern`` (other regularity)."""
-        if self._native is not None:
-            native = self._native
-            total = max if max is not None else native.default_max()
-            return _with_progress(progress, total, "analysing", lambda cb: native.analyze(max, cb))
-        return _PythonAnalysis(self, 1000 if max is None else _natural(max, "max"), progress)
+        native = self._native
+        total = max if max is not None else native.default_max()
+        return _with_progress(progress, total, "analysing", lambda cb: native.analyze(max, cb))
 
     def value(self, n: Any, max: Optional[int] = None, progress: bool = False) -> Any:
         """G(n) for an int n of any size (or a list of them), by proved patterns where n is
         beyond computing; :class:`LimitError` where no pattern is proved and n is too large."""
         many = not isinstance(n, (int, np.integer))
         ns = [_natural(x, "n") for x in (n if many else [n])]
-        if self._native is not None:
-            native = self._native
-            top = max if max is not None else native.default_max()
-            vs = _with_progress(progress, top, "analysing", lambda cb: native.values(ns, max, cb))
-        else:
-            rule = self._rule
-            assert rule is not None
-            limit = 10**7 if max is None else max
-            if ns and builtins_max(ns) >= limit:
-                raise LimitError(
-                    f"heap {builtins_max(ns)} is beyond the {limit} values a Python rule computes: raise max"
-                )
-            if ns:
-                _with_progress(progress, builtins_max(ns) + 1, "computing", lambda cb: rule.extend(builtins_max(ns) + 1, cb))
-            vs = [rule.values[x] for x in ns]
+        native = self._native
+        top = max if max is not None else native.default_max()
+        vs = _with_progress(progress, top, "analysing", lambda cb: native.values(ns, max, cb))
         return vs if many else vs[0]
 
     def position(self, heaps: Iterable[Any], misere: bool = False, max: Optional[int] = None,
@@ -353,72 +297,11 @@ class HeapGame:
         """The sum of heaps ``heaps``: outcome and every winning move (any heap size where the
         game's pattern allows it; misère play for heaps below 2^64)."""
         hs = [_natural(h, f"heap {i + 1}") for i, h in enumerate(heaps)]
-        if self._native is not None:
-            native = self._native
-            outcome, x, moves = _with_progress(
-                progress, None, "computing", lambda cb: native.position(hs, misere, max, cb)
-            )
-            return Position(outcome, None if misere else x, [Move(i, f, tuple(t)) for i, f, t in moves])
-        return self._rule_position(hs, misere)
-
-    def _rule_position(self, hs: List[int], misere: bool) -> Position:
-        rule = self._rule
-        assert rule is not None
-        if not misere:
-            rule.extend(builtins_max(hs, default=0) + 1, None)
-            g = rule.values
-            x = 0
-            for h in hs:
-                x ^= g[h]
-            moves = []
-            if x:
-                for i, h in enumerate(hs):
-                    seen = set()
-                    for o in rule.options(h):
-                        y = 0
-                        for p in o:
-                            y ^= g[p]
-                        if y == g[h] ^ x and o not in seen:
-                            seen.add(o)
-                            moves.append(Move(i, h, o))
-            return Position("P" if x == 0 else "N", x, moves)
-        # Misère play: no nim-sum rule; search the sums of heaps (sorted tuples) by definition.
-        memo: Dict[Tuple[int, ...], bool] = {}
-        limit = 1_000_000
-
-        def wins(p: Tuple[int, ...]) -> bool:
-            if p in memo:
-                return memo[p]
-            if len(memo) >= limit:
-                raise LimitError(f"the misère search passed {limit} positions: use smaller heaps")
-            result = not p  # no move: the player to move wins under misère play
-            for j, h in enumerate(p):
-                if result:
-                    break
-                for o in rule.options(h):
-                    q = tuple(sorted(p[:j] + p[j + 1:] + o))
-                    if not wins(q):
-                        result = True
-                        break
-            memo[p] = result
-            return result
-
-        start = [h for h in hs if h > 0]
-        old = sys.getrecursionlimit()
-        sys.setrecursionlimit(max_recursion(old, sum(start)))
-        try:
-            moves = []
-            for i, h in enumerate(hs):
-                rest = tuple(x for j, x in enumerate(hs) if j != i and x > 0)
-                seen = set()
-                for o in (rule.options(h) if h else []):
-                    if o not in seen and not wins(tuple(sorted(rest + o))):
-                        seen.add(o)
-                        moves.append(Move(i, h, o))
-            win = wins(tuple(sorted(start)))
-        finally:
-            sys.setrecursionlimit(old)
-        return Position("N" if win else "P", None, moves if win else [])
+        native = self._native
+        outcome, x, moves = _with_progress(
+            progress, None, "computing", lambda cb: native.position(hs, misere, max, cb)
+        )
+        return Position(outcome, None if misere else x, [Move(i, f, tuple(t)) for i, f, t in moves])
 
     def plot(self, n: int = 100) -> Plot:
         """An SVG plot of G(0..n-1) that Jupyter shows; ``.save(path)`` writes it."""
@@ -426,54 +309,6 @@ class HeapGame:
 
     def _repr_svg_(self) -> str:
         return self.plot(100).svg()
-
-
-builtins_max = max
-
-
-def max_recursion(old: int, depth: int) -> int:
-    return builtins_max(old, 4 * depth + 1000)
-
-
-class _PythonAnalysis:
-    """The analysis of a Python rule's sequence: its apparent period, never proved (no
-    periodicity theorem covers an arbitrary rule)."""
-
-    def __init__(self, game: HeapGame, max: int, progress: bool) -> None:
-        seq = game.sequence(max, progress)
-        found = _grundy._find_period([int(v) for v in seq])
-        self.game = game.name
-        self.computed = len(seq)
-        self.preperiod, self.period, self.saltus = found if found else (None, None, None)
-        self.proved = False
-        self.proof = None
-        self.pattern = (
-            f"apparently periodic from n = {self.preperiod} with period {self.period}"
-            + (f" and saltus {self.saltus}" if self.saltus else "")
-            + " (not proved)"
-            if found
-            else ""
-        )
-        self.runs = None
-        self._values = seq
-
-    def to_dict(self) -> dict:
-        """The analysis as the document of ``grundy analyze --json`` (``docs/schemas/analysis.json``)."""
-        keys = ("game", "computed", "period", "preperiod", "saltus", "proved", "proof", "pattern", "runs")
-        return {k: getattr(self, k) for k in keys}
-
-    def value(self, n: int) -> int:
-        if n < self.computed:
-            return int(self._values[n])
-        raise LimitError(
-            f"no pattern of {self.game} is proved and heap {n} is beyond the {self.computed} values computed"
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"Analysis(game={self.game!r}, computed={self.computed}, period={self.period}, "
-            f"preperiod={self.preperiod}, saltus={self.saltus}, proved=False)"
-        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -490,8 +325,6 @@ def count(game: Any, heaps: int, max: int, min: int = 1, nim_sum: int = 0, mod: 
     42
     """
     g = game if isinstance(game, HeapGame) else HeapGame(game)
-    if g._native is None:
-        raise ValueError("count works on games of the notation (a Python rule has no histogram engine)")
     native = g._native
     total, dist = _with_progress(
         progress, None, "analysing",

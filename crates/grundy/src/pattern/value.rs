@@ -35,10 +35,12 @@ pub const DEFAULT_MAX: u64 = 1_000_000;
 
 /// The default `max` for a game: [`DEFAULT_MAX`], but 10^4 for take-and-break codes leaving
 /// three heaps and 10^5 for `squares` and scripts, whose values cost about `n` resp. `√n`
-/// options (or a script call) each; for a finite subtraction set, the values that prove its
-/// period ([`subtraction_values_bound`]), at most [`SUBTRACTION_MAX`].
+/// options (or a script call) each; 10^3 for a program's own rule (its cost per value is its
+/// own: a Python callable pays an interpreter call each); for a finite subtraction set, the
+/// values that prove its period ([`subtraction_values_bound`]), at most [`SUBTRACTION_MAX`].
 pub fn default_max(spec: &GameSpec) -> u64 {
     match spec {
+        GameSpec::Custom(_) => 1_000,
         GameSpec::TakeBreak(c) if c.max_heaps() >= 3 => 10_000,
         GameSpec::Squares | GameSpec::Script(_) => 100_000,
         GameSpec::Subtraction(s) if s.is_finite() => {
