@@ -13,7 +13,7 @@ use common::{fmt_duration, header, median_time, row};
 use grundy::control::Control;
 use grundy::game::families::chomp::{self, Chomp};
 use grundy::game::families::cram::{Board, Cram};
-use grundy::game::families::node_kayles::{Graph, NodeKayles};
+use grundy::game::families::node_kayles::{BitGraph, NodeKayles};
 use grundy::game::Structured;
 use grundy::solve::search::{Method, Search, Settings};
 use std::time::{Duration, Instant};
@@ -72,7 +72,7 @@ fn main() {
     compare(
         "node-kayles path 24",
         &NodeKayles::default(),
-        &Graph::path(24).unwrap(),
+        &BitGraph::path(24).unwrap(),
         no_split,
         runs,
     );
@@ -97,7 +97,7 @@ fn main() {
     compare(
         "node-kayles grid 3x4",
         &NodeKayles::default(),
-        &Graph::grid(3, 4).unwrap(),
+        &BitGraph::grid(3, 4).unwrap(),
         no_sym,
         runs,
     );

@@ -1,5 +1,5 @@
 //! Grundy values (normal play) and misère outcomes of a finite acyclic game, in
-//! bulk-synchronous rounds over the explored positions ([`Explored`]).
+//! bulk-synchronous rounds over the explored positions ([`ExploredShare`]).
 //!
 //! **Layers.** Write `h(p)` for the height of `p`, the length of the longest line of play from
 //! it (0 for a terminal position). Every option of `p` has a smaller height, so round `h`
@@ -24,7 +24,7 @@
 //! bit sets for positions of 64 options or more, and the messages of a round (the
 //! predecessor's index and the value, two varints an arc out of the layer).
 
-use super::explore::Explored;
+use super::explore::ExploredShare;
 use super::wire::{put, Read};
 use super::{Bsp, Comm, Keyed, Outbox};
 use crate::error::{Error, Result};
@@ -35,7 +35,7 @@ use crate::solve::Play;
 /// won by the player to move and 0 for a lost one (misère play); `None` for a position whose
 /// lines of play do not all end.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PartValues {
+pub struct AcyclicValues {
     value: Vec<u64>,
     open: Vec<u32>,
     /// Positions left open on all ranks.
@@ -44,8 +44,8 @@ pub struct PartValues {
     pub rounds: u64,
 }
 
-impl PartValues {
-    /// The value of owned position `i` (see [`PartValues`]).
+impl AcyclicValues {
+    /// The value of owned position `i` (see [`AcyclicValues`]).
     pub fn value(&self, i: usize) -> Option<u64> {
         (self.open[i] == 0).then_some(self.value[i])
     }
@@ -73,9 +73,9 @@ fn mex_of(word: u64, more: Option<&Vec<u64>>) -> u64 {
 /// Settles the positions of `part` under `play` (collective; see the module documentation).
 pub fn solve<C: Comm + ?Sized>(
     bsp: &Bsp<'_, C>,
-    part: &Explored,
+    part: &ExploredShare,
     play: Play,
-) -> Result<PartValues> {
+) -> Result<AcyclicValues> {
     let n = part.len();
     let k = bsp.size() as u64;
     let ctl = bsp.control();
@@ -178,7 +178,7 @@ pub fn solve<C: Comm + ?Sized>(
     }
     let open_here = open.iter().filter(|&&c| c > 0).count() as u64;
     let open_total = bsp.sum(open_here);
-    Ok(PartValues {
+    Ok(AcyclicValues {
         value: word,
         open,
         open_total,

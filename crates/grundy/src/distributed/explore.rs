@@ -25,7 +25,7 @@
 //!
 //! **Memory per rank** (reserved from the control's budget before a round's messages are
 //! applied): [`POSITION_BYTES`] plus the key a position, [`ARC_BYTES`] a reverse arc while
-//! exploring (8 once the arcs are sorted into [`Explored`]), and the round's messages (the key
+//! exploring (8 once the arcs are sorted into [`ExploredShare`]), and the round's messages (the key
 //! and a varint id an arc into the frontier's options).
 
 use super::wire::{put, put_bytes, Read};
@@ -58,7 +58,7 @@ pub trait Journal {
 
 /// The positions a rank owns, with their out-degrees and reverse arcs.
 #[derive(Debug)]
-pub struct Explored {
+pub struct ExploredShare {
     index: FxHashMap<Box<[u8]>, u32>,
     degree: Vec<u32>,
     pred_start: Vec<usize>,
@@ -70,7 +70,7 @@ pub struct Explored {
     _held: Reservation,
 }
 
-impl Explored {
+impl ExploredShare {
     /// The number of positions this rank owns.
     pub fn len(&self) -> usize {
         self.degree.len()
@@ -274,7 +274,7 @@ impl State {
                 } else {
                     family.encode(q, &mut key);
                 }
-                let to = Explored::owner_of(&key, self.k);
+                let to = ExploredShare::owner_of(&key, self.k);
                 put_bytes(&mut out.to[to], &key);
                 put(&mut out.to[to], id);
             }
@@ -297,7 +297,7 @@ pub fn explore<F: Structured + Encoding, C: Comm + ?Sized>(
     root: &F::Position,
     symmetry: bool,
     mut journal: Option<&mut dyn Journal>,
-) -> Result<Explored> {
+) -> Result<ExploredShare> {
     let ctl = bsp.control();
     let (k, rank) = (bsp.size(), bsp.rank());
     let mut st = State {
@@ -314,7 +314,7 @@ pub fn explore<F: Structured + Encoding, C: Comm + ?Sized>(
     let mut held = bsp.check(ctl.reserve(0, what))?;
     // The start, stored by its owner.
     let start = key(family, root, symmetry).and_then(|key| {
-        if Explored::owner_of(&key, k) == rank {
+        if ExploredShare::owner_of(&key, k) == rank {
             held.grow(POSITION_BYTES + key.len() as u64, what)?;
             st.store(&key)?;
         }
@@ -407,7 +407,7 @@ pub fn explore<F: Structured + Encoding, C: Comm + ?Sized>(
         totals.chunks(2).map(|w| w[0]).sum(),
         totals.chunks(2).map(|w| w[1]).sum(),
     );
-    Ok(Explored {
+    Ok(ExploredShare {
         index: st.index,
         degree: st.degree,
         pred_start,

@@ -18,8 +18,8 @@
 //! for the player to move there (misère play). The keys go to their owners in one exchange and
 //! the values come back in another.
 
-use super::acyclic::{self, PartValues};
-use super::explore::{explore, key, Explored, Journal};
+use super::acyclic::{self, AcyclicValues};
+use super::explore::{explore, key, ExploredShare, Journal};
 use super::wire::{put, put_bytes, Read};
 use super::{Bsp, Comm};
 use crate::error::{Error, Result};
@@ -148,13 +148,16 @@ pub fn solve<F: Structured + Encoding, C: Comm + ?Sized>(
 /// order), from their owners. Collective: one exchange of keys, one of values.
 pub fn lookup<C: Comm + ?Sized>(
     bsp: &Bsp<'_, C>,
-    part: &Explored,
-    values: &PartValues,
+    part: &ExploredShare,
+    values: &AcyclicValues,
     keys: &[&[u8]],
 ) -> Result<Vec<u64>> {
     let k = bsp.size();
     let mut out = vec![Vec::new(); k];
-    let owners: Vec<usize> = keys.iter().map(|key| Explored::owner_of(key, k)).collect();
+    let owners: Vec<usize> = keys
+        .iter()
+        .map(|key| ExploredShare::owner_of(key, k))
+        .collect();
     for (key, &to) in keys.iter().zip(&owners) {
         put_bytes(&mut out[to], key);
     }

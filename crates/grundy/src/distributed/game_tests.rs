@@ -10,7 +10,7 @@ use crate::control::{Control, MemoryBudget};
 use crate::error::{Error, LimitKind, Result};
 use crate::game::families::chomp::Chomp;
 use crate::game::families::cram::{Board, Cram};
-use crate::game::families::node_kayles::{Graph, NodeKayles};
+use crate::game::families::node_kayles::{BitGraph, NodeKayles};
 use crate::game::families::wythoff::Wythoff;
 use crate::game::families::{reference_misere_win, reference_value};
 use crate::game::{Encoding, Structured};
@@ -137,7 +137,7 @@ proptest! {
             (Just(n), proptest::collection::vec((0..n, 0..n), 0..=10))
         })
     ) {
-        let g = Graph::from_edges(n, &edges).unwrap();
+        let g = BitGraph::from_edges(n, &edges).unwrap();
         check_family(&NodeKayles::with_names(Vec::new()), &g)?;
     }
 

@@ -64,7 +64,7 @@ pub trait Comm {
 
 /// Counters of the communication of one rank: rounds, messages and bytes it sent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
+pub struct CommStats {
     /// All-to-all exchanges taken part in.
     pub rounds: u64,
     /// Bytes this rank sent to other ranks (what it sends itself stays in memory).
@@ -78,7 +78,7 @@ pub struct Stats {
 pub struct Bsp<'a, C: Comm + ?Sized> {
     comm: &'a C,
     ctl: &'a Control<'a>,
-    stats: Cell<Stats>,
+    stats: Cell<CommStats>,
 }
 
 /// A failure that comes first among ranks by its key (the least key wins: a line of the input,
@@ -91,7 +91,7 @@ impl<'a, C: Comm + ?Sized> Bsp<'a, C> {
         Bsp {
             comm,
             ctl,
-            stats: Cell::new(Stats::default()),
+            stats: Cell::new(CommStats::default()),
         }
     }
 
@@ -111,7 +111,7 @@ impl<'a, C: Comm + ?Sized> Bsp<'a, C> {
     }
 
     /// The communication so far.
-    pub fn stats(&self) -> Stats {
+    pub fn stats(&self) -> CommStats {
         self.stats.get()
     }
 

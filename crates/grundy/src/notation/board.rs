@@ -335,7 +335,7 @@ pub fn load(
     ctl: &crate::control::Control,
 ) -> crate::error::Result<crate::game::families::Loaded> {
     use crate::error::{Error, LimitKind};
-    use crate::game::families::node_kayles::{Graph, NodeKayles, MAX_VERTICES};
+    use crate::game::families::node_kayles::{BitGraph, NodeKayles, MAX_VERTICES};
     use crate::game::families::{wythoff, Loaded};
     let too_big = |n: usize| {
         Error::limit(
@@ -353,10 +353,12 @@ pub fn load(
         }
         BoardGame::NodeKayles(spec) => {
             let (g, names) = match spec {
-                GraphSpec::Path(n) => (Graph::path(*n).ok_or_else(|| too_big(*n))?, Vec::new()),
-                GraphSpec::Cycle(n) => (Graph::cycle(*n).ok_or_else(|| too_big(*n))?, Vec::new()),
+                GraphSpec::Path(n) => (BitGraph::path(*n).ok_or_else(|| too_big(*n))?, Vec::new()),
+                GraphSpec::Cycle(n) => {
+                    (BitGraph::cycle(*n).ok_or_else(|| too_big(*n))?, Vec::new())
+                }
                 GraphSpec::Grid(r, c) => (
-                    Graph::grid(*r, *c).ok_or_else(|| too_big(r * c))?,
+                    BitGraph::grid(*r, *c).ok_or_else(|| too_big(r * c))?,
                     Vec::new(),
                 ),
                 GraphSpec::File(path) => {
@@ -393,7 +395,7 @@ pub fn load(
                             edges.push((u, v as usize));
                         }
                     }
-                    let g = Graph::from_edges(n, &edges).ok_or_else(|| too_big(n))?;
+                    let g = BitGraph::from_edges(n, &edges).ok_or_else(|| too_big(n))?;
                     let names = (0..n as u32)
                         .map(|v| parsed.names.get(v).into_owned())
                         .collect();

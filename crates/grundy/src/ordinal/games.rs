@@ -54,7 +54,7 @@
 //! ```
 
 use super::nim_sum::{nim_sum_all, OrdinalSet};
-use super::transfinite::{Family, TransfiniteGame};
+use super::transfinite::{OptionFamily, TransfiniteGame};
 use super::Ordinal;
 use crate::error::{Error, Result};
 use num_bigint::BigUint;
@@ -417,7 +417,7 @@ impl TransfiniteGame for LevelGame {
     /// [`xor_blocks`], the interval `[P + ω^l·b, P + ω^l·b')`. (Under the successor rule the
     /// options that also change higher-level successors are left out: they differ from the
     /// value at `ω^l` and all values below it are already here, so the mex is the same.)
-    fn families(&self, heaps: &Vec<BigUint>) -> Vec<Family<'_, Vec<BigUint>>> {
+    fn families(&self, heaps: &Vec<BigUint>) -> Vec<OptionFamily<'_, Vec<BigUint>>> {
         if heaps.len() != self.len() {
             return Vec::new();
         }
@@ -436,7 +436,7 @@ impl TransfiniteGame for LevelGame {
                 values.insert_interval(at(lo), at(hi));
             }
             let heaps = heaps.clone();
-            out.push(Family::Values {
+            out.push(OptionFamily::Values {
                 values,
                 pick: Box::new(move |t| self.move_to(&heaps, v, t)),
             });
@@ -614,20 +614,20 @@ const SMALL_HEAP: u64 = 16;
 impl TransfiniteGame for NimWithIncreases {
     type Position = (BigUint, u64);
 
-    fn families(&self, p: &(BigUint, u64)) -> Vec<Family<'_, (BigUint, u64)>> {
+    fn families(&self, p: &(BigUint, u64)) -> Vec<OptionFamily<'_, (BigUint, u64)>> {
         let (n, t) = (p.0.clone(), p.1);
         let mut out = Vec::new();
         if !self.0.forced || t == 0 {
             if n <= BigUint::from(SMALL_HEAP) {
                 let mut m = BigUint::zero();
                 while m < n {
-                    out.push(Family::One((m.clone(), t)));
+                    out.push(OptionFamily::One((m.clone(), t)));
                     m += 1u8;
                 }
             } else {
                 let values = self.removal_values(&n, t);
                 let zero = BigUint::zero();
-                out.push(Family::Values {
+                out.push(OptionFamily::Values {
                     values,
                     pick: Box::new(move |v| self.preimage(&zero, Some(&n), t, v).map(|m| (m, t))),
                 });
@@ -640,7 +640,7 @@ impl TransfiniteGame for NimWithIncreases {
                 &p.0 + 1u8
             };
             let s = t - 1;
-            out.push(Family::Values {
+            out.push(OptionFamily::Values {
                 values: self.ray_values(&lo, s),
                 pick: Box::new(move |v| self.preimage(&lo, None, s, v).map(|m| (m, s))),
             });

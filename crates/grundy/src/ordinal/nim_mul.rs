@@ -133,7 +133,7 @@ pub fn odd_prime_index(p: u64) -> Option<usize> {
 }
 
 /// A monomial `⊗_j ω^(ω^j·a_j)`: the vector `(a_0, a_1, …)` without trailing zeros.
-pub type Monomial = Vec<u64>;
+pub type Exponents = Vec<u64>;
 
 /// The base-`p` digits of `a`, least significant first.
 pub fn digits(mut a: u64, p: u64) -> Vec<u64> {
@@ -189,7 +189,7 @@ fn add_exponents(a: u64, b: u64, p: u64) -> Result<(u64, bool)> {
 /// module documentation): a map from monomials to nonzero coefficients.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KappaPoly<C> {
-    terms: BTreeMap<Monomial, C>,
+    terms: BTreeMap<Exponents, C>,
 }
 
 impl<C: Coefficient> KappaPoly<C> {
@@ -206,7 +206,7 @@ impl<C: Coefficient> KappaPoly<C> {
     }
 
     /// `c ⊗ monomial`.
-    pub fn monomial(mut m: Monomial, c: C) -> Self {
+    pub fn monomial(mut m: Exponents, c: C) -> Self {
         while m.last() == Some(&0) {
             m.pop();
         }
@@ -221,12 +221,12 @@ impl<C: Coefficient> KappaPoly<C> {
     }
 
     /// The terms, monomial and coefficient.
-    pub fn terms(&self) -> impl Iterator<Item = (&Monomial, &C)> {
+    pub fn terms(&self) -> impl Iterator<Item = (&Exponents, &C)> {
         self.terms.iter()
     }
 
     /// Adds `c ⊗ m` (nim-sum), `m` without trailing zeros.
-    pub fn add_term(&mut self, m: Monomial, c: C) {
+    pub fn add_term(&mut self, m: Exponents, c: C) {
         if c.is_zero() {
             return;
         }
@@ -259,7 +259,7 @@ impl<C: Coefficient> KappaPoly<C> {
     pub fn from_ordinal(x: &Ordinal) -> Result<Self> {
         let mut p = Self::zero();
         for t in x.terms() {
-            let mut m: Monomial = Vec::new();
+            let mut m: Exponents = Vec::new();
             for et in t.exponent.terms() {
                 let j = et.exponent.as_natural().ok_or_else(|| {
                     Error::invalid(format!(
@@ -324,7 +324,7 @@ impl<C: Coefficient> KappaPoly<C> {
 pub struct ClosureField<C> {
     pub(crate) excess: BTreeMap<u64, super::excess::Excess>,
     alpha: HashMap<usize, KappaPoly<C>>,
-    memo: HashMap<(Monomial, Monomial), KappaPoly<C>>,
+    memo: HashMap<(Exponents, Exponents), KappaPoly<C>>,
     /// The bytes of `memo` and `alpha`, held from `memory`.
     memo_held: Reservation,
     /// The budget the memo, the towers, the products and the excess searches under way draw on.
@@ -368,7 +368,7 @@ const MEMO_WHAT: &str = "the nim-product memo";
 /// vector and its heap block, the coefficient, and a B-tree slot (an accounting, not a
 /// measurement; see [`crate::control`]).
 fn term_bytes<C>(len: usize) -> u64 {
-    (std::mem::size_of::<Monomial>() + 8 * len + std::mem::size_of::<C>() + 32) as u64
+    (std::mem::size_of::<Exponents>() + 8 * len + std::mem::size_of::<C>() + 32) as u64
 }
 
 /// The bytes of a whole polynomial, counted as [`term_bytes`] a term.

@@ -9,7 +9,7 @@
 //! naturals is ω.
 //!
 //! An infinite set of options cannot be listed, so a [`TransfiniteGame`] describes each
-//! position's options by finitely many [`Family`]s: a single option, whose value the engine
+//! position's options by finitely many [`OptionFamily`]s: a single option, whose value the engine
 //! computes recursively, or an infinite family whose values the game states as an
 //! [`OrdinalSet`] (finitely many points and intervals — "any x < a", "the prefix followed by
 //! anything below ω^i"), together with a way to pick a member of a given value. The engine takes
@@ -27,7 +27,7 @@ use std::hash::Hash;
 pub type Pick<'a, P> = Box<dyn Fn(&Ordinal) -> Option<P> + 'a>;
 
 /// A finite description of some of a position's options.
-pub enum Family<'a, P> {
+pub enum OptionFamily<'a, P> {
     /// One option; its value is computed by the engine.
     One(P),
     /// Infinitely (or very) many options. `values` is the set of their Grundy values — or a
@@ -48,13 +48,13 @@ pub trait TransfiniteGame {
     type Position: Clone + Eq + Hash;
 
     /// The option families of `p` (none for a terminal position).
-    fn families(&self, p: &Self::Position) -> Vec<Family<'_, Self::Position>>;
+    fn families(&self, p: &Self::Position) -> Vec<OptionFamily<'_, Self::Position>>;
 }
 
 /// A winning move in a sum of positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct WinningMove<P> {
+pub struct SumMove<P> {
     /// The index (0-based) of the component moved in.
     pub component: usize,
     /// The component's position after the move.
@@ -72,7 +72,7 @@ pub struct SumAnalysis<P> {
     /// Their nim-sum, the value of the sum.
     pub value: Ordinal,
     /// A winning move, if the player to move wins (value ≠ 0).
-    pub winning_move: Option<WinningMove<P>>,
+    pub winning_move: Option<SumMove<P>>,
 }
 
 /// Memoising Grundy solver over a [`TransfiniteGame`], with a bound on positions evaluated:
@@ -112,11 +112,11 @@ impl<'g, G: TransfiniteGame> TransfiniteSolver<'g, G> {
             let mut pending = Vec::new();
             for f in families {
                 match f {
-                    Family::One(q) => match self.memo.get(&q) {
+                    OptionFamily::One(q) => match self.memo.get(&q) {
                         Some(v) => set.insert(v.clone()),
                         None => pending.push(q),
                     },
-                    Family::Values { values, .. } => set.extend(values),
+                    OptionFamily::Values { values, .. } => set.extend(values),
                 }
             }
             if pending.is_empty() {
@@ -158,12 +158,12 @@ impl<'g, G: TransfiniteGame> TransfiniteSolver<'g, G> {
     ) -> Result<Option<G::Position>> {
         for f in self.game.families(p) {
             match f {
-                Family::One(q) => {
+                OptionFamily::One(q) => {
                     if &self.value(&q)? == target {
                         return Ok(Some(q));
                     }
                 }
-                Family::Values { values, pick } => {
+                OptionFamily::Values { values, pick } => {
                     if values.contains(target) {
                         if let Some(q) = pick(target) {
                             return Ok(Some(q));
@@ -205,7 +205,7 @@ impl<'g, G: TransfiniteGame> TransfiniteSolver<'g, G> {
                         values[i]
                     ))
                 })?;
-            winning_move = Some(WinningMove {
+            winning_move = Some(SumMove {
                 component: i,
                 to,
                 to_value: target,
@@ -261,13 +261,13 @@ mod tests {
 
     impl TransfiniteGame for SmallOrdinalNim {
         type Position = (u8, u64);
-        fn families(&self, p: &(u8, u64)) -> Vec<Family<'_, (u8, u64)>> {
-            let mut f: Vec<Family<'_, (u8, u64)>> =
-                (0..p.1).map(|b| Family::One((p.0, b))).collect();
+        fn families(&self, p: &(u8, u64)) -> Vec<OptionFamily<'_, (u8, u64)>> {
+            let mut f: Vec<OptionFamily<'_, (u8, u64)>> =
+                (0..p.1).map(|b| OptionFamily::One((p.0, b))).collect();
             if p.0 == 1 {
                 let mut values = OrdinalSet::new();
                 values.insert_below(Ordinal::omega());
-                f.push(Family::Values {
+                f.push(OptionFamily::Values {
                     values,
                     pick: Box::new(|v| {
                         v.as_natural()

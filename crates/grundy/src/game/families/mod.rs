@@ -81,7 +81,7 @@ pub enum Loaded {
     /// Cram.
     Cram(cram::Board),
     /// Node-Kayles, with the names of the starting graph's vertices.
-    NodeKayles(node_kayles::NodeKayles, node_kayles::Graph),
+    NodeKayles(node_kayles::NodeKayles, node_kayles::BitGraph),
     /// Wythoff's game.
     Wythoff(wythoff::Heaps),
     /// A scripted game.

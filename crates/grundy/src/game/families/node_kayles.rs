@@ -27,15 +27,15 @@ pub const MAX_ORDERINGS: usize = 720;
 
 /// A simple undirected graph on vertices `0..n`, adjacency as bit rows.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Graph {
+pub struct BitGraph {
     n: u32,
     adj: Vec<u64>,
 }
 
-impl Graph {
+impl BitGraph {
     /// `n` vertices and no edge, or `None` beyond [`MAX_VERTICES`].
-    pub fn empty(n: usize) -> Option<Graph> {
-        (n <= MAX_VERTICES).then(|| Graph {
+    pub fn empty(n: usize) -> Option<BitGraph> {
+        (n <= MAX_VERTICES).then(|| BitGraph {
             n: n as u32,
             adj: vec![0; n * n.div_ceil(64)],
         })
@@ -43,8 +43,8 @@ impl Graph {
 
     /// The graph on `n` vertices with the edges `edges` (self-loops ignored), or `None` beyond
     /// [`MAX_VERTICES`] or for an endpoint `>= n`.
-    pub fn from_edges(n: usize, edges: &[(usize, usize)]) -> Option<Graph> {
-        let mut g = Graph::empty(n)?;
+    pub fn from_edges(n: usize, edges: &[(usize, usize)]) -> Option<BitGraph> {
+        let mut g = BitGraph::empty(n)?;
         for &(u, v) in edges {
             if u >= n || v >= n {
                 return None;
@@ -57,22 +57,22 @@ impl Graph {
     }
 
     /// The path `0 - 1 - … - (n-1)`.
-    pub fn path(n: usize) -> Option<Graph> {
+    pub fn path(n: usize) -> Option<BitGraph> {
         let edges: Vec<_> = (1..n).map(|i| (i - 1, i)).collect();
-        Graph::from_edges(n, &edges)
+        BitGraph::from_edges(n, &edges)
     }
 
     /// The cycle on `n` vertices (a path for `n < 3`).
-    pub fn cycle(n: usize) -> Option<Graph> {
+    pub fn cycle(n: usize) -> Option<BitGraph> {
         let mut edges: Vec<_> = (1..n).map(|i| (i - 1, i)).collect();
         if n >= 3 {
             edges.push((n - 1, 0));
         }
-        Graph::from_edges(n, &edges)
+        BitGraph::from_edges(n, &edges)
     }
 
     /// The `r × c` grid graph, vertex `i * c + j` at row `i`, column `j`.
-    pub fn grid(r: usize, c: usize) -> Option<Graph> {
+    pub fn grid(r: usize, c: usize) -> Option<BitGraph> {
         let n = r.checked_mul(c)?;
         let mut edges = Vec::new();
         for i in 0..r {
@@ -85,7 +85,7 @@ impl Graph {
                 }
             }
         }
-        Graph::from_edges(n, &edges)
+        BitGraph::from_edges(n, &edges)
     }
 
     /// The number of vertices.
@@ -124,8 +124,8 @@ impl Graph {
     }
 
     /// The subgraph induced by the vertices `keep`, vertex `keep[i]` relabelled `i`.
-    pub fn induced(&self, keep: &[usize]) -> Graph {
-        let mut g = Graph {
+    pub fn induced(&self, keep: &[usize]) -> BitGraph {
+        let mut g = BitGraph {
             n: keep.len() as u32,
             adj: vec![0; keep.len() * keep.len().div_ceil(64)],
         };
@@ -243,8 +243,8 @@ impl NodeKayles {
 }
 
 impl crate::Game for NodeKayles {
-    type Position = Graph;
-    fn options(&self, p: &Graph, out: &mut Vec<Graph>) -> crate::error::Result<()> {
+    type Position = BitGraph;
+    fn options(&self, p: &BitGraph, out: &mut Vec<BitGraph>) -> crate::error::Result<()> {
         out.extend((0..p.len()).map(|v| p.induced(&p.after_taking(v))));
         Ok(())
     }
@@ -252,7 +252,7 @@ impl crate::Game for NodeKayles {
 
 impl crate::game::Components for NodeKayles {
     /// The connected components (breadth-first search).
-    fn split(&self, p: &Graph, out: &mut Vec<Graph>) -> Result<()> {
+    fn split(&self, p: &BitGraph, out: &mut Vec<BitGraph>) -> Result<()> {
         let n = p.len();
         let mut seen = vec![false; n];
         for s in 0..n {
@@ -280,7 +280,7 @@ impl crate::game::Components for NodeKayles {
 }
 
 impl crate::game::Canonical for NodeKayles {
-    fn canonical(&self, p: &Graph) -> Result<Graph> {
+    fn canonical(&self, p: &BitGraph) -> Result<BitGraph> {
         let colour = p.refined_colours();
         let mut classes: Vec<Vec<usize>> = Vec::new();
         let mut by_colour: Vec<usize> = (0..p.len()).collect();
@@ -304,7 +304,7 @@ impl crate::game::Canonical for NodeKayles {
 
 impl crate::game::Show for NodeKayles {
     /// The vertices, then the edges: `{0 1 2: 0-1 1-2}`.
-    fn show(&self, p: &Graph) -> Result<String> {
+    fn show(&self, p: &BitGraph) -> Result<String> {
         let vertices: Vec<String> = (0..p.len()).map(|v| v.to_string()).collect();
         let edges: Vec<String> = (0..p.len())
             .flat_map(|u| {
@@ -318,7 +318,7 @@ impl crate::game::Show for NodeKayles {
 
     /// A move is named by the vertex taken (its name in the starting graph, given to
     /// [`NodeKayles::with_names`]), the position after by the vertices left: `{a c d}`.
-    fn described_moves(&self, p: &Graph) -> Result<Vec<Described<Graph>>> {
+    fn described_moves(&self, p: &BitGraph) -> Result<Vec<Described<BitGraph>>> {
         Ok((0..p.len())
             .map(|v| {
                 let keep = p.after_taking(v);
@@ -335,12 +335,12 @@ impl crate::game::Show for NodeKayles {
 
 impl crate::game::Footprint for NodeKayles {
     /// The vertices.
-    fn size(&self, p: &Graph) -> usize {
+    fn size(&self, p: &BitGraph) -> usize {
         p.len()
     }
 
-    fn bytes(&self, p: &Graph) -> usize {
-        std::mem::size_of::<Graph>() + 8 * p.adj.len()
+    fn bytes(&self, p: &BitGraph) -> usize {
+        std::mem::size_of::<BitGraph>() + 8 * p.adj.len()
     }
 }
 
@@ -372,18 +372,18 @@ testing_pub! {
 
 /// The number of vertices, then the words of the adjacency rows.
 impl crate::game::Encoding for NodeKayles {
-    fn encode(&self, p: &Graph, out: &mut Vec<u8>) {
+    fn encode(&self, p: &BitGraph, out: &mut Vec<u8>) {
         crate::varint::put(out, u64::from(p.n));
         for &w in &p.adj {
             crate::varint::put(out, w);
         }
     }
 
-    fn decode(&self, bytes: &[u8]) -> Result<Graph> {
+    fn decode(&self, bytes: &[u8]) -> Result<BitGraph> {
         crate::varint::decode_all(bytes, |r| {
             let bad = || crate::Error::Internal("a malformed Node-Kayles graph".into());
             let n = usize::try_from(r.get()?).map_err(|_| bad())?;
-            let mut g = Graph::empty(n).ok_or_else(bad)?;
+            let mut g = BitGraph::empty(n).ok_or_else(bad)?;
             for w in &mut g.adj {
                 *w = r.get()?;
             }

@@ -3,7 +3,7 @@
 
 use super::chomp::{self, Chomp};
 use super::cram::{self, Board, Cram};
-use super::node_kayles::{self, Graph, NodeKayles};
+use super::node_kayles::{self, BitGraph, NodeKayles};
 use super::wythoff::{self, Wythoff};
 use super::{reference_misere_win, reference_value};
 use crate::control::{Control, MemoryBudget};
@@ -112,7 +112,7 @@ proptest! {
     #[test]
     fn node_kayles_matches_the_definition((n, edges) in small_graph()) {
         let edges: Vec<_> = edges.into_iter().filter(|_| n > 0).collect();
-        let g = Graph::from_edges(n, &edges).unwrap();
+        let g = BitGraph::from_edges(n, &edges).unwrap();
         let mut adj = vec![Vec::new(); n];
         for &(u, v) in &edges {
             if u != v {
@@ -141,9 +141,9 @@ proptest! {
             s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             perm.swap(i, (s >> 33) as usize % (i + 1));
         }
-        let g = Graph::from_edges(n, &edges).unwrap();
+        let g = BitGraph::from_edges(n, &edges).unwrap();
         let moved: Vec<_> = edges.iter().map(|&(u, v)| (perm[u], perm[v])).collect();
-        let h = Graph::from_edges(n, &moved).unwrap();
+        let h = BitGraph::from_edges(n, &moved).unwrap();
         let f = NodeKayles::default();
         prop_assert_eq!(f.canonical(&g).unwrap(), f.canonical(&h).unwrap());
     }
@@ -218,14 +218,14 @@ fn node_kayles_on_a_path_is_dawsons_chess() {
     let mut search = Search::new(&f, Settings::new(), &ctl);
     for (n, &g) in want.iter().enumerate() {
         assert_eq!(
-            search.value(&Graph::path(n).unwrap()).unwrap(),
+            search.value(&BitGraph::path(n).unwrap()).unwrap(),
             g,
             "path {n}"
         );
     }
     // A first move on a cycle of n >= 4 deletes three vertices and leaves a path of n - 3.
     for n in 4..40 {
-        let g = search.value(&Graph::cycle(n).unwrap()).unwrap();
+        let g = search.value(&BitGraph::cycle(n).unwrap()).unwrap();
         assert_eq!(g, u64::from(want[n - 3] == 0), "cycle {n}");
     }
 }
