@@ -86,12 +86,12 @@ pub struct ReplyAnswer {
 
 /// A board checked against the limits.
 #[derive(Debug, Clone)]
-enum Checked {
+pub(super) enum Checked {
     Chomp(chomp::Rows),
     Cram(families::cram::Board),
 }
 
-fn check(game: &str, limits: &Limits) -> Result<Checked, ApiError> {
+pub(super) fn check(game: &str, limits: &Limits) -> Result<Checked, ApiError> {
     if game.len() > limits.game_bytes {
         return Err(ApiError::bad(format!(
             "game: {} bytes, above the limit of {}",
@@ -147,7 +147,7 @@ fn free_cells(b: &families::cram::Board) -> usize {
 
 /// An upper bound on the positions the search visits times the moves of each: Chomp has at
 /// most `C(r + c, r)` positions on an `r × c` board; Cram at most `2^free`.
-fn cost(board: &Checked) -> u128 {
+pub(super) fn cost(board: &Checked) -> u128 {
     match board {
         Checked::Chomp(rows) => {
             let r = rows.len() as u128;
@@ -166,14 +166,14 @@ fn cost(board: &Checked) -> u128 {
 }
 
 impl Checked {
-    fn loaded(&self) -> Loaded {
+    pub(super) fn loaded(&self) -> Loaded {
         match self {
             Checked::Chomp(rows) => Loaded::Chomp(rows.clone()),
             Checked::Cram(b) => Loaded::Cram(b.clone()),
         }
     }
 
-    fn cells(&self) -> Vec<Vec<&'static str>> {
+    pub(super) fn cells(&self) -> Vec<Vec<&'static str>> {
         match self {
             Checked::Chomp(rows) => {
                 let width = rows.first().copied().unwrap_or(0);
@@ -196,7 +196,7 @@ impl Checked {
     }
 
     /// Every legal move, in the order of the library's `described_moves`.
-    fn moves(&self) -> Vec<BoardMove> {
+    pub(super) fn moves(&self) -> Vec<BoardMove> {
         match self {
             Checked::Chomp(rows) => {
                 let mut out = Vec::new();
@@ -225,7 +225,7 @@ impl Checked {
         }
     }
 
-    fn kind(&self) -> &'static str {
+    pub(super) fn kind(&self) -> &'static str {
         match self {
             Checked::Chomp(_) => "chomp",
             Checked::Cram(_) => "cram",
@@ -263,7 +263,7 @@ fn analyse(board: &Checked, misere: bool, ctl: &Control) -> Result<BoardAnswer, 
     })
 }
 
-fn checked_after(mv: &BoardMove) -> Result<Checked, ApiError> {
+pub(super) fn checked_after(mv: &BoardMove) -> Result<Checked, ApiError> {
     match parse_board_game(&mv.after) {
         Ok(BoardGame::Chomp(rows)) => Ok(Checked::Chomp(rows)),
         Ok(BoardGame::Cram(b)) => Ok(Checked::Cram(b)),
