@@ -794,6 +794,8 @@ async fn the_page_and_its_assets_are_served() {
         ("/", "text/html", "id=\"hint-button\""),
         ("/app.js", "text/javascript", "/api/move"),
         ("/style.css", "text/css", "body"),
+        ("/boards.js", "text/javascript", "/api/board/reply"),
+        ("/sum.js", "text/javascript", "/api/sum/reply"),
     ] {
         let res = app
             .clone()
@@ -1214,6 +1216,12 @@ async fn sums_of_a_heap_and_two_boards_match_the_definition() {
         chomp: vec![1],
         cram: vec![vec![false]],
     };
+    // A played-out heap part is still a part.
+    let body = json!({"parts": [{"game": "nim", "heaps": []}, {"game": "chomp:1"}]});
+    let (status, doc) = post(&app, "/api/sum", body).await;
+    assert_eq!(status, StatusCode::OK, "{doc}");
+    assert_eq!(doc["over"], true);
+    assert_eq!(doc["outcome"], "P");
     let (status, doc) = post(&app, "/api/sum/reply", done.request(false)).await;
     assert_eq!(status, StatusCode::OK, "{doc}");
     assert!(doc["move"].is_null());

@@ -50,6 +50,7 @@
           onToken: (j, k) => clickToken(i, j, k), disabled,
           hint: hint && hint.token, leaving: leaving && leaving.token,
         });
+        if (p.heaps.length === 0) area.textContent = "no tokens left";
       } else {
         area.className = "board-grid";
         drawGrid(area, p.kind, p.cells, {

@@ -179,7 +179,10 @@ fn check(req: &SumRequest, limits: &Limits) -> Result<(SumPosition, u128), ApiEr
                 )));
             };
             let g = api::check_game(&p.game, None, limits).map_err(at)?;
-            api::check_heaps(&g, heaps, limits).map_err(at)?;
+            // A heap part may be played out (no heaps left) while the others go on.
+            if !heaps.is_empty() {
+                api::check_heaps(&g, heaps, limits).map_err(at)?;
+            }
             cost = cost.saturating_add(api::position_cost(&g, heaps, false));
             games.push(Some(g));
             parts.push(PartState::Heaps(heaps.clone()));
@@ -461,7 +464,8 @@ fn analyse(
                 "{n} {} → {v}",
                 h.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
             ),
-            None => format!("{n} → {v}"),
+            None if p.kind == "chomp" => format!("Chomp → {v}"),
+            None => format!("Cram → {v}"),
         })
         .collect();
     explanation.push(format!(
