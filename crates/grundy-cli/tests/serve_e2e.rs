@@ -463,7 +463,8 @@ async fn play_nim_by_clicking_tokens(c: &Client) -> Result<(), String> {
 }
 
 /// Kayles: a click that leaves 2 of 4 tokens can take the end pair or the middle pair, and the
-/// page offers both; then misère play, whose hint shows the misère quotient.
+/// page offers both; Grundy's game, whose moves only split; then misère play of Kayles, whose
+/// hint shows the misère quotient.
 async fn split_a_heap_and_explain_misere_by_the_quotient(c: &Client) -> Result<(), String> {
     open_details(c, "#game-notation").await;
     set_text(c, "#game-notation", "kayles").await;
@@ -478,7 +479,27 @@ async fn split_a_heap_and_explain_misere_by_the_quotient(c: &Client) -> Result<(
     assert_eq!(state, "human");
     let log = find(c, "#log").await.text().await.unwrap();
     assert!(log.contains("you: heap 1: 4 → 1 + 1"), "{log}");
-    // Misère play of the same position, switched on in the panel.
+    // Grundy's game splits a heap without taking tokens: a click offers the heap's moves, and
+    // the hint outlines the whole heap.
+    set_text(c, "#game-notation", "grundys-game").await;
+    set_text(c, "#heaps", "5").await;
+    click(c, "#new-game").await;
+    wait_attr(c, "#status", "data-state", |v| v == "human").await;
+    click(c, "#board .token[data-heap='0'][data-k='0']").await;
+    wait_some(c, "#choices button").await?;
+    let offered = find(c, "#choices").await.text().await.unwrap();
+    assert!(offered.contains("its moves are"), "{offered}");
+    assert_eq!(count(c, "#choices button").await, 2);
+    click(c, "#hint-button").await;
+    wait_attr(c, "#hint", "data-ready", |v| v == "1").await;
+    assert_eq!(count(c, "#board .heap[data-hint='1']").await, 1);
+    click(c, "#choices button[data-to='1,4']").await;
+    wait_attr(c, "#status", "data-state", |v| v == "human" || v == "over").await;
+    // Misère play of a Kayles position, switched on in the panel.
+    set_text(c, "#game-notation", "kayles").await;
+    set_text(c, "#heaps", "1 1 3").await;
+    click(c, "#new-game").await;
+    wait_attr(c, "#status", "data-state", |v| v == "human").await;
     click(c, "#misere").await;
     click(c, "#hint-button").await;
     wait_attr(c, "#hint", "data-ready", |v| v == "1").await;
