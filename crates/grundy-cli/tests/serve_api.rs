@@ -1192,8 +1192,15 @@ async fn sums_of_a_heap_and_two_boards_match_the_definition() {
                 assert!(doc["nim_sum"].is_null());
                 continue;
             }
-            // Sprague-Grundy: each part's value from the definition, their xor the nim-sum.
+            // Sprague-Grundy: each part's value from the definition, their xor the nim-sum; a
+            // winning move takes its part to the value that makes the nim-sum 0.
             let v: Vec<u64> = (0..3).map(|p| s.part_value(p, &mut values)).collect();
+            for mv in listed {
+                let part = mv["part"].as_u64().unwrap() as usize;
+                let after = s.after(mv).part_value(part, &mut values);
+                assert_eq!(mv["value"], after, "{s:?}: {mv}");
+                assert_eq!(v.iter().fold(after, |a, b| a ^ b) ^ v[part], 0, "{mv}");
+            }
             for (p, &vp) in v.iter().enumerate() {
                 assert_eq!(doc["parts"][p]["value"], vp, "{s:?} part {p}");
             }
