@@ -621,6 +621,17 @@ async fn sequence_and_graph(c: &Client) -> Result<(), String> {
         assert!(count(c, &css).await >= 1, "no {outcome} vertex");
         assert_eq!(attr(c, &css, "fill").await.as_deref(), Some(colour));
     }
+    // Misère play of the same graph: the terminal position d is won by the player to move.
+    let outcomes = "return [...document.querySelectorAll('#graph-table tr')].slice(1) \
+                    .map((r) => r.cells[0].textContent + r.cells[1].textContent).join(' ');";
+    let normal = c.execute(outcomes, vec![]).await.unwrap();
+    assert!(normal.as_str().unwrap().contains("dP"), "{normal}");
+    click(c, "#graph-misere").await;
+    wait_attr(c, "#graph-svg", "data-misere", |v| v == "1").await;
+    wait_attr(c, "#graph-svg", "data-ready", |v| v == "1").await;
+    let misere = c.execute(outcomes, vec![]).await.unwrap();
+    assert!(misere.as_str().unwrap().contains("dN"), "{misere}");
+    click(c, "#graph-misere").await;
     Ok(())
 }
 

@@ -529,8 +529,10 @@ async function solveGraph() {
   const box = $("graph-svg");
   box.dataset.ready = "0";
   try {
-    const doc = await api("/api/graph", { text: $("graph-text").value });
+    const misere = $("graph-misere").checked;
+    const doc = await api("/api/graph", { text: $("graph-text").value, misere });
     drawGraph(doc);
+    box.dataset.misere = misere ? "1" : "0";
     box.dataset.ready = "1";
   } catch (e) {
     showError(e.message);
@@ -619,6 +621,9 @@ async function init() {
   $("misere").addEventListener("change", toggleMisere);
   $("plot-button").addEventListener("click", plotSequence);
   $("graph-button").addEventListener("click", solveGraph);
+  $("graph-misere").addEventListener("change", () => {
+    if ($("graph-svg").dataset.ready === "1") solveGraph();
+  });
   $("graph-file").addEventListener("change", async () => {
     const file = $("graph-file").files[0];
     if (!file) return;
