@@ -794,6 +794,8 @@ async fn the_page_and_its_assets_are_served() {
         ("/", "text/html", "id=\"hint-button\""),
         ("/app.js", "text/javascript", "/api/move"),
         ("/style.css", "text/css", "body"),
+        ("/boards.js", "text/javascript", "/api/board/reply"),
+        ("/sum.js", "text/javascript", "/api/sum/reply"),
     ] {
         let res = app
             .clone()
@@ -994,5 +996,358 @@ async fn a_panicking_job_is_a_500_and_frees_its_worker() {
         assert!(!failed.message.contains("a bug"), "internals are not shown");
         // The only worker is free again.
         assert_eq!(lane.run(|_| Ok(7)).await.unwrap(), 7);
+    }
+}
+
+/// A position of the sums below, written from the rules: a Nim heap, a Chomp board (row
+/// lengths from the poisoned corner's row up; a move eats a cell other than the corner and every
+/// cell above and to its right) and a Cram board (free cells; a move covers two free
+/// neighbours).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct Sum3 {
+    nim: u64,
+    chomp: Vec<u32>,
+    cram: Vec<Vec<bool>>,
+}
+
+impl Sum3 {
+    fn new(nim: u64, chomp: (usize, u32), cram: (usize, usize)) -> Sum3 {
+        Sum3 {
+            nim,
+            chomp: vec![chomp.1; chomp.0],
+            cram: vec![vec![true; cram.1]; cram.0],
+        }
+    }
+
+    fn request(&self, misere: bool) -> Value {
+        let chomp: Vec<String> = self.chomp.iter().map(u32::to_string).collect();
+        let cram: Vec<String> = self
+            .cram
+            .iter()
+            .map(|r| r.iter().map(|&f| if f { '.' } else { '#' }).collect())
+            .collect();
+        json!({"parts": [
+            {"game": "nim", "heaps": [self.nim]},
+            {"game": format!("chomp:{}", chomp.join(","))},
+            {"game": format!("cram:{}", cram.join("/"))},
+        ], "misere": misere})
+    }
+
+    /// Each option, with the part moved in (0, 1 or 2).
+    fn options(&self) -> Vec<(usize, Sum3)> {
+        let mut out = Vec::new();
+        for t in 0..self.nim {
+            out.push((
+                0,
+                Sum3 {
+                    nim: t,
+                    ..self.clone()
+                },
+            ));
+        }
+        for (r, &len) in self.chomp.iter().enumerate() {
+            for c in u32::from(r == 0)..len {
+                let mut rows = self.chomp.clone();
+                for row in rows.iter_mut().skip(r) {
+                    *row = (*row).min(c);
+                }
+                while rows.last() == Some(&0) {
+                    rows.pop();
+                }
+                out.push((
+                    1,
+                    Sum3 {
+                        chomp: rows,
+                        ..self.clone()
+                    },
+                ));
+            }
+        }
+        let (h, w) = (self.cram.len(), self.cram[0].len());
+        for r in 0..h {
+            for c in 0..w {
+                for (r2, c2) in [(r, c + 1), (r + 1, c)] {
+                    if r2 < h && c2 < w && self.cram[r][c] && self.cram[r2][c2] {
+                        let mut g = self.cram.clone();
+                        g[r][c] = false;
+                        g[r2][c2] = false;
+                        out.push((
+                            2,
+                            Sum3 {
+                                cram: g,
+                                ..self.clone()
+                            },
+                        ));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the player to move wins, from the definition.
+    fn wins(&self, misere: bool, memo: &mut HashMap<(Sum3, bool), bool>) -> bool {
+        if let Some(&w) = memo.get(&(self.clone(), misere)) {
+            return w;
+        }
+        let options = self.options();
+        let w = if options.is_empty() {
+            misere
+        } else {
+            options.iter().any(|(_, o)| !o.wins(misere, memo))
+        };
+        memo.insert((self.clone(), misere), w);
+        w
+    }
+
+    /// The Grundy value of one part alone (the others emptied), from the definition.
+    fn part_value(&self, part: usize, memo: &mut HashMap<Sum3, u64>) -> u64 {
+        let alone = Sum3 {
+            nim: if part == 0 { self.nim } else { 0 },
+            chomp: if part == 1 {
+                self.chomp.clone()
+            } else {
+                vec![1]
+            },
+            cram: if part == 2 {
+                self.cram.clone()
+            } else {
+                vec![vec![false]]
+            },
+        };
+        fn g(s: &Sum3, memo: &mut HashMap<Sum3, u64>) -> u64 {
+            if let Some(&v) = memo.get(s) {
+                return v;
+            }
+            let set: BTreeSet<u64> = s.options().iter().map(|(_, o)| g(o, memo)).collect();
+            let v = mex(&set);
+            memo.insert(s.clone(), v);
+            v
+        }
+        g(&alone, memo)
+    }
+
+    /// The position after a move of the answer (`/api/sum`'s `winning_moves` or the reply's
+    /// `move`), applied from the rules.
+    fn after(&self, mv: &Value) -> Sum3 {
+        let mut s = self.clone();
+        match mv["part"].as_u64().unwrap() {
+            0 => s.nim = mv["heap_move"]["to"][0].as_u64().unwrap_or(0),
+            1 => {
+                let cell = &mv["board_move"]["cells"][0];
+                let (r, c) = (
+                    cell[0].as_u64().unwrap() as usize,
+                    cell[1].as_u64().unwrap(),
+                );
+                for row in s.chomp.iter_mut().skip(r) {
+                    *row = (*row).min(c as u32);
+                }
+                while s.chomp.last() == Some(&0) {
+                    s.chomp.pop();
+                }
+            }
+            _ => {
+                for cell in mv["board_move"]["cells"].as_array().unwrap() {
+                    let (r, c) = (cell[0].as_u64().unwrap(), cell[1].as_u64().unwrap());
+                    assert!(s.cram[r as usize][c as usize], "{mv}");
+                    s.cram[r as usize][c as usize] = false;
+                }
+            }
+        }
+        s
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sums_of_a_heap_and_two_boards_match_the_definition() {
+    let app = router();
+    let mut memo = HashMap::new();
+    let mut values = HashMap::new();
+    let sums = [
+        Sum3::new(5, (3, 4), (3, 3)),
+        Sum3::new(3, (2, 3), (2, 3)),
+        Sum3::new(0, (2, 2), (1, 2)),
+        Sum3::new(6, (1, 7), (2, 2)),
+        Sum3::new(2, (3, 2), (2, 4)),
+        Sum3::new(1, (1, 1), (1, 1)),
+    ];
+    for s in &sums {
+        for misere in [false, true] {
+            let (status, doc) = post(&app, "/api/sum", s.request(misere)).await;
+            assert_eq!(status, StatusCode::OK, "{doc}");
+            let wins = s.wins(misere, &mut memo);
+            assert_eq!(doc["outcome"], if wins { "N" } else { "P" }, "{s:?} {doc}");
+            // Every winning move, and only those: the moves to a position the opponent loses.
+            let count = s
+                .options()
+                .iter()
+                .filter(|(_, o)| !o.wins(misere, &mut memo))
+                .count();
+            let listed = doc["winning_moves"].as_array().unwrap();
+            assert_eq!(listed.len(), count, "{s:?} misère {misere}: {doc}");
+            for mv in listed {
+                assert!(!s.after(mv).wins(misere, &mut memo), "{s:?}: {mv}");
+            }
+            if misere {
+                assert!(doc["nim_sum"].is_null());
+                continue;
+            }
+            // Sprague-Grundy: each part's value from the definition, their xor the nim-sum; a
+            // winning move takes its part to the value that makes the nim-sum 0.
+            let v: Vec<u64> = (0..3).map(|p| s.part_value(p, &mut values)).collect();
+            for mv in listed {
+                let part = mv["part"].as_u64().unwrap() as usize;
+                let after = s.after(mv).part_value(part, &mut values);
+                assert_eq!(mv["value"], after, "{s:?}: {mv}");
+                assert_eq!(v.iter().fold(after, |a, b| a ^ b) ^ v[part], 0, "{mv}");
+            }
+            for (p, &vp) in v.iter().enumerate() {
+                assert_eq!(doc["parts"][p]["value"], vp, "{s:?} part {p}");
+            }
+            assert_eq!(doc["nim_sum"], v[0] ^ v[1] ^ v[2]);
+            assert_eq!(doc["outcome"] == "P", v[0] ^ v[1] ^ v[2] == 0);
+        }
+    }
+    // The engine's reply: a winning move from an N-position, and the sum after it.
+    let s = Sum3::new(5, (3, 4), (3, 3));
+    let (status, doc) = post(&app, "/api/sum/reply", s.request(false)).await;
+    assert_eq!(status, StatusCode::OK, "{doc}");
+    assert_eq!(doc["winning"], true);
+    let after = s.after(&doc["move"]);
+    assert!(!after.wins(false, &mut memo));
+    assert_eq!(doc["sum"]["outcome"], "P");
+    assert_eq!(doc["sum"]["nim_sum"], 0);
+    // No move left: no reply, and the sum is over.
+    let done = Sum3 {
+        nim: 0,
+        chomp: vec![1],
+        cram: vec![vec![false]],
+    };
+    // A played-out heap part is still a part.
+    let body = json!({"parts": [{"game": "nim", "heaps": []}, {"game": "chomp:1"}]});
+    let (status, doc) = post(&app, "/api/sum", body).await;
+    assert_eq!(status, StatusCode::OK, "{doc}");
+    assert_eq!(doc["over"], true);
+    assert_eq!(doc["outcome"], "P");
+    let (status, doc) = post(&app, "/api/sum/reply", done.request(false)).await;
+    assert_eq!(status, StatusCode::OK, "{doc}");
+    assert!(doc["move"].is_null());
+    assert_eq!(doc["sum"]["over"], true);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sums_refuse_bad_parts() {
+    let app = router();
+    let bad = StatusCode::BAD_REQUEST;
+    let cases = [
+        (json!({"parts": []}), "expected 1 to 4"),
+        (
+            json!({"parts": vec![json!({"game": "nim", "heaps": [1]}); 5]}),
+            "expected 1 to 4",
+        ),
+        (
+            json!({"parts": [{"game": "chomp:2x2", "heaps": [1]}]}),
+            "parts[0]: a board has no heaps",
+        ),
+        (
+            json!({"parts": [{"game": "kayles"}]}),
+            "parts[0]: a heap game needs",
+        ),
+        (
+            json!({"parts": [{"game": "nim", "heaps": [1]}, {"game": "script", "heaps": [1]}]}),
+            "parts[1]",
+        ),
+        (
+            json!({"parts": [{"game": "chomp:9x9"}]}),
+            "parts[0]: game: a Chomp board",
+        ),
+        (
+            json!({"parts": [{"game": "nim", "heaps": [1]}], "extra": 1}),
+            "unknown field",
+        ),
+        (
+            json!({"parts": [{"game": "nim", "heaps": [10001]}]}),
+            "parts[0]: heaps[0]",
+        ),
+    ];
+    for (body, needle) in cases {
+        assert_error(&post(&app, "/api/sum", body.clone()).await, bad, needle);
+        assert_error(&post(&app, "/api/sum/reply", body).await, bad, needle);
+    }
+}
+
+/// Kayles under misère play, from the definition: a heap of n takes 1 or 2 tokens, leaving at
+/// most two heaps; whoever cannot move wins.
+fn misere_kayles_wins(heaps: &[u64], memo: &mut HashMap<Vec<u64>, bool>) -> bool {
+    let mut key: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
+    key.sort_unstable();
+    if let Some(&w) = memo.get(&key) {
+        return w;
+    }
+    let mut any = false;
+    let mut win = false;
+    for i in 0..key.len() {
+        for take in 1..=2u64.min(key[i]) {
+            for left in 0..=(key[i] - take) {
+                let mut next = key.clone();
+                next[i] = left;
+                next.push(key[i] - take - left);
+                any = true;
+                if !misere_kayles_wins(&next, memo) {
+                    win = true;
+                }
+            }
+        }
+    }
+    let w = win || !any;
+    memo.insert(key, w);
+    w
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn misere_hints_are_explained_through_the_quotient() {
+    let app = router();
+    let mut memo = HashMap::new();
+    for heaps in [
+        vec![3u64, 4, 7],
+        vec![2, 5],
+        vec![1, 1, 4],
+        vec![6],
+        vec![3, 3, 2],
+    ] {
+        let (s, doc) = post(
+            &app,
+            "/api/hint",
+            json!({"game": "kayles", "heaps": heaps, "misere": true}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{doc}");
+        let wins = misere_kayles_wins(&heaps, &mut memo);
+        assert_eq!(doc["outcome"], if wins { "N" } else { "P" }, "{heaps:?}");
+        let q = &doc["quotient"];
+        assert!(q.is_object(), "{heaps:?}: {doc}");
+        // The product of the heaps' elements is in the P-portion exactly when the player to move
+        // loses; the suggested move leaves an element of the P-portion.
+        assert_eq!(q["in_p_portion"], !wins, "{heaps:?}: {q}");
+        let p: Vec<&Value> = q["p_portion"].as_array().unwrap().iter().collect();
+        assert_eq!(p.contains(&&q["position"]), !wins);
+        assert_eq!(q["heaps"].as_array().unwrap().len(), heaps.len());
+        if wins {
+            assert!(p.contains(&&q["after"]), "{q}");
+        } else {
+            assert!(q["after"].is_null());
+        }
+        assert!(q["explanation"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("Misère quotient of octal:0.77"));
+    }
+    // Normal play and misère Nim (Bouton's rule) have no quotient to show.
+    for body in [
+        json!({"game": "kayles", "heaps": [3, 4]}),
+        json!({"game": "nim", "heaps": [3, 4], "misere": true}),
+    ] {
+        let (_, doc) = post(&app, "/api/hint", body).await;
+        assert!(doc["quotient"].is_null(), "{doc}");
     }
 }

@@ -53,30 +53,90 @@ function describeMove(m) {
   return `heap ${m.heap + 1}: ${m.from} → ${to}`;
 }
 
-function setStatus(stateName, text) {
-  $("status").dataset.state = stateName;
-  $("status").textContent = text;
+const setStatus = (...a) => statusLine("status")(...a);
+
+// ---- tokens ------------------------------------------------------------------------------
+
+// The most tokens of one heap drawn as buttons; larger heaps are played from the move list.
+const MAX_TOKENS = 60;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// How long the engine's reply is shown before the position moves on (none for people who ask
+// for reduced motion).
+const REPLY_MS = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 450;
+
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+// Draws heaps as rows of token buttons into `box`. Token k (from 0) of a heap of h tokens
+// takes it and the h - k - 1 tokens after it, leaving k. `opts`: `label(i)` names heap i,
+// `onToken(i, k)`, `disabled`, `hint` ({heap, k} or {heap, k: null} to outline the whole heap),
+// `leaving` ({heap, from: k}: tokens from k on are marked as being taken).
+function drawTokens(box, heaps, opts) {
+  box.textContent = "";
+  heaps.forEach((h, i) => {
+    const name = opts.label(i);
+    const row = el("div", { class: "heap", role: "group", "aria-label": `${name}: ${plural(h, "token", "tokens")}` });
+    row.dataset.heap = String(i);
+    row.appendChild(el("span", { class: "heap-label", "aria-hidden": "true" }, `${name} · ${h}`));
+    const shown = Math.min(h, MAX_TOKENS);
+    for (let k = 0; k < shown; k++) {
+      const taken = h - k;
+      const b = el("button", {
+        type: "button", class: "token",
+        "aria-label": `${name}, token ${k + 1}: take ${plural(taken, "token", "tokens")}, leaving ${k}`,
+      });
+      b.dataset.heap = String(i);
+      b.dataset.k = String(k);
+      if (opts.hint && opts.hint.heap === i && opts.hint.k === k) b.dataset.hint = "1";
+      if (opts.leaving && opts.leaving.heap === i && k >= opts.leaving.from) b.dataset.leaving = "1";
+      b.disabled = !!opts.disabled;
+      b.addEventListener("click", () => opts.onToken(i, k));
+      row.appendChild(b);
+    }
+    if (h > shown) row.appendChild(el("span", { class: "more" }, `… ${h - shown} more (use the move list)`));
+    if (h === 0) row.appendChild(el("span", { class: "more" }, "empty"));
+    if (opts.hint && opts.hint.heap === i && opts.hint.k === null) row.dataset.hint = "1";
+    box.appendChild(row);
+  });
 }
 
-// ---- the board -------------------------------------------------------------------------
+// The number of tokens a move leaves in its heap's place.
+const tokensLeft = (m) => m.to.reduce((a, b) => a + b, 0);
 
-function drawBoard() {
+// Where the hint's move is clicked: the token that leaves what the move leaves, or the whole
+// heap for a move that only splits it.
+function hintTarget(m) {
+  const k = tokensLeft(m);
+  return { heap: m.heap, k: k < m.from && k < MAX_TOKENS ? k : null };
+}
+
+// A status line whose `data-state` the tests read.
+const statusLine = (id) => (stateName, text) => {
+  const s = $(id);
+  s.dataset.state = stateName;
+  s.textContent = text;
+};
+
+// What the Boards and Sums sections share with this one.
+window.grundy = { api, drawTokens, hintTarget, tokensLeft, sleep, REPLY_MS, plural, statusLine };
+
+// ---- the heaps being played ---------------------------------------------------------------
+
+state.busy = false;
+state.hint = null; // where the hint points: {heap, k}
+state.moveCache = new Map(); // heap index -> legal moves, for the current heaps
+
+function drawBoard(leaving) {
   const board = $("board");
-  board.textContent = "";
-  const rowH = 28, width = 640;
-  const s = svg("svg", { width, height: Math.max(1, state.heaps.length) * rowH + 8,
-                         role: "img", "aria-label": `heaps ${state.heaps.join(" ")}` });
-  state.heaps.forEach((h, i) => {
-    const y = 8 + i * rowH;
-    s.appendChild(svg("text", { x: 4, y: y + 15 }, `heap ${i + 1}`));
-    s.appendChild(svg("text", { x: 70, y: y + 15, "font-weight": "bold" }, String(h)));
-    const shown = Math.min(h, 48);
-    for (let k = 0; k < shown; k++) {
-      s.appendChild(svg("circle", { cx: 120 + k * 11, cy: y + 10, r: 4.5, fill: "#335" }));
-    }
-    if (h > shown) s.appendChild(svg("text", { x: 120 + shown * 11, y: y + 15 }, `… (${h})`));
+  drawTokens(board, state.heaps, {
+    label: (i) => `heap ${i + 1}`,
+    onToken: clickToken,
+    disabled: state.over || state.busy,
+    hint: state.hint,
+    leaving,
   });
-  board.appendChild(s);
+  board.setAttribute("aria-label", `heaps ${state.heaps.join(" ")}`);
+  board.dataset.ready = state.busy ? "0" : "1";
 }
 
 function fillHeapSelect() {
@@ -86,6 +146,14 @@ function fillHeapSelect() {
                                                    `heap ${i + 1} (${h})`)));
 }
 
+async function heapMoves(i) {
+  if (!state.moveCache.has(i)) {
+    const doc = await api("/api/moves", { ...currentGame(), heaps: state.heaps, heap: i });
+    state.moveCache.set(i, doc.moves);
+  }
+  return state.moveCache.get(i);
+}
+
 async function loadMoves() {
   const sel = $("move-select");
   sel.dataset.loaded = "0";
@@ -93,12 +161,12 @@ async function loadMoves() {
   if (state.over || state.heaps.length === 0) return;
   const heap = Number($("heap-select").value || 0);
   try {
-    const doc = await api("/api/moves", { ...currentGame(), heaps: state.heaps, heap });
-    for (const m of doc.moves) {
+    const moves = await heapMoves(heap);
+    for (const m of moves) {
       sel.appendChild(el("option", { value: m.to.join(",") },
                          m.to.length === 0 ? "nothing (remove it)" : m.to.join(" + ")));
     }
-    if (doc.moves.length === 0) sel.appendChild(el("option", { value: "-" }, "(no move here)"));
+    if (moves.length === 0) sel.appendChild(el("option", { value: "-" }, "(no move here)"));
     sel.dataset.heap = String(heap);
     sel.dataset.loaded = "1";
   } catch (e) {
@@ -110,31 +178,111 @@ function log(who, m) {
   $("log").appendChild(el("li", {}, `${who}: ${describeMove(m)}`));
 }
 
-// After a move: new heaps, maybe a winner, otherwise the human's turn.
+function hideChoices() {
+  const box = $("choices");
+  box.hidden = true;
+  box.textContent = "";
+}
+
+// Offers `moves` as buttons (a take-and-break game may leave the same tokens in several ways).
+function offerChoices(text, moves) {
+  const box = $("choices");
+  box.textContent = "";
+  box.appendChild(el("p", {}, text));
+  for (const m of moves) {
+    const b = el("button", { type: "button", class: "choice" },
+                 m.to.length === 0 ? "remove the heap" : `leave ${m.to.join(" + ")}`);
+    b.dataset.to = m.to.join(",");
+    b.addEventListener("click", () => { hideChoices(); playHuman(m); });
+    box.appendChild(b);
+  }
+  box.hidden = false;
+  box.querySelector("button")?.focus();
+}
+
+// A click on token k of heap i: the move leaving k tokens (for Nim at once; for other games the
+// legal moves that leave k tokens, offered when there are several).
+async function clickToken(i, k) {
+  if (state.over || state.busy) return;
+  showError("");
+  hideChoices();
+  const h = state.heaps[i];
+  if (state.game === "nim") {
+    playHuman({ heap: i, from: h, to: k === 0 ? [] : [k] });
+    return;
+  }
+  try {
+    const moves = await heapMoves(i);
+    const fit = moves.filter((m) => tokensLeft(m) === k);
+    if (fit.length === 1) {
+      playHuman(fit[0]);
+    } else if (fit.length > 1) {
+      offerChoices(`Taking ${plural(h - k, "token", "tokens")} from heap ${i + 1} leaves ${k}: how?`, fit);
+    } else if (moves.length === 0) {
+      showError(`Heap ${i + 1} has no move in this game.`);
+    } else {
+      offerChoices(`This game cannot take ${plural(h - k, "token", "tokens")} from heap ${i + 1}; its moves are:`, moves);
+    }
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+// After a move: the engine's reply shown briefly, new heaps, maybe a winner, else the human's turn.
 async function afterMoves(doc) {
   if (doc.human) log("you", doc.human);
-  if (doc.engine) log("engine", doc.engine);
+  if (doc.engine) {
+    log("engine", doc.engine);
+    state.heaps = doc.after_human;
+    state.hint = null;
+    setStatus("busy", `The engine plays ${describeMove(doc.engine)}.`);
+    drawBoard({ heap: doc.engine.heap, from: tokensLeft(doc.engine) });
+    await sleep(REPLY_MS);
+  }
   state.heaps = doc.heaps;
-  drawBoard();
+  state.moveCache = new Map();
+  state.busy = false;
   fillHeapSelect();
   if (doc.winner) {
     state.over = true;
     $("status").dataset.winner = doc.winner;
     setStatus("over", doc.winner === "human" ? "You win! The engine has no good answer left."
                                              : "The engine wins. Ask for a hint next time!");
-    await loadMoves();
-    return;
+  } else {
+    const last = doc.engine ? `The engine played ${describeMove(doc.engine)}. ` : "";
+    setStatus("human", `${last}Your move.`);
   }
-  setStatus("human", "Your move.");
+  drawBoard();
   await loadMoves();
+}
+
+async function playHuman(human) {
+  if (state.over || state.busy) return;
+  showError("");
+  clearHint();
+  state.hint = null;
+  state.busy = true;
+  // The tokens taken, marked while the engine thinks.
+  drawBoard({ heap: human.heap, from: tokensLeft(human) < human.from ? tokensLeft(human) : human.from });
+  setStatus("busy", "The engine is thinking…");
+  try {
+    await afterMoves(await api("/api/move", { ...currentGame(), heaps: state.heaps,
+                                              misere: state.misere, human }));
+  } catch (e) {
+    state.busy = false;
+    showError(e.message);
+    setStatus("human", "Your move.");
+    drawBoard();
+  }
 }
 
 async function newGame() {
   showError("");
+  hideChoices();
   const fields = gameFields();
   const heaps = $("heaps").value.trim().split(/[\s,]+/).filter((w) => w !== "");
   if (heaps.length === 0 || heaps.some((w) => !/^\d+$/.test(w))) {
-    showError("Heaps: expected numbers of tokens separated by spaces, e.g. 27 16 8 2 7");
+    showError("Heaps: expected numbers of tokens separated by spaces, e.g. 3 4 5");
     return;
   }
   state.game = fields.game;
@@ -142,12 +290,16 @@ async function newGame() {
   state.heaps = heaps.map(Number);
   state.misere = $("misere").checked;
   state.over = false;
+  state.busy = false;
+  state.hint = null;
+  state.moveCache = new Map();
   delete $("status").dataset.winner;
   $("log").textContent = "";
   clearHint();
   drawBoard();
   fillHeapSelect();
   if ($("first").value === "engine") {
+    state.busy = true;
     setStatus("busy", "The engine is thinking…");
     try {
       await afterMoves(await api("/api/move", { ...currentGame(), heaps: state.heaps,
@@ -156,6 +308,8 @@ async function newGame() {
       showError(e.message);
       setStatus("idle", "Could not start the game.");
       state.over = true;
+      state.busy = false;
+      drawBoard();
     }
   } else {
     // Checks the game and heaps before the first move.
@@ -167,6 +321,7 @@ async function newGame() {
       showError(e.message);
       setStatus("idle", "Could not start the game.");
       state.over = true;
+      drawBoard();
     }
   }
 }
@@ -181,16 +336,20 @@ async function playMove() {
   }
   const heap = Number(sel.dataset.heap);
   const to = sel.value === "" ? [] : sel.value.split(",").map(Number);
-  const human = { heap, from: state.heaps[heap], to };
+  await playHuman({ heap, from: state.heaps[heap], to });
+}
+
+// The misère box switches the rule of the game in progress.
+function toggleMisere() {
+  state.misere = $("misere").checked;
   clearHint();
-  setStatus("busy", "The engine is thinking…");
-  try {
-    await afterMoves(await api("/api/move", { ...currentGame(), heaps: state.heaps,
-                                              misere: state.misere, human }));
-  } catch (e) {
-    showError(e.message);
-    setStatus("human", "Your move.");
+  state.hint = null;
+  if (!state.over) {
+    setStatus("human", state.misere
+      ? "Now misère play: whoever cannot move wins (whoever takes the last token loses). Your move."
+      : "Now normal play: whoever cannot move loses (whoever takes the last token wins). Your move.");
   }
+  drawBoard();
 }
 
 // ---- hints -------------------------------------------------------------------------------
@@ -202,23 +361,22 @@ function clearHint() {
   delete h.dataset.heap;
   delete h.dataset.to;
   delete h.dataset.nimSum;
+  delete h.dataset.quotient;
 }
 
-// The binary columns of the values and their xor, the top bit of the nim-sum highlighted.
-function columnsTable(hint) {
-  const c = hint.columns;
-  const t = el("table", { class: "columns", id: "columns",
+// The binary columns `c` of `values` and their xor `nimSum`, the top bit of the nim-sum
+// highlighted: one row a heap (or a game), led by its `labels` under the headings `head`.
+function columnsTable(c, head, labels, values, nimSum, suggestedRow, id) {
+  const t = el("table", { class: "columns", id,
                           "aria-label": "values in binary and their nim-sum" });
-  const head = el("tr");
-  head.appendChild(el("th", {}, "heap"));
-  head.appendChild(el("th", {}, "size"));
-  head.appendChild(el("th", {}, "G"));
+  const top = el("tr");
+  [...head].forEach((h) => top.appendChild(el("th", {}, h)));
   for (let b = 0; b < c.width; b++) {
     const th = el("th", { class: "bit" }, String(2 ** (c.width - 1 - b)));
     if (b === c.top_bit) th.classList.add("top");
-    head.appendChild(th);
+    top.appendChild(th);
   }
-  t.appendChild(head);
+  t.appendChild(top);
   const row = (cells, bits, cls) => {
     const tr = el("tr", cls ? { class: cls } : {});
     cells.forEach((x) => tr.appendChild(el("td", {}, x)));
@@ -230,16 +388,18 @@ function columnsTable(hint) {
     return tr;
   };
   c.rows.forEach((bits, i) => {
-    const tr = row([String(i + 1), String(state.heaps[i]), String(hint.values[i])], bits);
-    if (hint.suggested && hint.suggested.heap === i) tr.classList.add("suggested");
+    const tr = row([...labels[i], String(values[i])], bits);
+    if (suggestedRow === i) tr.classList.add("suggested");
     t.appendChild(tr);
   });
-  t.appendChild(row(["nim-sum", "", String(hint.nim_sum)], c.nim_sum, "sum"));
+  t.appendChild(row(["nim-sum", "", String(nimSum)], c.nim_sum, "sum"));
   return t;
 }
 
+window.grundy.columnsTable = columnsTable;
+
 async function showHint() {
-  if (state.over) return;
+  if (state.over || state.busy) return;
   showError("");
   clearHint();
   const box = $("hint");
@@ -248,16 +408,27 @@ async function showHint() {
                                           misere: state.misere });
     const verdict = el("p", { id: "hint-move" });
     if (hint.suggested) {
-      verdict.textContent = `Winning move: ${describeMove(hint.suggested)}`;
+      verdict.textContent = `Winning move: ${describeMove(hint.suggested)} (outlined).`;
       box.dataset.heap = String(hint.suggested.heap);
       box.dataset.to = hint.suggested.to.join(",");
+      state.hint = hintTarget(hint.suggested);
+      drawBoard();
     } else {
       verdict.textContent = "No winning move: every move loses against perfect play.";
     }
     box.appendChild(verdict);
     if (hint.nim_sum !== null) box.dataset.nimSum = String(hint.nim_sum);
-    if (hint.columns) box.appendChild(columnsTable(hint));
+    if (hint.columns) {
+      const labels = state.heaps.map((h, i) => [String(i + 1), String(h)]);
+      box.appendChild(columnsTable(hint.columns, ["heap", "size", "G"], labels, hint.values,
+                                   hint.nim_sum, hint.suggested ? hint.suggested.heap : null,
+                                   "columns"));
+    }
     box.appendChild(el("pre", { id: "explanation" }, hint.explanation.join("\n")));
+    if (hint.quotient) {
+      box.dataset.quotient = hint.quotient.position;
+      box.appendChild(el("pre", { id: "quotient" }, hint.quotient.explanation.join("\n")));
+    }
     box.dataset.ready = "1";
   } catch (e) {
     showError(e.message);
@@ -358,8 +529,10 @@ async function solveGraph() {
   const box = $("graph-svg");
   box.dataset.ready = "0";
   try {
-    const doc = await api("/api/graph", { text: $("graph-text").value });
+    const misere = $("graph-misere").checked;
+    const doc = await api("/api/graph", { text: $("graph-text").value, misere });
     drawGraph(doc);
+    box.dataset.misere = misere ? "1" : "0";
     box.dataset.ready = "1";
   } catch (e) {
     showError(e.message);
@@ -445,8 +618,12 @@ async function init() {
   $("play-move").addEventListener("click", playMove);
   $("hint-button").addEventListener("click", showHint);
   $("heap-select").addEventListener("change", loadMoves);
+  $("misere").addEventListener("change", toggleMisere);
   $("plot-button").addEventListener("click", plotSequence);
   $("graph-button").addEventListener("click", solveGraph);
+  $("graph-misere").addEventListener("change", () => {
+    if ($("graph-svg").dataset.ready === "1") solveGraph();
+  });
   $("graph-file").addEventListener("change", async () => {
     const file = $("graph-file").files[0];
     if (!file) return;
@@ -457,6 +634,8 @@ async function init() {
     $("graph-text").value = await file.text();
     await solveGraph();
   });
+  // The page opens on a game in progress.
+  await newGame();
   document.body.dataset.ready = "1";
 }
 

@@ -267,7 +267,7 @@ pub struct CheckedGame {
 
 impl CheckedGame {
     /// The canonical notation (`script` for scripts).
-    fn name(&self) -> String {
+    pub(super) fn name(&self) -> String {
         match self.spec {
             GameSpec::Script(_) => "script".into(),
             _ => self.spec.to_string(),
@@ -276,7 +276,7 @@ impl CheckedGame {
 
     /// The game; a script is compiled with the operation budget, watching the job's `ctl`,
     /// with `print` and `debug` silenced and `sleep` refused ([`ScriptRule::for_server`]).
-    fn rule(&self, ctl: &Control) -> Result<HeapGame, ApiError> {
+    pub(super) fn rule(&self, ctl: &Control) -> Result<HeapGame, ApiError> {
         match &self.script {
             Some(src) => {
                 let mut rule =
@@ -299,7 +299,7 @@ impl CheckedGame {
 
 /// A cost estimate for work no bound is known for (scripts, misère searches, analyses of
 /// divide games): it always runs in the heavy lane, under the deadline.
-const UNKNOWN_COST: u128 = u128::MAX;
+pub(super) const UNKNOWN_COST: u128 = u128::MAX;
 
 /// An upper bound on the options visited to compute G(0..=max) of `rule`: each G(n) is the mex
 /// of at most `option_count_bound(n)` option values, and the bound grows with n, so the sum is at
@@ -312,7 +312,7 @@ fn sequence_cost(rule: &HeapGame, max: u64) -> u128 {
 /// heap, then the options of every heap, a few times over (a move checks whether the game is
 /// over before and after the engine's reply). Misère play of games other than Nim is a search
 /// over positions: unknown.
-fn position_cost(game: &CheckedGame, heaps: &[u64], misere: bool) -> u128 {
+pub(super) fn position_cost(game: &CheckedGame, heaps: &[u64], misere: bool) -> u128 {
     let Some(rule) = game.builtin() else {
         return UNKNOWN_COST;
     };
@@ -334,7 +334,7 @@ fn position_cost(game: &CheckedGame, heaps: &[u64], misere: bool) -> u128 {
 
 /// Refuses a request whose cost estimate is above [`Limits::max_operations`]: it could not end
 /// within the deadline, and the engines' checks of the deadline may be far apart in such work.
-fn check_cost(cost: u128, limits: &Limits) -> Result<(), ApiError> {
+pub(super) fn check_cost(cost: u128, limits: &Limits) -> Result<(), ApiError> {
     if cost != UNKNOWN_COST && cost > limits.max_operations {
         return Err(ApiError::bad(format!(
             "this request may visit up to {cost} options, above the limit of {} for the \
@@ -347,7 +347,11 @@ fn check_cost(cost: u128, limits: &Limits) -> Result<(), ApiError> {
 
 /// Checks the game of a request: the notation parses; a script comes as source text within the
 /// limit, never as a path.
-fn check_game(game: &str, script: Option<&str>, limits: &Limits) -> Result<CheckedGame, ApiError> {
+pub(super) fn check_game(
+    game: &str,
+    script: Option<&str>,
+    limits: &Limits,
+) -> Result<CheckedGame, ApiError> {
     let script_operations = limits.script_operations;
     if game == "script" {
         let Some(src) = script else {
@@ -405,7 +409,11 @@ fn values_limit(spec: &GameSpec, limits: &Limits, otherwise: u64) -> u64 {
 
 /// Checks heaps against the limits: at least one, at most [`Limits::heaps`], each at most
 /// [`Limits::heap_size`] (less for three-heap codes, see [`values_limit`]).
-fn check_heaps(game: &CheckedGame, heaps: &[u64], limits: &Limits) -> Result<(), ApiError> {
+pub(super) fn check_heaps(
+    game: &CheckedGame,
+    heaps: &[u64],
+    limits: &Limits,
+) -> Result<(), ApiError> {
     let heap_size = values_limit(&game.spec, limits, limits.heap_size);
     if heaps.is_empty() {
         return Err(ApiError::bad("heaps: expected at least one heap"));
@@ -620,12 +628,142 @@ fn check_position(
     Ok((game, req.heaps.clone()))
 }
 
+/// The misère quotient behind a misère hint (Plambeck–Siegel, [`grundy::misere`]): the
+/// quotient map `φ` sends each heap to an element of a finite commutative monoid `Q`, a sum of
+/// heaps to the product of its heaps' elements, and the sum is a misère P-position exactly when
+/// that product lies in the P-portion of `Q`. A winning move is one whose position maps into
+/// the P-portion.
+#[derive(Serialize, Debug)]
+pub struct QuotientNote {
+    /// The game of the quotient, in the notation.
+    game: String,
+    /// The quotient is that of the heaps up to this size (and of all sizes when proved).
+    max_heap: u64,
+    /// Elements of the quotient.
+    order: usize,
+    /// `tame` (a quotient of misère Nim: Conway's genus theory applies) or `wild`.
+    tameness: &'static str,
+    /// The element of each heap, as a word in the quotient's generators (`1` is the identity).
+    heaps: Vec<String>,
+    /// Their product, the element of the whole position.
+    position: String,
+    /// Whether it lies in the P-portion (the player to move loses).
+    in_p_portion: bool,
+    /// The P-portion, as words.
+    p_portion: Vec<String>,
+    /// The element of the position after the suggested move (in the P-portion).
+    after: Option<String>,
+    /// The same in words, one line each.
+    explanation: Vec<String>,
+}
+
+/// The answer of `/api/hint`: the library's [`Hint`] and, for misère play of a game whose
+/// quotient is known for these heaps, the [`QuotientNote`] that explains it.
+#[derive(Serialize, Debug)]
+pub struct HintAnswer {
+    /// The hint.
+    #[serde(flatten)]
+    hint: Hint,
+    /// The misère quotient behind it, when one answers the position.
+    quotient: Option<QuotientNote>,
+}
+
+/// The [`QuotientNote`] of a misère position, when [`grundy::misere::through_quotient`] builds a
+/// quotient for its heaps (it never does for Nim, which Bouton's rule explains).
+fn quotient_note(
+    rule: &HeapGame,
+    heaps: &[u64],
+    hint: &Hint,
+    ctl: &Control,
+) -> Result<Option<QuotientNote>, ApiError> {
+    let Some(found) = grundy::misere::through_quotient(rule, heaps, ctl)? else {
+        return Ok(None);
+    };
+    let q = &found.quotient;
+    let Some(elems) = heaps
+        .iter()
+        .map(|&h| q.of_heap(h))
+        .collect::<Option<Vec<usize>>>()
+    else {
+        return Ok(None);
+    };
+    let product = elems.iter().fold(q.identity(), |a, &b| q.mul(a, b));
+    let after = match &hint.suggested {
+        Some(m) => match hint::apply(rule, heaps, m)
+            .ok()
+            .and_then(|a| q.of_heaps(&a))
+        {
+            Some(e) => Some(e),
+            None => return Ok(None),
+        },
+        None => None,
+    };
+    let tameness = match q.tameness() {
+        grundy::misere::Tameness::Wild => "wild",
+        _ => "tame",
+    };
+    let words: Vec<String> = elems.iter().map(|&e| q.word(e)).collect();
+    let p_portion: Vec<String> = q.p_portion().into_iter().map(|e| q.word(e)).collect();
+    let mut ex = vec![
+        format!(
+            "Misère quotient of {} over heaps up to {} ({tameness}, {} elements): every heap \
+             maps to an element, a sum of heaps to the product of its heaps' elements, and the \
+             sum is a P-position (the player to move loses) exactly when the product lies in \
+             the P-portion {{{}}}.",
+            q.game(),
+            q.max_heap(),
+            q.order(),
+            p_portion.join(", ")
+        ),
+        format!(
+            "Here {}; their product is {}, {} the P-portion: the player to move {}.",
+            heaps
+                .iter()
+                .zip(&words)
+                .map(|(h, w)| format!("heap {h} → {w}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            q.word(product),
+            if q.is_p(product) { "in" } else { "not in" },
+            if q.is_p(product) { "loses" } else { "wins" }
+        ),
+    ];
+    if let (Some(m), Some(e)) = (&hint.suggested, after) {
+        let to: Vec<String> = m.to.iter().map(u64::to_string).collect();
+        ex.push(format!(
+            "Heap {} ({}) → {} leaves the element {}, in the P-portion: every reply leaves the \
+             P-portion, and the next move can come back to it.",
+            m.heap + 1,
+            m.from,
+            if to.is_empty() {
+                "nothing".to_string()
+            } else {
+                to.join(" + ")
+            },
+            q.word(e)
+        ));
+    }
+    Ok(Some(QuotientNote {
+        game: q.game().to_string(),
+        max_heap: q.max_heap(),
+        order: q.order(),
+        tameness,
+        heaps: words,
+        position: q.word(product),
+        in_p_portion: q.is_p(product),
+        p_portion,
+        after: after.map(|e| q.word(e)),
+        explanation: ex,
+    }))
+}
+
 /// `POST /api/hint {game, script?, heaps, misere?}`: the [`Hint`] (outcome, values, nim-sum,
-/// binary columns, winning moves, the suggested move and the explanation).
+/// binary columns, winning moves, the suggested move and the explanation), with the misère
+/// quotient behind a misère hint when one is known ([`HintAnswer`]).
 pub async fn hint(
     State(state): State<Arc<AppState>>,
     ApiJson(req): ApiJson<PositionRequest>,
-) -> Result<Json<Hint>, ApiError> {
+) -> Result<Json<HintAnswer>, ApiError> {
     if req.human.is_some() {
         return Err(ApiError::bad("the field \"human\" is for /api/move"));
     }
@@ -637,7 +775,13 @@ pub async fn hint(
         .lane(cost)
         .run(move |ctl| {
             let rule = game.rule(ctl)?;
-            Ok(Json(hint::hint(&rule, &heaps, misere, ctl)?))
+            let hint = hint::hint(&rule, &heaps, misere, ctl)?;
+            let quotient = if misere {
+                quotient_note(&rule, &heaps, &hint, ctl)?
+            } else {
+                None
+            };
+            Ok(Json(HintAnswer { hint, quotient }))
         })
         .await
 }

@@ -27,6 +27,14 @@ pub async fn boards_js() -> impl IntoResponse {
     )
 }
 
+/// `GET /sum.js`: the Sums section (a heap, a Chomp and a Cram board played as one game).
+pub async fn sum_js() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        include_str!("../../web/sum.js"),
+    )
+}
+
 /// `GET /style.css`.
 pub async fn style_css() -> impl IntoResponse {
     (

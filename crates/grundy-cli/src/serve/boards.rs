@@ -85,12 +85,12 @@ pub struct ReplyAnswer {
 
 /// A board checked against the limits.
 #[derive(Debug, Clone)]
-enum Checked {
+pub(super) enum Checked {
     Chomp(chomp::Rows),
     Cram(families::cram::Board),
 }
 
-fn check(game: &str, limits: &Limits) -> Result<Checked, ApiError> {
+pub(super) fn check(game: &str, limits: &Limits) -> Result<Checked, ApiError> {
     if game.len() > limits.game_bytes {
         return Err(ApiError::bad(format!(
             "game: {} bytes, above the limit of {}",
@@ -144,9 +144,21 @@ fn free_cells(b: &families::cram::Board) -> usize {
         .sum()
 }
 
-/// An upper bound on the positions the search visits times the moves of each: Chomp has at
-/// most `C(r + c, r)` positions on an `r × c` board; Cram at most `2^free`.
-fn cost(board: &Checked) -> u128 {
+/// What one move of a board position costs, counted in the heap options of the lanes' cost
+/// estimates: the search builds the position after it, puts it in canonical form and looks it
+/// up in a hash table, where a heap option is one table read. (A Chomp 8×8 solve, at most
+/// 823 680 position-moves, takes most of a second: it belongs in the heavy lane, not in the
+/// fast lane's 2·10^6 options within 1 s.)
+const BOARD_MOVE_COST: u128 = 16;
+
+/// An upper bound on the positions the search visits times the moves of each, times
+/// [`BOARD_MOVE_COST`]: Chomp has at most `C(r + c, r)` positions on an `r × c` board; Cram at
+/// most `2^free`.
+pub(super) fn cost(board: &Checked) -> u128 {
+    BOARD_MOVE_COST.saturating_mul(moves_bound(board))
+}
+
+fn moves_bound(board: &Checked) -> u128 {
     match board {
         Checked::Chomp(rows) => {
             let r = rows.len() as u128;
@@ -165,14 +177,14 @@ fn cost(board: &Checked) -> u128 {
 }
 
 impl Checked {
-    fn loaded(&self) -> Loaded {
+    pub(super) fn loaded(&self) -> Loaded {
         match self {
             Checked::Chomp(rows) => Loaded::Chomp(rows.clone()),
             Checked::Cram(b) => Loaded::Cram(b.clone()),
         }
     }
 
-    fn cells(&self) -> Vec<Vec<&'static str>> {
+    pub(super) fn cells(&self) -> Vec<Vec<&'static str>> {
         match self {
             Checked::Chomp(rows) => {
                 let width = rows.first().copied().unwrap_or(0);
@@ -195,7 +207,7 @@ impl Checked {
     }
 
     /// Every legal move, in the order of the library's `described_moves`.
-    fn moves(&self) -> Vec<BoardMove> {
+    pub(super) fn moves(&self) -> Vec<BoardMove> {
         match self {
             Checked::Chomp(rows) => {
                 let mut out = Vec::new();
@@ -224,7 +236,7 @@ impl Checked {
         }
     }
 
-    fn kind(&self) -> &'static str {
+    pub(super) fn kind(&self) -> &'static str {
         match self {
             Checked::Chomp(_) => "chomp",
             Checked::Cram(_) => "cram",
@@ -262,7 +274,7 @@ fn analyse(board: &Checked, misere: bool, ctl: &Control) -> Result<BoardAnswer, 
     })
 }
 
-fn checked_after(mv: &BoardMove) -> Result<Checked, ApiError> {
+pub(super) fn checked_after(mv: &BoardMove) -> Result<Checked, ApiError> {
     match parse_board_game(&mv.after) {
         Ok(BoardGame::Chomp(rows)) => Ok(Checked::Chomp(rows)),
         Ok(BoardGame::Cram(b)) => Ok(Checked::Cram(b)),

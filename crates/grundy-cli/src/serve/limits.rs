@@ -86,6 +86,11 @@ pub struct Limits {
     /// Free cells of a Cram board (`/api/board`): a 5×6 board takes seconds under misère
     /// play, a 6×6 board minutes.
     pub cram_cells: usize,
+    /// Games in a sum (`/api/sum`).
+    pub sum_parts: usize,
+    /// Positions a misère search of a sum may visit (`/api/sum` with `misere`): values do not
+    /// add under misère play, so the sums reachable are searched one by one.
+    pub sum_positions: usize,
     /// Heavy jobs running at once.
     pub workers: usize,
     /// How long a request waits for a free place in its lane before 503.
@@ -130,6 +135,8 @@ impl Default for Limits {
             chomp_side: 8,
             cram_side: 6,
             cram_cells: 25,
+            sum_parts: 4,
+            sum_positions: 200_000,
             workers: 2,
             busy_wait: Duration::from_secs(2),
             deadline: Duration::from_secs(10),

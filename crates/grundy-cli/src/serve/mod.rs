@@ -21,6 +21,7 @@ pub mod api;
 pub mod assets;
 pub mod boards;
 pub mod limits;
+pub mod sum;
 
 use axum::extract::{Request, State};
 use axum::http::{header, Method, Uri};
@@ -88,8 +89,11 @@ fn build(limits: Limits) -> (Router, Arc<AppState>) {
         .route("/app.js", get(assets::app_js))
         .route("/style.css", get(assets::style_css))
         .route("/boards.js", get(assets::boards_js))
+        .route("/sum.js", get(assets::sum_js))
         .route("/api/board", post(boards::board))
         .route("/api/board/reply", post(boards::reply))
+        .route("/api/sum", post(sum::sum))
+        .route("/api/sum/reply", post(sum::reply))
         .route("/api/games", get(api::games))
         .route("/api/seq", post(api::seq))
         .route("/api/analyze", post(api::analyze))
