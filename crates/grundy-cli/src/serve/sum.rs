@@ -31,7 +31,6 @@ use grundy::control::Control;
 use grundy::heap::hint::{self, NimColumns};
 use grundy::heap::position::{self, Move};
 use grundy::heap::HeapGame;
-use grundy::solve::search::Settings;
 use grundy::solve::Play;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -266,8 +265,7 @@ impl Rules {
 
 /// The Grundy value of a board under normal play.
 fn board_value(b: &Checked, ctl: &Control) -> Result<u64, ApiError> {
-    b.loaded()
-        .solve(Play::Normal, Settings::new(), false, ctl)?
+    grundy::solve::solve_loaded(&b.loaded(), Play::Normal, false, ctl)?
         .value
         .ok_or_else(|| ApiError::internal("a board's normal-play solve gave no value"))
 }

@@ -35,7 +35,7 @@ use crate::solve::Play;
 /// won by the player to move and 0 for a lost one (misère play); `None` for a position whose
 /// lines of play do not all end.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AcyclicValues {
+pub struct AcyclicShare {
     value: Vec<u64>,
     open: Vec<u32>,
     /// Positions left open on all ranks.
@@ -44,8 +44,8 @@ pub struct AcyclicValues {
     pub rounds: u64,
 }
 
-impl AcyclicValues {
-    /// The value of owned position `i` (see [`AcyclicValues`]).
+impl AcyclicShare {
+    /// The value of owned position `i` (see [`AcyclicShare`]).
     pub fn value(&self, i: usize) -> Option<u64> {
         (self.open[i] == 0).then_some(self.value[i])
     }
@@ -75,7 +75,7 @@ pub fn solve<C: Comm + ?Sized>(
     bsp: &Bsp<'_, C>,
     part: &ExploredShare,
     play: Play,
-) -> Result<AcyclicValues> {
+) -> Result<AcyclicShare> {
     let n = part.len();
     let k = bsp.size() as u64;
     let ctl = bsp.control();
@@ -178,7 +178,7 @@ pub fn solve<C: Comm + ?Sized>(
     }
     let open_here = open.iter().filter(|&&c| c > 0).count() as u64;
     let open_total = bsp.sum(open_here);
-    Ok(AcyclicValues {
+    Ok(AcyclicShare {
         value: word,
         open,
         open_total,

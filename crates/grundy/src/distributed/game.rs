@@ -18,7 +18,7 @@
 //! for the player to move there (misère play). The keys go to their owners in one exchange and
 //! the values come back in another.
 
-use super::acyclic::{self, AcyclicValues};
+use super::acyclic::{self, AcyclicShare};
 use super::explore::{explore, key, ExploredShare, Journal};
 use super::wire::{put, put_bytes, Read};
 use super::{Bsp, Comm};
@@ -149,7 +149,7 @@ pub fn solve<F: Structured + Encoding, C: Comm + ?Sized>(
 pub fn lookup<C: Comm + ?Sized>(
     bsp: &Bsp<'_, C>,
     part: &ExploredShare,
-    values: &AcyclicValues,
+    values: &AcyclicShare,
     keys: &[&[u8]],
 ) -> Result<Vec<u64>> {
     let k = bsp.size();

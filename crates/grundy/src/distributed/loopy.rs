@@ -45,12 +45,12 @@ const INFINITE: u64 = 1 << 62;
 
 /// The `γ` values of the vertices a rank owns.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoopyValues {
+pub struct LoopyShare {
     label: Vec<u64>,
     later: FxHashMap<u32, Vec<u64>>,
 }
 
-impl LoopyValues {
+impl LoopyShare {
     /// The value of owned vertex `i`.
     pub fn value(&self, i: usize) -> Gamma {
         let l = self.label[i];
@@ -136,7 +136,7 @@ impl Stage {
 }
 
 /// Computes `γ` of the vertices of `part` (collective; see the module documentation).
-pub fn solve<C: Comm + ?Sized>(bsp: &Bsp<'_, C>, part: &GraphPart) -> Result<LoopyValues> {
+pub fn solve<C: Comm + ?Sized>(bsp: &Bsp<'_, C>, part: &GraphPart) -> Result<LoopyShare> {
     solve_from(bsp, part, None, &mut |_, _| Ok(()))
 }
 
@@ -148,7 +148,7 @@ pub fn solve_from<C: Comm + ?Sized>(
     part: &GraphPart,
     from: Option<Stage>,
     finished: &mut dyn FnMut(&Stage, bool) -> Result<()>,
-) -> Result<LoopyValues> {
+) -> Result<LoopyShare> {
     let n = part.len();
     let k = bsp.size() as u64;
     let ctl = bsp.control();
@@ -265,5 +265,5 @@ pub fn solve_from<C: Comm + ?Sized>(
         later = std::mem::take(&mut state.later);
     }
     drop(held);
-    Ok(LoopyValues { label, later })
+    Ok(LoopyShare { label, later })
 }

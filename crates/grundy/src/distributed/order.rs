@@ -4,7 +4,7 @@
 //! whole answer; every merge round is two exchanges (the requests, then the batches).
 
 use super::graph::GraphPart;
-use super::loopy::LoopyValues;
+use super::loopy::LoopyShare;
 use super::retrograde::PartOutcomes;
 use super::wire::{put, put_bytes, Read};
 use super::{Bsp, Comm};
@@ -38,7 +38,7 @@ fn encode(
     buf: &mut Vec<u8>,
     part: &GraphPart,
     outcomes: &PartOutcomes,
-    values: Option<&LoopyValues>,
+    values: Option<&LoopyShare>,
     i: usize,
 ) {
     put(buf, part.first(i));
@@ -100,7 +100,7 @@ pub fn for_each<C: Comm + ?Sized>(
     bsp: &Bsp<'_, C>,
     part: &GraphPart,
     outcomes: &PartOutcomes,
-    values: Option<&LoopyValues>,
+    values: Option<&LoopyShare>,
     mut sink: impl FnMut(Line) -> Result<()>,
 ) -> Result<()> {
     let k = bsp.size();

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Two builds of `grundy` side by side on the commands whose engines take the game model
+# (the search for games by rules, the misère search of heap sums, the sequence engines), in
+# one run: each command runs RUNS times with the two binaries alternating, and the table gives
+# the medians of the wall-clock times and their ratio (second / first).
+#
+#   git worktree add ../grundy-other REV && (cd ../grundy-other && cargo build --release -p grundy-cli)
+#   cargo build --release -p grundy-cli
+#   RUNS=5 bash crates/grundy-cli/benches/compare_builds.sh ../grundy-other/target/release/grundy target/release/grundy
+set -euo pipefail
+first=${1:?usage: compare_builds.sh FIRST_GRUNDY SECOND_GRUNDY}
+second=${2:?usage: compare_builds.sh FIRST_GRUNDY SECOND_GRUNDY}
+runs=${RUNS:-5}
+commands=(
+  "solve chomp:6x7"
+  "solve node-kayles:grid:3x5"
+  "solve wythoff:60,60"
+  "solve cram:3x6 --misere"
+  "solve chomp:4x5 --misere"
+  "position dawsons-kayles 9 11 14 --misere"
+  "seq kayles -n 2000000"
+  "analyze octal:0.137 --max 1000000"
+)
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+seconds() {
+  local start end
+  start=$(date +%s.%N)
+  "$@" >/dev/null
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc -l
+}
+echo "| command | first s (median of $runs) | second s (median of $runs) | second / first |"
+echo "|---|---|---|---|"
+for c in "${commands[@]}"; do
+  read -r -a args <<<"$c"
+  a=(); b=()
+  for _ in $(seq "$runs"); do
+    a+=("$(seconds "$first" "${args[@]}")")
+    b+=("$(seconds "$second" "${args[@]}")")
+  done
+  ma=$(printf '%s\n' "${a[@]}" | median)
+  mb=$(printf '%s\n' "${b[@]}" | median)
+  printf '| `grundy %s` | %.3f | %.3f | %.2f |\n' "$c" "$ma" "$mb" "$(echo "$mb / $ma" | bc -l)"
+done
