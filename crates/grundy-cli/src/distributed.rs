@@ -385,7 +385,7 @@ mod with_mpi {
         }
         let merged = order::for_each(&bsp, &part, &outcomes, values.as_ref(), |line| {
             if failed.is_some() {
-                return Err(Error::Cancelled);
+                return Err(Error::Cancelled(grundy::Interruption::Token));
             }
             let (name, o, r, v) = (
                 &line.name,
@@ -401,7 +401,7 @@ mod with_mpi {
             first = false;
             written.map_err(|e| {
                 failed = Some(e);
-                Error::Cancelled
+                Error::Cancelled(grundy::Interruption::Token)
             })
         });
         if let Some(e) = failed {

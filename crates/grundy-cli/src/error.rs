@@ -1,6 +1,6 @@
 //! The command line's error: a library error or an I/O failure, mapped to an exit status.
 
-use grundy::{Error, LimitKind};
+use grundy::{Error, Interruption, LimitKind};
 use std::io;
 
 /// How one command raises each kind of library limit: `(kind, advice naming the flag)`. The
@@ -82,12 +82,13 @@ impl CliError {
     pub fn rendered(&self) -> (Option<String>, i32) {
         match self {
             // Stopped by Ctrl-C: the shells' status for an interrupt.
-            CliError::Lib(Error::Cancelled) if crate::output::interrupted() => (
+            CliError::Lib(Error::Cancelled(Interruption::Token)) => (
                 Some("grundy: interrupted".into()),
                 crate::output::INTERRUPTED,
             ),
             // Stopped by the script time limit: a stated limit, with its flag.
-            CliError::Lib(Error::Cancelled) if crate::output::script_time_exceeded() => {
+            // The command line's only deadline.
+            CliError::Lib(Error::Cancelled(Interruption::Deadline)) => {
                 let secs = crate::output::script_time().map_or(0, |t| t.as_secs());
                 let e = Error::limit(
                     LimitKind::Deadline,

@@ -21,7 +21,7 @@ static INTERRUPT: OnceLock<CancelToken> = OnceLock::new();
 
 /// The token that Ctrl-C cancels. The SIGINT handler is installed on first use, so only
 /// commands that compute take Ctrl-C over (`play` and `serve` keep the default handling). On
-/// Ctrl-C the token is cancelled, the computation returns `Error::Cancelled` and the command
+/// Ctrl-C the token is cancelled, the computation returns `Error::Cancelled(_)` and the command
 /// ends with "interrupted" and status [`INTERRUPTED`]; should it still run after
 /// [`INTERRUPT_GRACE`] (or on a second Ctrl-C), the process ends at once with the same message
 /// and status.
@@ -165,11 +165,6 @@ pub fn start_script_clock() {
     if let Some(t) = script_time() {
         let _ = SCRIPT_DEADLINE.set(Instant::now() + t);
     }
-}
-
-/// Whether the script time limit has passed (a computation stopped then was stopped by it).
-pub fn script_time_exceeded() -> bool {
-    SCRIPT_DEADLINE.get().is_some_and(|&d| Instant::now() >= d)
 }
 
 /// Starts the script clock if `game` is a script, then makes its script watch Ctrl-C and the

@@ -73,7 +73,7 @@ fn to_py(e: Error) -> PyErr {
             });
             err
         }
-        Error::Cancelled => PyKeyboardInterrupt::new_err("cancelled"),
+        Error::Cancelled(_) => PyKeyboardInterrupt::new_err("cancelled"),
         other => InternalError::new_err(other.to_string()),
     }
 }

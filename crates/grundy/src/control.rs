@@ -14,7 +14,7 @@
 //! - Asking whether to stop costs one atomic load (the token); the clock is read only when a
 //!   deadline is set, and only at those checks, never once per step.
 //! - Once the token is cancelled or the deadline has passed, the next check returns
-//!   `Err(Error::Cancelled)` and the engine returns that error at once. A cancelled computation
+//!   `Err(Error::Cancelled(_))` and the engine returns that error at once. A cancelled computation
 //!   leaves no partial result: the engines build their answers in buffers of their own and hand
 //!   nothing back but the error.
 //! - Nothing panics or unwinds to stop a computation: cancellation is an ordinary error value.
@@ -236,6 +236,22 @@ impl Drop for Reservation {
     }
 }
 
+/// Why a computation watching `token` and `deadline` should stop now, if it should: the token
+/// is looked at first (it reads no clock), then the deadline.
+pub fn interruption(
+    token: &CancelToken,
+    deadline: Option<Instant>,
+) -> Option<crate::error::Interruption> {
+    use crate::error::Interruption;
+    if token.is_cancelled() {
+        Some(Interruption::Token)
+    } else if deadline.is_some_and(|d| Instant::now() >= d) {
+        Some(Interruption::Deadline)
+    } else {
+        None
+    }
+}
+
 /// A byte count in the largest binary unit that keeps it at least 1 (`1.5 GiB`, `512 B`).
 pub fn format_bytes(b: u64) -> String {
     Bytes(b).to_string()
@@ -342,10 +358,16 @@ impl<'a> Control<'a> {
     /// Whether the computation should stop now: the token is cancelled or the deadline has
     /// passed (reads the clock when a deadline is set).
     pub fn should_stop(&self) -> bool {
-        self.token.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.interruption().is_some()
     }
 
-    /// Reports `done` items to the progress callback, then returns `Err(Error::Cancelled)` if
+    /// Why the computation should stop now, if it should: the token is looked at first (it
+    /// reads no clock), then the deadline.
+    pub fn interruption(&self) -> Option<crate::error::Interruption> {
+        interruption(&self.token, self.deadline)
+    }
+
+    /// Reports `done` items to the progress callback, then returns `Err(Error::Cancelled(_))` if
     /// the computation should stop. Engines call it every few thousand steps.
     #[inline]
     pub fn check(&self, done: u64) -> Result<()> {
@@ -355,13 +377,13 @@ impl<'a> Control<'a> {
         self.stop_check()
     }
 
-    /// Returns `Err(Error::Cancelled)` if the computation should stop, or the memory limit
+    /// Returns `Err(Error::Cancelled(_))` if the computation should stop, or the memory limit
     /// error once the bytes its threads hold have passed the budget ([`MemoryBudget::is_over`]),
     /// without reporting progress.
     #[inline]
     pub fn stop_check(&self) -> Result<()> {
-        if self.should_stop() {
-            Err(Error::Cancelled)
+        if let Some(why) = self.interruption() {
+            Err(Error::Cancelled(why))
         } else if self.memory.is_over() {
             Err(self.memory.over())
         } else {
@@ -370,7 +392,7 @@ impl<'a> Control<'a> {
     }
 
     /// Counts one step of a search; once every [`TICKS_PER_CHECK`] steps, returns
-    /// `Err(Error::Cancelled)` if the computation should stop. Cheap enough to call on every
+    /// `Err(Error::Cancelled(_))` if the computation should stop. Cheap enough to call on every
     /// step (one relaxed atomic increment).
     #[inline]
     pub fn tick(&self) -> Result<()> {

@@ -184,10 +184,23 @@ pub enum Error {
     /// A failure that is not the input's fault.
     #[error("internal error: {0}")]
     Internal(String),
-    /// The computation was stopped by its [`Control`](crate::control::Control): the cancel
-    /// token was set or the deadline passed. Nothing of the computation is returned.
+    /// The computation was stopped by its [`Control`](crate::control::Control), for the
+    /// reason given: the cancel token was set, or the deadline passed. Nothing of the
+    /// computation is returned.
     #[error("cancelled")]
-    Cancelled,
+    Cancelled(Interruption),
+}
+
+/// Why a computation stopped before its end ([`Error::Cancelled`]). A computation that outgrows
+/// its memory budget is not interrupted but refused, with a [`LimitError`] of kind memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Interruption {
+    /// The cancel token was set: Ctrl-C on the command line, a client gone, Python's
+    /// `KeyboardInterrupt`.
+    Token,
+    /// The deadline passed: a request's time budget, a script's time limit.
+    Deadline,
 }
 
 impl Error {

@@ -156,7 +156,7 @@ pub mod solve;
 pub(crate) mod varint;
 
 pub use control::{CancelToken, Control, MemoryBudget};
-pub use error::{Error, LimitError, LimitKind, ParseError, Result};
+pub use error::{Error, Interruption, LimitError, LimitKind, ParseError, Result};
 pub use game::graph::Graph;
 pub use game::Game;
 pub use heap::HeapGame;

@@ -26,7 +26,7 @@
 //! enough (2^16 entries) that a loop pushing without end reaches it in about a second.
 
 use crate::control::Control;
-use crate::error::{Error, LimitKind, Result};
+use crate::error::{Error, Interruption, LimitKind, Result};
 use rhai::packages::{
     ArithmeticPackage, BasicArrayPackage, BasicFnPackage, BasicIteratorPackage, BasicMapPackage,
     BasicMathPackage, BasicStringPackage, BitFieldPackage, LogicPackage, MoreStringPackage,
@@ -109,15 +109,27 @@ pub fn watch(engine: &mut Engine, ctl: &Control) {
         if memory.is_over() {
             return Some(Dynamic::from(OverBudget(memory.clone())));
         }
-        (ops.is_multiple_of(DEADLINE_CHECK_EVERY)
-            && (token.is_cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d)))
-        .then_some(Dynamic::UNIT)
+        if !ops.is_multiple_of(DEADLINE_CHECK_EVERY) {
+            return None;
+        }
+        let why = if token.is_cancelled() {
+            Interruption::Token
+        } else if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            Interruption::Deadline
+        } else {
+            return None;
+        };
+        Some(Dynamic::from(Stopped(why)))
     });
 }
 
 /// The value a watched call stops with when its memory budget is passed.
 #[derive(Clone)]
 struct OverBudget(crate::control::MemoryBudget);
+
+/// The value a watched call stops with when its token or deadline says so.
+#[derive(Clone)]
+struct Stopped(Interruption);
 
 /// The library error for a failed script call: a call stopped by its watcher is
 /// [`Error::Cancelled`], or the memory limit error when it stopped for its memory budget;
@@ -126,10 +138,15 @@ struct OverBudget(crate::control::MemoryBudget);
 #[allow(clippy::boxed_local)] // Rhai hands its errors over boxed.
 pub fn call_error(e: Box<EvalAltResult>, context: &str) -> Error {
     match *e {
-        EvalAltResult::ErrorTerminated(token, _) => match token.try_cast::<OverBudget>() {
-            Some(OverBudget(memory)) => memory.over(),
-            None => Error::Cancelled,
-        },
+        EvalAltResult::ErrorTerminated(value, _) => {
+            if let Some(OverBudget(memory)) = value.clone().try_cast::<OverBudget>() {
+                memory.over()
+            } else if let Some(Stopped(why)) = value.try_cast::<Stopped>() {
+                Error::Cancelled(why)
+            } else {
+                Error::Internal("a script call ended for no reason given".into())
+            }
+        }
         e => Error::invalid(format!("{context}: {e}")),
     }
 }

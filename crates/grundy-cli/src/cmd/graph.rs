@@ -165,7 +165,7 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
         let bytes = match read {
             Ok(b) => b,
             Err(ReadError::Io(_)) if crate::output::interrupted() => {
-                return Err(CliError::Lib(Error::Cancelled));
+                return Err(CliError::Lib(Error::Cancelled(grundy::Interruption::Token)));
             }
             Err(ReadError::Io(e)) => return Err(unreadable(e)),
             Err(ReadError::TooLarge(n)) => {

@@ -126,7 +126,7 @@ impl From<grundy::Error> for ApiError {
     fn from(e: grundy::Error) -> Self {
         match e {
             grundy::Error::Internal(_) => ApiError::internal(e.to_string()),
-            grundy::Error::Cancelled => ApiError::busy("the computation was stopped"),
+            grundy::Error::Cancelled(_) => ApiError::busy("the computation was stopped"),
             grundy::Error::Limit(l) if l.kind == grundy::LimitKind::Memory => {
                 ApiError::unprocessable(format!(
                     "{}: the playground grants each computation a fixed memory budget (see the \

@@ -22,7 +22,7 @@
 //!
 //! **Cancellation.** Every job gets a [`Control`] holding a cancel token, the job's deadline and
 //! a [`MemoryBudget`] of [`Limits::job_memory`] bytes; the engines check it every few thousand
-//! steps and return `Err(Error::Cancelled)` once the deadline has passed (answered 503), or
+//! steps and return `Err(Error::Cancelled(_))` once the deadline has passed (answered 503), or
 //! `Error::Limit` of kind memory once a table would outgrow the budget (answered 422). Nothing
 //! panics or unwinds to stop a job, and nothing of it survives (every job builds its own rule
 //! and buffers). The token is also cancelled when the request goes away (its future is dropped)
@@ -279,7 +279,7 @@ impl Lane {
             Err(_) => Err(ApiError::internal(
                 "internal error: the computation failed on this request",
             )),
-            // Any failure of a job stopped at its deadline (`Error::Cancelled`, or an error
+            // Any failure of a job stopped at its deadline (`Error::Cancelled(_)`, or an error
             // a script raised when it was stopped) is the deadline's.
             Ok(Err(_)) if stopped => Err(timeout()),
             Ok(other) => other,

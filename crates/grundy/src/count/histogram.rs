@@ -410,7 +410,7 @@ const CHECK_EVERY: u128 = 1 << 14;
 
 /// The histogram over `[min, max]` of `g`, by evaluating it at every heap size: at most
 /// `limits.max_enumeration` of them. `ctl` receives the number of heap sizes done every few
-/// thousand, and may stop the enumeration (`Err(Error::Cancelled)`).
+/// thousand, and may stop the enumeration (`Err(Error::Cancelled(_))`).
 pub fn histogram_of_fn(
     min: u128,
     max: u128,

@@ -195,7 +195,7 @@ impl Journal for KilledAfter {
     fn commit(&mut self, round: u64) -> Result<()> {
         self.dir.commit(round)?;
         if round == self.stop {
-            return Err(Error::Cancelled);
+            return Err(Error::Cancelled(crate::error::Interruption::Token));
         }
         Ok(())
     }
@@ -228,7 +228,9 @@ fn a_resumed_exploration_gives_the_same_answer() {
             };
             solve(&bsp, &Cram, &b, Play::Normal, true, Some(&mut j))
         });
-        assert!(stopped.iter().all(|r| r == &Err(Error::Cancelled)));
+        assert!(stopped
+            .iter()
+            .all(|r| r == &Err(Error::Cancelled(crate::error::Interruption::Token))));
         let resumed = threads::run(ranks, |c| {
             let ctl = Control::none();
             let bsp = Bsp::new(c, &ctl);

@@ -167,7 +167,7 @@ fn checkpoints_of_outcomes_and_values_resume_to_the_same_answer() {
                 let stopped = loopy::solve_from(&bsp, &part, None, &mut |s, committed| {
                     if committed && s.next() == cut {
                         saved = Some(s.to_bytes());
-                        return Err(Error::Cancelled);
+                        return Err(Error::Cancelled(crate::error::Interruption::Token));
                     }
                     Ok(())
                 });
@@ -175,7 +175,7 @@ fn checkpoints_of_outcomes_and_values_resume_to_the_same_answer() {
                     assert_eq!(stopped.as_ref(), Ok(&want));
                     break;
                 };
-                assert_eq!(stopped, Err(Error::Cancelled));
+                assert!(matches!(stopped, Err(Error::Cancelled(_))));
                 let from = loopy::Stage::from_bytes(&saved, part.len()).unwrap();
                 let resumed =
                     loopy::solve_from(&bsp, &part, Some(from), &mut |_, _| Ok(())).unwrap();

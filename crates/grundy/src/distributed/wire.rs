@@ -52,7 +52,13 @@ pub fn put_error(buf: &mut Vec<u8>, e: &Error) {
             put(buf, needed);
             put(buf, limit);
         }
-        Error::Cancelled => put(buf, 4),
+        Error::Cancelled(why) => {
+            put(buf, 4);
+            put(
+                buf,
+                matches!(why, crate::error::Interruption::Deadline) as u64,
+            );
+        }
         other => {
             put(buf, 3);
             let m = match other {
@@ -98,7 +104,10 @@ pub fn get_error(bytes: &[u8]) -> Error {
                     Error::limit(kind, what, how)
                 }
             }
-            4 => Error::Cancelled,
+            4 => Error::Cancelled(match r.get()? {
+                0 => crate::error::Interruption::Token,
+                _ => crate::error::Interruption::Deadline,
+            }),
             _ => Error::Internal(r.get_str()?.into()),
         })
     };
@@ -131,7 +140,8 @@ mod tests {
             Error::limit_with_amounts(LimitKind::Memory, "needs 2 GiB", "--memory", 2, 1),
             Error::limit(LimitKind::Ids, "too many", ""),
             Error::Internal("oops".into()),
-            Error::Cancelled,
+            Error::Cancelled(crate::error::Interruption::Token),
+            Error::Cancelled(crate::error::Interruption::Deadline),
         ];
         for e in errors {
             let mut buf = Vec::new();

@@ -218,7 +218,7 @@ mod tests {
         let past = Control::none().with_deadline(Instant::now());
         let late = ScriptRule::compile_limited(slow, "slow", 100_000_000, &past).unwrap();
         let start = Instant::now();
-        assert_eq!(options(&late), Err(Error::Cancelled));
+        assert!(matches!(options(&late), Err(Error::Cancelled(_))));
         assert!(start.elapsed() < std::time::Duration::from_secs(1));
         // A deadline far away changes nothing.
         let far = Control::none().with_deadline(Instant::now() + Duration::from_secs(3600));
@@ -238,7 +238,10 @@ mod tests {
             token.cancel();
         });
         let start = Instant::now();
-        assert_eq!(s.options(3, &mut Options::new()), Err(Error::Cancelled));
+        assert!(matches!(
+            s.options(3, &mut Options::new()),
+            Err(Error::Cancelled(_))
+        ));
         assert!(start.elapsed() < Duration::from_secs(5));
         stopper.join().unwrap();
     }

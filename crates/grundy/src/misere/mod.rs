@@ -532,7 +532,7 @@ pub fn through_quotient(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result
                 Ok(q) => Some(Arc::new(q)),
                 Err(Error::Limit(_)) => None,
                 // Out of time (not stopped from outside): search instead.
-                Err(Error::Cancelled) if !ctl.should_stop() => None,
+                Err(Error::Cancelled(_)) if !ctl.should_stop() => None,
                 Err(e) => return Err(e),
             };
             if !script {

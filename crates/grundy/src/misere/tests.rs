@@ -235,7 +235,10 @@ fn limits_and_cancellation_are_errors() {
     let token = CancelToken::new();
     token.cancel();
     let stopped = Control::none().with_token(token);
-    assert!(matches!(quotient(&g, 16, &stopped), Err(Error::Cancelled)));
+    assert!(matches!(
+        quotient(&g, 16, &stopped),
+        Err(Error::Cancelled(_))
+    ));
     assert!(matches!(
         quotient_limited(&g, 16, 8, &Control::none()),
         Err(Error::Limit(_))

@@ -329,7 +329,7 @@ pub fn order<T: NimberField>(a: &T) -> Result<BigUint> {
 }
 
 /// [`order`], looking at `ctl` before each of its exponentiations (one per prime factor of the
-/// group order, each up to `2^k` squarings): `Err(Error::Cancelled)` when stopped.
+/// group order, each up to `2^k` squarings): `Err(Error::Cancelled(_))` when stopped.
 pub fn order_with<T: NimberField>(a: &T, ctl: &Control) -> Result<BigUint> {
     if a.is_zero() {
         return Err(Error::invalid("0 has no multiplicative order"));
@@ -429,7 +429,7 @@ pub fn log_prime_order<T: NimberField + Hash>(g: &T, y: &T, p: u64) -> Option<u6
 
 /// [`log_prime_order`] under `ctl`: the baby-step table (4 bytes a slot) is reserved from its
 /// memory budget before it is made, and its token and deadline are looked at every 4096 steps
-/// (`Err(Error::Cancelled)` when stopped). The walks report the steps taken as progress.
+/// (`Err(Error::Cancelled(_))` when stopped). The walks report the steps taken as progress.
 pub fn log_prime_order_with<T: NimberField + Hash>(
     g: &T,
     y: &T,
@@ -976,8 +976,11 @@ mod tests {
         let token = crate::control::CancelToken::new();
         token.cancel();
         let stopped = Control::none().with_token(token);
-        assert_eq!(log_with(&a, &b, &stopped), Err(Error::Cancelled));
-        assert_eq!(order_with(&a, &stopped), Err(Error::Cancelled));
+        assert!(matches!(
+            log_with(&a, &b, &stopped),
+            Err(Error::Cancelled(_))
+        ));
+        assert!(matches!(order_with(&a, &stopped), Err(Error::Cancelled(_))));
         assert_eq!(
             order_with(&a, &Control::none()).unwrap(),
             order(&a).unwrap()

@@ -1314,14 +1314,14 @@ mod tests {
         let ctl = Control::none().with_token(token.clone());
         assert_eq!(t.mul_until(&a, &b, &Deadline::of(&ctl)), Ok(t.mul(&a, &b)));
         token.cancel();
-        assert_eq!(
+        assert!(matches!(
             t.mul_until(&a, &b, &Deadline::of(&ctl)),
-            Err(Error::Cancelled)
-        );
-        assert_eq!(
+            Err(Error::Cancelled(_))
+        ));
+        assert!(matches!(
             t.pow(&a, &BigUint::from(12345u32), &ctl),
-            Err(Error::Cancelled)
-        );
+            Err(Error::Cancelled(_))
+        ));
         assert_eq!(t.mul(&a, &a), t.square(&a));
         let bc: Vec<u64> = b.iter().zip(&c).map(|(x, y)| x ^ y).collect();
         let ab = t.mul(&a, &b);

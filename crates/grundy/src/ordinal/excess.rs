@@ -121,7 +121,7 @@ impl<C: Coefficient> ClosureField<C> {
     /// [`super::binomial::MAX_BINOMIAL_DEGREE`] bits); `ctl` receives the number of candidates
     /// tested, and each test's working memory is reserved against its budget first (an
     /// [`Error::Limit`] of kind memory when it does not fit), for this prime and the smaller
-    /// ones it needs. `Err(Error::Cancelled)` when stopped; nothing is recorded for `p` then.
+    /// ones it needs. `Err(Error::Cancelled(_))` when stopped; nothing is recorded for `p` then.
     pub fn excess_with(&mut self, p: u64, ctl: &Control) -> Result<Excess> {
         if let Some(e) = self.excess.get(&p) {
             return Ok(e.clone());
@@ -588,7 +588,7 @@ mod tests {
         let token = crate::control::CancelToken::new();
         token.cancel();
         field.watch(&Control::none().with_token(token));
-        assert_eq!(field.excess(11), Err(Error::Cancelled));
+        assert!(matches!(field.excess(11), Err(Error::Cancelled(_))));
         assert!(!field.known_excesses().any(|e| e.p == 11));
         field.watch(&Control::none());
         assert!(field.excess(11).is_ok());
@@ -655,7 +655,13 @@ mod tests {
         token.cancel();
         let ctl = Control::none().with_token(token);
         let got = excesses_of::<super::super::nim_mul::tests::TestNim>(&[47, 59], &ctl);
-        assert_eq!(got, vec![Err(Error::Cancelled), Err(Error::Cancelled)]);
+        assert_eq!(
+            got,
+            vec![
+                Err(Error::Cancelled(crate::error::Interruption::Token)),
+                Err(Error::Cancelled(crate::error::Interruption::Token))
+            ]
+        );
     }
 
     /// The norm test of the binomial towers agrees, candidate by candidate, with the plain

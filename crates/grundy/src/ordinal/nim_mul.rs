@@ -515,7 +515,7 @@ impl<C: Coefficient> ClosureField<C> {
         self.memo_held.bytes() + self.towers.iter().map(|(_, _, r)| r.bytes()).sum::<u64>()
     }
 
-    /// Counts one step of work; every [`STEPS_PER_CHECK`] steps, `Err(Error::Cancelled)` if the
+    /// Counts one step of work; every [`STEPS_PER_CHECK`] steps, `Err(Error::Cancelled(_))` if the
     /// watched token is cancelled or its deadline has passed.
     fn tick(&mut self) -> Result<()> {
         self.steps += 1;
@@ -526,13 +526,12 @@ impl<C: Coefficient> ClosureField<C> {
         self.stop_check()
     }
 
-    /// `Err(Error::Cancelled)` if the watched token is cancelled or its deadline has passed.
+    /// `Err(Error::Cancelled(why))` if the watched token is cancelled or its deadline has passed.
     fn stop_check(&self) -> Result<()> {
         let (token, deadline) = &self.stop;
-        if token.is_cancelled() || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-            Err(Error::Cancelled)
-        } else {
-            Ok(())
+        match crate::control::interruption(token, *deadline) {
+            Some(why) => Err(Error::Cancelled(why)),
+            None => Ok(()),
         }
     }
 
@@ -1154,11 +1153,20 @@ pub(crate) mod tests {
         token.cancel();
         let mut f = F::new();
         f.watch(&Control::none().with_token(token));
-        assert_eq!(f.mul_ordinals(&x, &y), Err(Error::Cancelled));
-        assert_eq!(f.inv_ordinal(&o("w+1")), Err(Error::Cancelled));
+        assert_eq!(
+            f.mul_ordinals(&x, &y),
+            Err(Error::Cancelled(crate::error::Interruption::Token))
+        );
+        assert_eq!(
+            f.inv_ordinal(&o("w+1")),
+            Err(Error::Cancelled(crate::error::Interruption::Token))
+        );
         let past = std::time::Instant::now();
         f.watch(&Control::none().with_deadline(past));
-        assert_eq!(f.mul_ordinals(&x, &y), Err(Error::Cancelled));
+        assert_eq!(
+            f.mul_ordinals(&x, &y),
+            Err(Error::Cancelled(crate::error::Interruption::Deadline))
+        );
         f.watch(&Control::none());
         assert_eq!(
             f.mul_ordinals(&x, &y).unwrap(),

@@ -204,7 +204,7 @@ mod tests {
         let cancelled = Control::none().with_token(token);
         assert_eq!(
             runs_with(&[2], u128::MAX, usize::MAX, &cancelled),
-            Err(Error::Cancelled)
+            Err(Error::Cancelled(crate::error::Interruption::Token))
         );
         let budget = MemoryBudget::new(64 << 20);
         let enough = Control::none().with_memory(budget.clone());

@@ -386,7 +386,7 @@ mod tests {
         let ctl = crate::control::Control::none().with_token(token);
         assert_eq!(
             prove_period_with(&values, &theorem, &ctl),
-            Err(crate::Error::Cancelled)
+            Err(crate::Error::Cancelled(crate::error::Interruption::Token))
         );
         assert!(matches!(
             prove_period(&values, &theorem),

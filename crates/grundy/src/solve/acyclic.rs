@@ -103,7 +103,7 @@ where
     }
 
     /// As [`value`](Self::value), reporting the number of positions stored now and then to
-    /// `ctl`, which may stop the search (`Err(Error::Cancelled)`; the values already stored stay
+    /// `ctl`, which may stop the search (`Err(Error::Cancelled(_))`; the values already stored stay
     /// valid).
     pub fn value_with_control(&mut self, p: &G::Position, ctl: &Control) -> Result<u64> {
         if let Some(v) = self.known(p) {

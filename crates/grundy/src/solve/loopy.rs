@@ -171,7 +171,7 @@ pub fn bytes_needed_for<I: VertexId>(vertices: u64) -> u64 {
 
 /// Computes `γ` for every vertex (see the module documentation). `ctl` receives the number of
 /// vertices labelled so far and is checked at every stage; it may stop the solver
-/// (`Err(Error::Cancelled)`).
+/// (`Err(Error::Cancelled(_))`).
 pub fn solve<I: VertexId>(graph: &Graph<I>, ctl: &Control) -> Result<LoopyValues<I>> {
     solve_inner(graph, ctl, None)
 }

@@ -14,7 +14,7 @@
 //!
 //! The engines over whole graphs take a [`Control`](crate::control::Control): it receives the
 //! number of vertices labelled (or positions explored) now and then, and may stop the engine
-//! with `Err(Error::Cancelled)`.
+//! with `Err(Error::Cancelled(_))`.
 //!
 //! Every engine has a `reference` submodule computing the same thing straight from the
 //! definition, slowly; the tests pit the two against each other.

@@ -119,7 +119,7 @@ const LOOKAHEAD: usize = 4;
 
 /// Solves every vertex of `graph` (see the module documentation for the algorithm).
 /// `ctl` receives the number of vertices labelled so far, and may stop the solver
-/// (`Err(Error::Cancelled)`).
+/// (`Err(Error::Cancelled(_))`).
 ///
 /// One state word of type `I` a vertex holds either its move counter (unlabelled) or
 /// `LABELLED | (remoteness + 1)` with `LABELLED` the top bit [`VertexId::FLAG`], so each arc costs

@@ -253,13 +253,13 @@ fn by_pattern_takes_heaps_beyond_64_bits() {
     let token = crate::control::CancelToken::new();
     token.cancel();
     let stopped = Control::none().with_token(token);
-    assert_eq!(
+    assert!(matches!(
         normal_by_pattern(
             &rule("octal:0.137"),
             std::slice::from_ref(&huge),
             None,
             &stopped
         ),
-        Err(Error::Cancelled)
-    );
+        Err(Error::Cancelled(_))
+    ));
 }
