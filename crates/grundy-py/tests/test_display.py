@@ -181,6 +181,14 @@ def test_analysis_plot_shades_the_preperiod_and_marks_the_periods():
     assert len(circles(svg)) == 119
 
 
+def test_a_floor_division_analysis_is_plotted_by_its_runs():
+    # As `grundy analyze divide:2,3 --plot`: runs of equal values on a logarithmic n axis.
+    a = HeapGame("divide:2,3").analyze()
+    text = text_of(parse(a._repr_svg_()))
+    assert a.runs and f"divide:2,3: {a.runs} runs (proved)" in text
+    assert "n (logarithmic scale)" in text
+
+
 def test_plot_limit_and_save(tmp_path):
     with pytest.raises(LimitError) as e:
         Plot([0] * 100_001, "too many")
