@@ -44,6 +44,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
+mod display;
+
 pyo3::create_exception!(
     grundy,
     LimitError,
@@ -653,6 +655,14 @@ impl Analysis {
     /// G(n) by the analysis (any size of n, where a pattern allows it).
     fn value(&self, n: &Bound<'_, PyAny>) -> PyResult<BigUint> {
         guard(|| self.0.value(&natural(n, "n")?).map_err(to_py))
+    }
+    /// The plot of `grundy analyze --plot`: the values, the preperiod shaded and the periods
+    /// marked.
+    fn plot(&self) -> PyResult<display::Plot> {
+        display::Plot::of_analysis(&self.0)
+    }
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.plot()?.svg()
     }
     fn __repr__(&self) -> String {
         let a = &self.0;
@@ -1389,6 +1399,9 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeHeapGame>()?;
     m.add_class::<Analysis>()?;
     m.add_class::<PyOrdinal>()?;
+    m.add_class::<display::Plot>()?;
+    m.add_class::<display::Quotient>()?;
+    m.add_function(wrap_pyfunction!(display::_misere_quotient, m)?)?;
     m.add_function(wrap_pyfunction!(_nim_mul_arrays, m)?)?;
     m.add_function(wrap_pyfunction!(_nim_mul_scalar, m)?)?;
     m.add_function(wrap_pyfunction!(_count, m)?)?;

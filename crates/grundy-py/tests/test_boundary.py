@@ -83,9 +83,15 @@ def test_progress_line_without_tqdm(capsys, monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_tqdm)
+    monkeypatch.setattr(grundy, "_PROGRESS_HINTED", False)
     HeapGame("grundys-game").sequence(30000, progress=True)
     err = capsys.readouterr().err
     assert "computing:" in err and "/30000" in err
+    # The first line without tqdm names the extra that brings the bar, and only the first.
+    assert err.startswith("(a progress bar needs tqdm: pip install 'grundy[progress]')\n")
+    HeapGame("grundys-game").sequence(30000, progress=True)
+    assert "grundy[progress]" not in capsys.readouterr().err
+    assert "progress" in extras()
 
 
 def test_progress_callback_errors_stop_the_work():
@@ -116,13 +122,26 @@ def test_the_worked_session_in_the_docs():
 def test_version_is_the_crates_version():
     import re
 
+    from importlib.metadata import version
+
     assert re.fullmatch(r"\d+\.\d+\.\d+.*", grundy.__version__)
     assert "__version__" in grundy.__all__
+    # The installed distribution's version is the crates' version the extension was built from.
+    assert version("grundy") == grundy.__version__
 
 
 def test_a_missing_optional_package_is_named_with_its_extra(monkeypatch):
     # An entry of None in sys.modules makes `import networkx` fail as if it were not installed.
     monkeypatch.setitem(sys.modules, "networkx", None)
     g = grundy.Graph([("a", "b")])
-    with pytest.raises(ImportError, match=r"networkx.*pip install networkx.*\[networkx\]"):
+    with pytest.raises(ImportError, match=r"networkx.*pip install 'grundy\[networkx\]'.*pip install networkx"):
         g.to_networkx()
+    # The extra named is one the installed package declares.
+    assert "networkx" in extras()
+
+
+def extras():
+    """The extras the installed package declares (its metadata's Provides-Extra)."""
+    from importlib.metadata import metadata
+
+    return metadata("grundy").get_all("Provides-Extra") or []

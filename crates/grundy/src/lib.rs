@@ -139,6 +139,8 @@ pub mod control;
 pub mod count;
 pub mod distributed;
 pub mod error;
+#[cfg(feature = "plot")]
+pub mod figure;
 pub mod game;
 pub mod gf2;
 pub mod heap;

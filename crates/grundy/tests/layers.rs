@@ -41,6 +41,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("distributed", 3),
     ("notation", 4),
     ("serde_impls", 4),
+    ("figure", 4),
 ];
 
 fn layer(module: &str) -> Option<u8> {

@@ -147,11 +147,7 @@ pub fn seq(args: SeqArgs) -> Result<(), CliError> {
     bar.finish_and_clear();
     drop(announced);
     if let Some(path) = plot {
-        let figure = plot::Figure {
-            title: format!("{}: G(n) for 0 <= n < {n}", args.game),
-            values: values.iter().map(u64::from).collect(),
-            markers: plot::Markers::None,
-        };
+        let figure = plot::Figure::sequence(&args.game, values.iter().map(u64::from).collect());
         plot::write(&path, &figure)?;
     }
     if args.json {

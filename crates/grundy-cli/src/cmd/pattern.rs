@@ -11,7 +11,6 @@ use grundy::heap::HeapGame;
 use grundy::notation::game::parse_game;
 use grundy::notation::number::{parse_natural, parse_u64};
 use grundy::pattern::value;
-use num_traits::ToPrimitive;
 use serde_json::value::RawValue;
 use std::io::Write;
 
@@ -139,7 +138,7 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
     bar.finish_and_clear();
     drop(announced);
     if let Some(path) = plot_path {
-        plot::write(&path, &analysis_figure(&a))?;
+        plot::write(&path, &plot::Figure::analysis(&a))?;
     }
     let period = a.period;
     if args.json {
@@ -177,46 +176,6 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
     writeln!(out, "pattern: {}", a.pattern_beside_proof())?;
     out.flush()?;
     Ok(())
-}
-
-/// The plot of an analysis: the values in a window that shows its pattern, and its markers.
-fn analysis_figure(a: &value::SequenceAnalysis) -> plot::Figure {
-    let (window, markers) = match a.period {
-        Some(p) if a.run_count().is_none() => (
-            (p.preperiod as u64)
-                .saturating_add(4 * p.period as u64)
-                .max(64),
-            plot::Markers::Period {
-                preperiod: p.preperiod,
-                period: p.period,
-            },
-        ),
-        _ if a.run_count().is_some() => (plot::RUNS_WINDOW, plot::Markers::Runs),
-        _ => (plot::ANALYSIS_WINDOW, plot::Markers::None),
-    };
-    let window = match markers {
-        plot::Markers::Runs => window,
-        _ => window.min(plot::ANALYSIS_WINDOW),
-    };
-    // G(n) for n in the window, as far as the analysis knows them.
-    let values: Vec<u64> = (0..window)
-        .map_while(|n| a.value(&n.into()).ok()?.to_u64())
-        .collect();
-    let status = if a.proved { "proved" } else { "not proved" };
-    let found = match (a.period, &markers) {
-        (_, plot::Markers::Runs) => format!("{} runs", a.run_count().unwrap_or(0)),
-        (Some(p), _) if p.saltus != 0 => format!(
-            "period {}, preperiod {}, saltus {}",
-            p.period, p.preperiod, p.saltus
-        ),
-        (Some(p), _) => format!("period {}, preperiod {}", p.period, p.preperiod),
-        (None, _) => "no period found".to_string(),
-    };
-    plot::Figure {
-        title: format!("{}: {found} ({status})", a.game),
-        values,
-        markers,
-    }
 }
 
 /// Runs `grundy value`.

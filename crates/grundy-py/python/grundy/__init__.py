@@ -20,7 +20,8 @@ from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Sequ
 import numpy as np
 
 from . import _grundy
-from ._grundy import Analysis, InternalError, LimitError, Nimber, Ordinal, cascade
+from . import _display
+from ._grundy import Analysis, InternalError, LimitError, Nimber, Ordinal, Plot, cascade
 from ._grundy import __version__
 
 __all__ = [
@@ -30,7 +31,9 @@ __all__ = [
     "GraphSolution",
     "HeapGame",
     "InternalError",
+    "LevelMove",
     "LimitError",
+    "MisereQuotient",
     "Move",
     "Nimber",
     "Ordinal",
@@ -56,18 +59,23 @@ def _optional(module: str, extra: str, what: str) -> Any:
         return importlib.import_module(module)
     except ImportError as e:
         raise ImportError(
-            f"{what} needs the optional package {module}: pip install {module} "
-            f"(or install grundy with the extra: pip install './crates/grundy-py[{extra}]')"
+            f"{what} needs the optional package {module}: pip install 'grundy[{extra}]' "
+            f"(the extra {extra!r} of grundy), or pip install {module}"
         ) from e
 
 # --------------------------------------------------------------------------------------------
 # Progress
 
 
+_PROGRESS_HINTED = False
+
+
 class _Progress:
-    """A progress display for ``total`` steps: tqdm when installed, else one stderr line."""
+    """A progress display for ``total`` steps: tqdm when installed, else one stderr line, the
+    first of a session naming the extra that brings the bar."""
 
     def __init__(self, total: Optional[int], desc: str) -> None:
+        global _PROGRESS_HINTED
         self.total = total
         self.desc = desc
         self.last = 0
@@ -77,7 +85,9 @@ class _Progress:
 
             self.bar = tqdm(total=total, desc=desc, unit="")
         except ImportError:
-            pass
+            if not _PROGRESS_HINTED:
+                _PROGRESS_HINTED = True
+                sys.stderr.write("(a progress bar needs tqdm: pip install 'grundy[progress]')\n")
 
     def __call__(self, done: int) -> None:
         if self.bar is not None:
@@ -172,53 +182,21 @@ class Move:
 class Position:
     """The analysis of a sum of heaps: ``outcome`` is ``"P"`` (the player to move loses) or
     ``"N"``; ``nim_sum`` the xor of the heaps' values (None under misère play);
-    ``winning_moves`` every move to a P-position."""
+    ``winning_moves`` every move to a P-position; ``heaps`` the heap sizes. Jupyter shows it as
+    rows of tokens with the winning move marked."""
 
     outcome: str
     nim_sum: Optional[int]
     winning_moves: List[Move] = field(default_factory=list)
+    heaps: Tuple[int, ...] = ()
 
     def __str__(self) -> str:
         return "\n".join([self.outcome] + [str(m) for m in self.winning_moves])
 
-
-class Plot:
-    """An SVG scatter plot of G(n), shown by Jupyter (``_repr_svg_``)."""
-
-    def __init__(self, values: Sequence[int], title: str) -> None:
-        self.values = [int(v) for v in values]
-        self.title = title
-
-    def svg(self) -> str:
-        """The SVG text."""
-        w, h, m = 640, 320, 40
-        n = max(len(self.values), 1)
-        top = max(self.values + [1])
-        sx = (w - 2 * m) / max(n - 1, 1)
-        sy = (h - 2 * m) / top
-        esc = self.title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-        parts = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">',
-            f'<rect width="{w}" height="{h}" fill="white"/>',
-            f'<text x="{w / 2}" y="20" text-anchor="middle" font-family="sans-serif" font-size="14">{esc}</text>',
-            f'<line x1="{m}" y1="{h - m}" x2="{w - m}" y2="{h - m}" stroke="black"/>',
-            f'<line x1="{m}" y1="{m}" x2="{m}" y2="{h - m}" stroke="black"/>',
-            f'<text x="{m - 6}" y="{m + 4}" text-anchor="end" font-family="sans-serif" font-size="11">{top}</text>',
-            f'<text x="{m - 6}" y="{h - m + 4}" text-anchor="end" font-family="sans-serif" font-size="11">0</text>',
-            f'<text x="{w - m}" y="{h - m + 16}" text-anchor="end" font-family="sans-serif" font-size="11">n = {n - 1}</text>',
-        ]
-        for i, v in enumerate(self.values):
-            parts.append(f'<circle cx="{m + i * sx:.1f}" cy="{h - m - v * sy:.1f}" r="2" fill="steelblue"/>')
-        parts.append("</svg>")
-        return "\n".join(parts)
-
-    def _repr_svg_(self) -> str:
-        return self.svg()
-
-    def save(self, path: str) -> None:
-        """Writes the SVG to ``path``."""
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.svg())
+    def _repr_html_(self) -> str:
+        """The heaps as rows of tokens, the first winning move marked: the tokens it takes
+        hollow in red, a red bar where it splits a heap."""
+        return _display.position_html(self)
 
 
 def _natural(x: Any, what: str) -> int:
@@ -240,6 +218,8 @@ class HeapGame:
     def __init__(self, notation: str) -> None:
         self._native: _grundy.NativeHeapGame = _grundy.NativeHeapGame(notation)
         self.name: str = self._native.name
+        # As typed, for the plot's title (`grundy seq GAME --plot` writes GAME as typed).
+        self._notation = notation
 
     @classmethod
     def from_rule(cls, rule: Callable[[int], Iterable[Any]], name: str = "python-rule",
@@ -301,14 +281,74 @@ class HeapGame:
         outcome, x, moves = _with_progress(
             progress, None, "computing", lambda cb: native.position(hs, misere, max, cb)
         )
-        return Position(outcome, None if misere else x, [Move(i, f, tuple(t)) for i, f, t in moves])
+        return Position(outcome, None if misere else x, [Move(i, f, tuple(t)) for i, f, t in moves], tuple(hs))
 
     def plot(self, n: int = 100) -> Plot:
-        """An SVG plot of G(0..n-1) that Jupyter shows; ``.save(path)`` writes it."""
-        return Plot(list(self.sequence(n)), f"{self.name}: G(n) for 0 <= n < {n}")
+        """The plot of G(0..n-1) that ``grundy seq GAME -n N --plot`` draws (the same code),
+        shown by Jupyter; ``.save(path)`` writes the SVG. At most 100000 values."""
+        return Plot.sequence(getattr(self, "_notation", self.name), self.sequence(n).tolist())
+
+    def misere_quotient(self, max_heap: int = 32, progress: bool = False) -> "MisereQuotient":
+        """The misère quotient of the heaps up to ``max_heap`` (``grundy misere``): a
+        :class:`MisereQuotient`, proved for every heap size when the periodicity theorem
+        applies. Jupyter shows its multiplication table."""
+        native = self._native
+        bound = _natural(max_heap, "max_heap")
+        q = _with_progress(progress, bound, "adjoining heaps", lambda cb: _grundy._misere_quotient(native, bound, cb))
+        return MisereQuotient(q)
 
     def _repr_svg_(self) -> str:
         return self.plot(100).svg()
+
+
+class MisereQuotient:
+    """The misère quotient of a heap game over the heaps up to ``max_heap`` (Plambeck and
+    Siegel; ``grundy misere``). Elements are numbered from 0 (the identity, the empty sum) and
+    named by their words in the generators (``elements``); ``table[a][b]`` is the product;
+    a sum of heaps is a misère P-position exactly when the product of its heaps' elements lies
+    in ``p_portion``. ``proof`` is ``(preperiod, period, statement)`` when the quotient holds
+    for every heap size, else None. Jupyter shows the multiplication table."""
+
+    def __init__(self, native: Any) -> None:
+        self._q = native
+        self.game: str = native.game
+        self.max_heap: int = native.max_heap
+        self.elements: List[str] = native.elements
+        self.table: List[List[int]] = native.table
+        self.p_portion: List[int] = native.p_portion
+        self.heap_map: List[int] = native.heap_map
+        self.generators: List[Tuple[str, int]] = native.generators
+        self.relations: List[Tuple[str, str]] = native.relations
+        self.proof: Optional[Tuple[int, int, str]] = native.proof
+        self.tameness: str = native.tameness
+
+    @property
+    def order(self) -> int:
+        """The number of elements |Q|."""
+        return len(self.elements)
+
+    def of_heap(self, n: int) -> Optional[int]:
+        """The element of a heap of ``n`` tokens (any n once proved), or None."""
+        n = _natural(n, "n")
+        return self._q.of_heap(n) if n < 2**64 else None
+
+    def outcome(self, heaps: Iterable[int]) -> str:
+        """``"P"`` or ``"N"`` of the misère sum of ``heaps``, read from the table;
+        ``ValueError`` when a heap lies beyond what the quotient covers."""
+        hs = [_natural(h, f"heap {i + 1}") for i, h in enumerate(heaps)]
+        e = self._q.of_heaps(hs) if all(h < 2**64 for h in hs) else None
+        if e is None:
+            raise ValueError(
+                f"a heap is beyond the heaps up to {self.max_heap} this quotient covers (not proved for all)"
+            )
+        return "P" if e in self.p_portion else "N"
+
+    def __repr__(self) -> str:
+        return f"MisereQuotient({self.game!r}, max_heap={self.max_heap}, order={self.order}, {self.tameness})"
+
+    def _repr_html_(self) -> str:
+        """The multiplication table, products in the P-portion shaded."""
+        return _display.quotient_html(self)
 
 
 # --------------------------------------------------------------------------------------------
@@ -560,6 +600,11 @@ class Game:
         """The starting position in its family's notation (``chomp:4x3`` shows as
         ``chomp:3,3,3,3``)."""
         return _grundy._show_board(self.notation)
+
+    def _repr_svg_(self) -> Optional[str]:
+        """A Chomp or Cram board drawn as a grid (None, so the text is shown, for the other
+        families and for boards of more than 40 rows or columns)."""
+        return _display.board_svg(self.show())
 
     def __str__(self) -> str:
         return self.notation
