@@ -29,6 +29,7 @@ use grundy::ordinal::nim_sum::nim_sum;
 use grundy::pattern::periodic;
 use grundy::pattern::value::{self, AnalysisDocument, SequenceAnalysis};
 use grundy::solve::loopy::{self, Gamma};
+use grundy::solve::search::SolutionDocument;
 use grundy::solve::{outcome, Outcome, Play};
 use grundy::{Error, Graph, Ordinal};
 use num_bigint::{BigInt, BigUint};
@@ -955,28 +956,20 @@ fn _show_board(py: Python<'_>, notation: &str) -> PyResult<String> {
     })
 }
 
-/// A solved game of the rules notation: outcome (`P`/`N`), value (normal play), winning moves
-/// `(move, position after)`, and `(positions, lookups, hits, hit_rate, table_bytes, seconds)`.
-type BoardAnswer = (
-    String,
-    Option<u64>,
-    Vec<(String, String)>,
-    (u64, u64, u64, f64, u64, f64),
-);
-
-/// Solves a game of the rules notation with the library's search; its tables (and the graph
+/// Solves a game of the rules notation with the library's search, answering its document
+/// (`docs/schemas/solution.json`) as a dict; its tables (and the graph
 /// file a Node-Kayles game is read from) are held to `memory` bytes. Progress reports count
 /// positions searched.
 #[pyfunction]
 #[pyo3(signature = (notation, misere=false, moves=false, memory=None, progress=None))]
-fn _solve_board(
-    py: Python<'_>,
+fn _solve_board<'py>(
+    py: Python<'py>,
     notation: &str,
     misere: bool,
     moves: bool,
     memory: Option<u64>,
-    progress: Option<&Bound<'_, PyAny>>,
-) -> PyResult<BoardAnswer> {
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
     guard(|| {
         let game = board_game(notation)?;
         let budget = memory.map_or_else(MemoryBudget::unlimited, MemoryBudget::new);
@@ -991,23 +984,7 @@ fn _solve_board(
                 other => other,
             })
         })?;
-        let st = s.stats;
-        Ok((
-            s.outcome.to_string(),
-            s.value,
-            s.winning_moves
-                .into_iter()
-                .map(|m| (m.name, m.after))
-                .collect(),
-            (
-                st.positions,
-                st.lookups,
-                st.hits,
-                st.hit_rate(),
-                st.table_bytes,
-                s.seconds,
-            ),
-        ))
+        document(py, &SolutionDocument::new(notation, &s))
     })
 }
 

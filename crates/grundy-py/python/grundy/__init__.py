@@ -178,6 +178,18 @@ class Position:
     nim_sum: Optional[int]
     winning_moves: List[Move] = field(default_factory=list)
 
+    def to_dict(self) -> dict:
+        """The position as the document of ``grundy position --json``
+        (``docs/schemas/position.json``): heaps numbered from 1 there, as on the command line
+        (``Move.heap`` is 0-based, a Python index)."""
+        return {
+            "outcome": self.outcome,
+            "nim_sum": self.nim_sum,
+            "winning_moves": [
+                {"heap": m.heap + 1, "from": m.from_, "to": sorted(m.to)} for m in self.winning_moves
+            ],
+        }
+
     def __str__(self) -> str:
         return "\n".join([self.outcome] + [str(m) for m in self.winning_moves])
 
@@ -681,6 +693,24 @@ class Solution:
     value: Optional[int]
     winning_moves: List[Tuple[str, str]] = field(default_factory=list)
     stats: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    game: Optional[str] = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def _from_document(cls, doc: Dict[str, Any]) -> "Solution":
+        moves = [(m["move"], m["after"]) for m in doc["winning_moves"]]
+        return cls(doc["outcome"], doc["value"], moves, dict(doc["stats"]), doc["game"])
+
+    def to_dict(self) -> dict:
+        """The solution as the document of ``grundy solve --json``
+        (``docs/schemas/solution.json``): ``game``, ``outcome``, ``value``, ``winning_moves``
+        as ``{"move", "after"}``, ``stats``."""
+        return {
+            "game": self.game,
+            "outcome": self.outcome,
+            "value": self.value,
+            "winning_moves": [{"move": m, "after": after} for m, after in self.winning_moves],
+            "stats": dict(self.stats),
+        }
 
     def __str__(self) -> str:
         lines = [self.outcome]
@@ -716,12 +746,11 @@ class Game:
         """
         if memory is not None:
             memory = _natural(memory, "memory")
-        outcome, value, winning, st = _with_progress(
+        doc = _with_progress(
             progress, None, "positions",
             lambda cb: _grundy._solve_board(self.notation, bool(misere), bool(moves), memory, cb),
         )
-        keys = ("positions", "lookups", "hits", "hit_rate", "table_bytes", "seconds")
-        return Solution(outcome, value, [tuple(m) for m in winning], dict(zip(keys, st)))
+        return Solution._from_document(doc)
 
     def show(self) -> str:
         """The starting position in its family's notation (``chomp:4x3`` shows as
