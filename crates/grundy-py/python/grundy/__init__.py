@@ -493,10 +493,13 @@ class _PythonAnalysis:
 
 
 def count(game: Any, heaps: int, max: int, min: int = 1, nim_sum: int = 0, mod: Optional[int] = None,
-          unordered: bool = False, distribution: bool = False, progress: bool = False) -> Any:
+          unordered: bool = False, distribution: bool = False, progress: bool = False,
+          document: bool = False) -> Any:
     """The number of ``heaps``-tuples of heap sizes in ``[min, max]`` whose Grundy values xor to
     ``nim_sum``, modulo ``mod`` when given; ``unordered=True`` counts multisets. With
     ``distribution=True``, the list of counts for every nim-sum instead (as ``grundy count``).
+    With ``document=True``, the document of ``grundy count --json`` as a dict
+    (``docs/schemas/count.json``): the question and the count (and the distribution when asked).
 
     >>> count("nim", heaps=3, max=7)
     42
@@ -509,6 +512,15 @@ def count(game: Any, heaps: int, max: int, min: int = 1, nim_sum: int = 0, mod: 
         progress, None, "analysing",
         lambda cb: _grundy._count(native, heaps, max, min, nim_sum, mod, unordered, distribution, cb),
     )
+    if document:
+        doc = {
+            "game": g.name, "heaps": int(heaps), "min": int(min), "max": int(max),
+            "nim_sum": int(nim_sum), "modulus": None if mod is None else int(mod),
+            "unordered": bool(unordered), "count": int(total),
+        }
+        if distribution:
+            doc["distribution"] = [int(c) for c in dist]
+        return doc
     return dist if distribution else total
 
 
@@ -557,6 +569,30 @@ class GraphSolution:
         else:
             v = int(self.value[i])
         return str(self.outcome[i]), (None if r < 0 else r), v
+
+    def to_dict(self) -> dict:
+        """The solution as the document of ``grundy graph solve --json``
+        (``docs/schemas/graph.json``): every vertex with its name (as text), outcome,
+        remoteness (None for a draw), finite value, or ``value`` None and ``infinite_options``
+        K for ∞(K); value and infinite options both None under misère play."""
+        vertices = []
+        for i, n in enumerate(self.names):
+            r = int(self.remoteness[i])
+            value: Optional[int] = None
+            infinite: Optional[List[int]] = None
+            if not self.misere:
+                if i in self.infinite:
+                    infinite = [int(k) for k in self.infinite[i]]
+                else:
+                    value = int(self.value[i])
+            vertices.append({
+                "name": str(n),
+                "outcome": str(self.outcome[i]),
+                "remoteness": None if r < 0 else r,
+                "value": value,
+                "infinite_options": infinite,
+            })
+        return {"vertices": vertices}
 
     def __str__(self) -> str:
         lines = []
