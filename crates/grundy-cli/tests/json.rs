@@ -508,3 +508,58 @@ fn graph_documents_are_the_library_type() {
         }
     }
 }
+
+/// Every `--json` example of README.md and docs/*.md whose answer is a library document reads
+/// into that document's type and writes back to the same line (the docs test runs the examples;
+/// this checks them against the types the schemas are generated from).
+#[test]
+fn documents_in_the_docs_are_the_library_types() {
+    fn check<T: serde::Serialize + serde::de::DeserializeOwned>(line: &str) -> String {
+        let doc: T = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        serde_json::to_string(&doc).unwrap()
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut pages = vec![root.join("README.md")];
+    let mut docs: Vec<_> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    pages.extend(docs);
+    let mut checked = BTreeMap::<&str, usize>::new();
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(command) = line.strip_prefix("$ grundy ") else {
+                continue;
+            };
+            if !command.split_whitespace().any(|w| w == "--json") {
+                continue;
+            }
+            let Some(answer) = lines.get(i + 1) else {
+                continue;
+            };
+            let words: Vec<&str> = command.split_whitespace().collect();
+            let (name, back) = match words[..] {
+                ["analyze", ..] => ("analysis", check::<AnalysisDocument>(answer)),
+                ["solve", ..] => ("solution", check::<SolutionDocument>(answer)),
+                ["position", ..] => ("position", check::<PositionDocument>(answer)),
+                ["misere", ..] => ("quotient", check::<QuotientDocument>(answer)),
+                ["count", ..] => ("count", check::<CountDocument>(answer)),
+                ["graph", "solve", ..] => ("graph", check::<GraphDocument>(answer)),
+                _ => continue,
+            };
+            assert_eq!(&back, answer, "{}: {command}", page.display());
+            *checked.entry(name).or_default() += 1;
+        }
+    }
+    // The pages hold examples of these documents; a page that loses them fails here.
+    for name in ["analysis", "position", "count", "graph"] {
+        assert!(
+            checked.get(name).is_some_and(|&n| n > 0),
+            "no {name} example: {checked:?}"
+        );
+    }
+}
