@@ -8,7 +8,12 @@
 mod cli_tree;
 
 use assert_cmd::Command;
+use grundy::count::CountDocument;
+use grundy::heap::position::PositionDocument;
+use grundy::misere::QuotientDocument;
 use grundy::pattern::value::AnalysisDocument;
+use grundy::solve::loopy::GraphDocument;
+use grundy::solve::search::SolutionDocument;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -265,7 +270,14 @@ fn schemas_in_docs_are_generated_from_the_documents() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/schemas");
     let write = std::env::var_os("GRUNDY_WRITE_SCHEMAS").is_some();
     // One row per answer document.
-    let documents = vec![("analysis", schemars::schema_for!(AnalysisDocument))];
+    let documents = vec![
+        ("analysis", schemars::schema_for!(AnalysisDocument)),
+        ("solution", schemars::schema_for!(SolutionDocument)),
+        ("position", schemars::schema_for!(PositionDocument)),
+        ("quotient", schemars::schema_for!(QuotientDocument)),
+        ("count", schemars::schema_for!(CountDocument)),
+        ("graph", schemars::schema_for!(GraphDocument)),
+    ];
     for (name, schema) in documents {
         let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
         let path = dir.join(format!("{name}.json"));
@@ -305,4 +317,249 @@ fn analysis_documents_are_the_library_type() {
     assert!(
         text(&["analyze", "divide:2,3", "--json"]).contains("\"computed\":18446744073709551616,")
     );
+}
+
+/// The document `grundy ARGS --json` prints, read into the library type `T` (which refuses
+/// unknown keys) and checked to write back to the same text, so no key is missing or
+/// reordered either.
+fn round_trip<T>(args: &[&str]) -> T
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let out = text(&[args, &["--json"]].concat());
+    let doc: T = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"));
+    assert_eq!(
+        serde_json::to_string(&doc).unwrap(),
+        out.trim_end(),
+        "{args:?}"
+    );
+    doc
+}
+
+/// `solve --json` prints the library's `SolutionDocument`, whose fields are those of the text
+/// answer.
+#[test]
+fn solution_documents_are_the_library_type() {
+    for args in [
+        &["solve", "cram:3x3"][..],
+        &["solve", "chomp:3,2,2", "--moves"],
+        &["solve", "wythoff:3,5", "--misere", "--moves"],
+        &["solve", "node-kayles:path:7", "--moves"],
+        &["solve", "wythoff:4,7", "--moves"],
+    ] {
+        let doc: SolutionDocument = round_trip(args);
+        assert_eq!(doc.game, args[1]);
+        let mut lines = vec![doc.outcome.to_string()];
+        lines.extend(doc.value.map(|v| format!("value {v}")));
+        lines.extend(
+            doc.winning_moves
+                .iter()
+                .map(|m| format!("{}: {}", m.name, m.after)),
+        );
+        assert_eq!(lines.join("\n") + "\n", text(args), "{args:?}");
+        assert!(doc.stats.hits <= doc.stats.lookups, "{args:?}");
+    }
+    let d = json(&["solve", "chomp:3,2,2", "--moves"]);
+    assert_eq!(
+        keys(&d),
+        ["game", "outcome", "stats", "value", "winning_moves"]
+    );
+    assert_eq!(keys(&d["winning_moves"][0]), ["after", "move"]);
+}
+
+/// `position --json` prints the library's `PositionDocument`: heaps numbered from 1, numbers
+/// exact at any size, the same moves as the text answer.
+#[test]
+fn position_documents_are_the_library_type() {
+    let big = "340282366920938463463374607431768211457"; // 2^128 + 1
+    for args in [
+        &["position", "nim", "1", "2", "3"][..],
+        &["position", "kayles", "5", "7", "13"],
+        &["position", "nim", "3", "4", "--misere"],
+        &["position", "kayles", "100000", "7"],
+        &["position", "nim", big, "5"],
+    ] {
+        let doc: PositionDocument = round_trip(args);
+        let mut lines = vec![doc.outcome.to_string()];
+        for m in &doc.winning_moves {
+            let to: Vec<String> = m.to.iter().map(ToString::to_string).collect();
+            lines.push(format!("heap {}: {} -> {}", m.heap, m.from, to.join(" ")));
+        }
+        let want: Vec<String> = text(args)
+            .lines()
+            .map(|l| l.trim_end().to_string())
+            .collect();
+        let got: Vec<String> = lines.iter().map(|l| l.trim_end().to_string()).collect();
+        assert_eq!(got, want, "{args:?}");
+        assert_eq!(
+            doc.nim_sum.is_none(),
+            args.contains(&"--misere"),
+            "{args:?}"
+        );
+    }
+    let line = text(&["position", "nim", big, "5", "--json"]);
+    assert!(
+        line.contains(&format!("{{\"heap\":1,\"from\":{big},\"to\":[")),
+        "{line}"
+    );
+}
+
+/// `misere --json` prints the library's `QuotientDocument`, and its P-portion, order and heap
+/// map are those of the text answer's lines.
+#[test]
+fn quotient_documents_are_the_library_type() {
+    for args in [
+        &["misere", "nim", "--max-heap", "3"][..],
+        &["misere", "octal:0.75", "--max-heap", "20"],
+        &["misere", "kayles", "--max-heap", "12"],
+    ] {
+        let doc: QuotientDocument = round_trip(args);
+        assert_eq!(doc.order, doc.elements.len(), "{args:?}");
+        assert_eq!(doc.mul.len(), doc.order, "{args:?}");
+        assert_eq!(doc.heap_map.len() as u64, doc.max_heap + 1, "{args:?}");
+        let answer = text(args);
+        assert!(
+            answer.contains(&format!("{}", doc.order)),
+            "{args:?}: {answer}"
+        );
+    }
+    let d: QuotientDocument = round_trip(&["misere", "octal:0.75", "--max-heap", "20"]);
+    assert_eq!(d.order, 8, "R8 of Plambeck and Siegel");
+    assert_eq!(d.game, "octal:0.75");
+}
+
+/// `count --json` prints the library's `CountDocument`: exact integers of any size, the count of
+/// the text answer, and the distribution only when asked for.
+#[test]
+fn count_documents_are_the_library_type() {
+    for args in [
+        &["count", "kayles", "--heaps", "2", "--max", "5"][..],
+        &["count", "nim", "--heaps", "3", "--max", "7", "--unordered"],
+        &[
+            "count",
+            "kayles",
+            "--heaps",
+            "100",
+            "--max",
+            "1000",
+            "--mod",
+            "1000000007",
+        ],
+        &["count", "kayles", "--heaps", "40", "--max", "1000"],
+    ] {
+        let doc: CountDocument = round_trip(args);
+        assert_eq!(format!("{}\n", doc.count), text(args), "{args:?}");
+        assert!(doc.distribution.is_none(), "{args:?}");
+    }
+    // (1000 choose 40-ish tuples: far beyond 2^64, written in full.)
+    let d: CountDocument = round_trip(&["count", "kayles", "--heaps", "40", "--max", "1000"]);
+    assert!(d.count.0.bits() > 64, "{}", d.count);
+    let args = [
+        "count",
+        "nim",
+        "--heaps",
+        "2",
+        "--max",
+        "3",
+        "--distribution",
+    ];
+    let d: CountDocument = round_trip(&args);
+    let lines: Vec<String> = d
+        .distribution
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(x, c)| format!("{x} {c}"))
+        .collect();
+    assert_eq!(lines.join("\n") + "\n", text(&args));
+}
+
+/// `graph solve --json` streams the library's `GraphDocument` vertex by vertex: the whole text
+/// reads into the type and writes back the same, and each vertex says what its text line says.
+#[test]
+fn graph_documents_are_the_library_type() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples");
+    let cycle = dir.join("cycle.txt");
+    let arcs = dir.join("arcs.txt");
+    let (cycle, arcs) = (cycle.to_str().unwrap(), arcs.to_str().unwrap());
+    for extra in [&[][..], &["--misere"]] {
+        for file in [
+            &["graph", "solve", cycle][..],
+            &["graph", "solve", "--edges", arcs],
+        ] {
+            let args = [file, extra].concat();
+            let doc: GraphDocument = round_trip(&args);
+            let lines: Vec<String> = text(&args).lines().map(str::to_string).collect();
+            assert_eq!(doc.vertices.len(), lines.len(), "{args:?}");
+            for (v, line) in doc.vertices.iter().zip(&lines) {
+                let value = match (&v.value, &v.infinite_options) {
+                    (Some(a), None) => a.to_string(),
+                    (None, Some(k)) => {
+                        let k: Vec<String> = k.iter().map(u64::to_string).collect();
+                        format!("inf{{{}}}", k.join(","))
+                    }
+                    (None, None) => "-".into(),
+                    other => panic!("{args:?}: a value and infinite options: {other:?}"),
+                };
+                let remoteness = v.remoteness.map_or("-".into(), |r| r.to_string());
+                let want = format!("{} {} {remoteness} {value}", v.name, v.outcome);
+                assert_eq!(&want, line, "{args:?}");
+            }
+        }
+    }
+}
+
+/// Every `--json` example of README.md and docs/*.md whose answer is a library document reads
+/// into that document's type and writes back to the same line (the docs test runs the examples;
+/// this checks them against the types the schemas are generated from).
+#[test]
+fn documents_in_the_docs_are_the_library_types() {
+    fn check<T: serde::Serialize + serde::de::DeserializeOwned>(line: &str) -> String {
+        let doc: T = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        serde_json::to_string(&doc).unwrap()
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut pages = vec![root.join("README.md")];
+    let mut docs: Vec<_> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    pages.extend(docs);
+    let mut checked = BTreeMap::<&str, usize>::new();
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(command) = line.strip_prefix("$ grundy ") else {
+                continue;
+            };
+            if !command.split_whitespace().any(|w| w == "--json") {
+                continue;
+            }
+            let Some(answer) = lines.get(i + 1) else {
+                continue;
+            };
+            let words: Vec<&str> = command.split_whitespace().collect();
+            let (name, back) = match words[..] {
+                ["analyze", ..] => ("analysis", check::<AnalysisDocument>(answer)),
+                ["solve", ..] => ("solution", check::<SolutionDocument>(answer)),
+                ["position", ..] => ("position", check::<PositionDocument>(answer)),
+                ["misere", ..] => ("quotient", check::<QuotientDocument>(answer)),
+                ["count", ..] => ("count", check::<CountDocument>(answer)),
+                ["graph", "solve", ..] => ("graph", check::<GraphDocument>(answer)),
+                _ => continue,
+            };
+            assert_eq!(&back, answer, "{}: {command}", page.display());
+            *checked.entry(name).or_default() += 1;
+        }
+    }
+    // The pages hold examples of these documents; a page that loses them fails here.
+    for name in ["analysis", "position", "count", "graph"] {
+        assert!(
+            checked.get(name).is_some_and(|&n| n > 0),
+            "no {name} example: {checked:?}"
+        );
+    }
 }

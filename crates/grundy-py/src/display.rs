@@ -127,6 +127,10 @@ pub fn _misere_quotient(
 
 #[pymethods]
 impl Quotient {
+    /// The quotient as the document of `grundy misere --json` (`docs/schemas/quotient.json`).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::document(py, &misere::QuotientDocument::from(&self.0))
+    }
     #[getter]
     fn game(&self) -> String {
         self.0.game().to_string()

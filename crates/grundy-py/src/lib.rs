@@ -29,6 +29,7 @@ use grundy::ordinal::nim_sum::nim_sum;
 use grundy::pattern::periodic::Theorem;
 use grundy::pattern::value::{self, AnalysisDocument, SequenceAnalysis};
 use grundy::solve::loopy::{self, Gamma};
+use grundy::solve::search::SolutionDocument;
 use grundy::solve::{outcome, Outcome, Play};
 use grundy::{Error, Graph, Ordinal};
 use num_bigint::{BigInt, BigUint};
@@ -90,7 +91,10 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
 
 /// An answer document (the one JSON shape the command line and the server write) as Python
 /// values, through the JSON text: numbers stay exact, `null` becomes `None`.
-fn document<'py>(py: Python<'py>, doc: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn document<'py>(
+    py: Python<'py>,
+    doc: &impl serde::Serialize,
+) -> PyResult<Bound<'py, PyAny>> {
     let text = serde_json::to_string(doc).map_err(|e| InternalError::new_err(e.to_string()))?;
     py.import("json")?.call_method1("loads", (text,))
 }
@@ -1069,28 +1073,20 @@ fn _show_board(py: Python<'_>, notation: &str) -> PyResult<String> {
     })
 }
 
-/// A solved game of the rules notation: outcome (`P`/`N`), value (normal play), winning moves
-/// `(move, position after)`, and `(positions, lookups, hits, hit_rate, table_bytes, seconds)`.
-type BoardAnswer = (
-    String,
-    Option<u64>,
-    Vec<(String, String)>,
-    (u64, u64, u64, f64, u64, f64),
-);
-
-/// Solves a game of the rules notation with the library's search; its tables (and the graph
+/// Solves a game of the rules notation with the library's search, answering its document
+/// (`docs/schemas/solution.json`) as a dict; its tables (and the graph
 /// file a Node-Kayles game is read from) are held to `memory` bytes. Progress reports count
 /// positions searched.
 #[pyfunction]
 #[pyo3(signature = (notation, misere=false, moves=false, memory=None, progress=None))]
-fn _solve_board(
-    py: Python<'_>,
+fn _solve_board<'py>(
+    py: Python<'py>,
     notation: &str,
     misere: bool,
     moves: bool,
     memory: Option<u64>,
-    progress: Option<&Bound<'_, PyAny>>,
-) -> PyResult<BoardAnswer> {
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
     guard(|| {
         let game = board_game(notation)?;
         let budget = memory.map_or_else(MemoryBudget::unlimited, MemoryBudget::new);
@@ -1105,23 +1101,7 @@ fn _solve_board(
                 other => other,
             })
         })?;
-        let st = s.stats;
-        Ok((
-            s.outcome.to_string(),
-            s.value,
-            s.winning_moves
-                .into_iter()
-                .map(|m| (m.name, m.after))
-                .collect(),
-            (
-                st.positions,
-                st.lookups,
-                st.hits,
-                st.hit_rate(),
-                st.table_bytes,
-                s.seconds,
-            ),
-        ))
+        document(py, &SolutionDocument::new(notation, &s))
     })
 }
 

@@ -272,5 +272,23 @@ def test_kayles_quotient_and_its_limits():
     assert q.outcome([10**18, 5]) == q.outcome([71 + (10**18 - 71) % 12, 5])
     _, _, body = table_cells(q._repr_html_())
     assert len(body) == 40 and all(len(r) == 40 for r in body)
-    with pytest.raises(ValueError, match="Python rule"):
-        HeapGame.from_rule(lambda n: [n - 1] if n else []).misere_quotient()
+    # A Python rule runs in the same quotient engine: Kayles written in Python, shape declared.
+    def kayles(n):
+        return [(a, n - k - a) for k in (1, 2) if k <= n for a in range((n - k) // 2 + 1)]
+
+    mine = HeapGame.from_rule(kayles, "my-kayles", max_take=2, max_heaps=2).misere_quotient(max_heap=30)
+    assert mine.order == HeapGame("kayles").misere_quotient(max_heap=30).order
+
+
+def test_quotient_document_is_the_command_lines():
+    import json
+    import pathlib
+
+    schema = json.loads(
+        (pathlib.Path(__file__).resolve().parents[3] / "docs" / "schemas" / "quotient.json").read_text()
+    )
+    q = HeapGame("octal:0.75").misere_quotient(max_heap=12)
+    d = q.to_dict()
+    assert set(d) <= set(schema["properties"]) and set(schema.get("required", [])) <= set(d)
+    assert d["game"] == q.game and d["order"] == q.order == len(d["elements"])
+    assert d["p_portion"] == q.p_portion and d["heap_map"] == q.heap_map

@@ -88,6 +88,25 @@ def test_the_cycle_example_and_inputs_agree():
         Graph([(1, 2, 3)])
 
 
+def test_graph_document_is_that_of_the_command_line():
+    """to_dict() is the document of `grundy graph solve --json`: the line of docs/graphs.md for
+    docs/examples/cycle.txt, and the keys of its JSON Schema."""
+    import json
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[3]
+    text = (root / "docs" / "graphs.md").read_text()
+    line = text.split("$ grundy graph solve --json docs/examples/cycle.txt\n")[1].splitlines()[0]
+    g = Graph.parse((root / "docs" / "examples" / "cycle.txt").read_text())
+    assert g.solve().to_dict() == json.loads(line)
+    schema = json.loads((root / "docs" / "schemas" / "graph.json").read_text())
+    vertex = schema["$defs"]["VertexDocument"]["properties"]
+    m = g.solve(misere=True).to_dict()
+    assert all(set(v) == set(vertex) for v in m["vertices"])
+    assert all(v["value"] is None and v["infinite_options"] is None for v in m["vertices"])
+    assert [v["remoteness"] for v in m["vertices"]] == [4, 3, 2, 1, 0]
+
+
 def test_networkx_digraph():
     nx = pytest.importorskip("networkx")
     d = nx.DiGraph()
@@ -121,6 +140,26 @@ def test_count_by_enumeration(game):
     d = count(game, heaps=2, max=6, distribution=True)
     assert sum(d) == 36 and d[0] == count_ref(game, 2, 1, 6, 0)
     assert count(game, heaps=10**12, max=1000, mod=998244353) < 998244353
+
+
+def test_count_document_is_that_of_the_command_line():
+    """count(..., document=True) is the document of `grundy count --json`: the keys of its JSON
+    Schema, exact integers, the distribution only when asked for."""
+    import json
+    import pathlib
+
+    schema = json.loads(
+        (pathlib.Path(__file__).resolve().parents[3] / "docs" / "schemas" / "count.json").read_text()
+    )
+    d = count("kayles", heaps=2, max=5, document=True)
+    assert list(d) == ["game", "heaps", "min", "max", "nim_sum", "modulus", "unordered", "count"]
+    assert set(d) | {"distribution"} == set(schema["properties"])
+    assert d["game"] == "octal:0.77" and d["count"] == count("kayles", heaps=2, max=5)
+    big = count("kayles", heaps=40, max=1000, document=True)
+    assert big["count"] == count("kayles", heaps=40, max=1000) and big["count"] > 2**64
+    dist = count("nim", heaps=2, max=3, distribution=True, document=True)
+    assert dist["distribution"] == count("nim", heaps=2, max=3, distribution=True)
+    assert dist["count"] == dist["distribution"][0]
 
 
 def test_count_errors():

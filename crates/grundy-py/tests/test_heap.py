@@ -45,6 +45,29 @@ def test_analysis_document_is_the_schema_of_the_command_line():
     assert (d["period"], d["preperiod"], d["saltus"], d["proved"]) == (12, 71, 0, True)
 
 
+def test_position_document_is_the_schema_of_the_command_line():
+    """to_dict() is the document of `grundy position --json` (docs/heap-games.md): heaps
+    numbered from 1, integers exact at any size, the same for a Python rule."""
+    import json
+    import pathlib
+
+    schema = json.loads(
+        (pathlib.Path(__file__).parents[3] / "docs" / "schemas" / "position.json").read_text()
+    )
+    d = HeapGame("kayles").position([3, 5, 6]).to_dict()
+    assert list(d) == ["outcome", "nim_sum", "winning_moves"]
+    assert set(d) == set(schema["properties"])
+    # `grundy position kayles 3 5 6 --json` in docs/heap-games.md:
+    d_kayles = {"outcome": "N", "nim_sum": 4, "winning_moves": [{"heap": 2, "from": 5, "to": [2, 2]}]}
+    assert d == d_kayles
+    big = 2**128 + 1
+    d = HeapGame("nim").position([big, 5]).to_dict()
+    assert d["nim_sum"] == big ^ 5
+    assert d["winning_moves"] == [{"heap": 1, "from": big, "to": [5]}]
+    assert HeapGame("nim").position([3, 4], misere=True).to_dict()["nim_sum"] is None
+    assert HeapGame.from_rule(kayles_options).position([3, 5, 6]).to_dict() == d_kayles
+
+
 def test_dawsons_kayles_period_34_preperiod_53():
     a = HeapGame("octal:0.07").analyze()
     assert (a.period, a.preperiod, a.proved) == (34, 53, True)

@@ -307,3 +307,26 @@ def test_progress_counts_positions_and_a_raising_callback_stops_the_search():
     with pytest.raises(Stop):
         grundy._grundy._solve_board("cram:7x7", False, True, None, progress)
     assert seen == sorted(seen) and seen[-1] > 0 and all(d % 4096 == 0 for d in seen)
+
+
+def test_solution_document_is_the_schema_of_the_command_line():
+    """to_dict() is the document of `grundy solve --json`: the keys of its JSON Schema, the
+    moves as {"move", "after"}, and the same answer as the object's fields."""
+    import json
+
+    docs = pathlib.Path(__file__).resolve().parents[3] / "docs" / "schemas"
+    schema = json.loads((docs / "solution.json").read_text())
+    s = solve("chomp:3,2,2", moves=True)
+    d = s.to_dict()
+    assert list(d) == ["game", "outcome", "value", "winning_moves", "stats"]
+    assert set(d) == set(schema["properties"])
+    assert (d["game"], d["outcome"], d["value"]) == ("chomp:3,2,2", "N", 3)
+    assert d["winning_moves"] == [
+        {"move": "(2,2)", "after": "chomp:3,1,1"},
+        {"move": "(3,1)", "after": "chomp:3,2"},
+    ]
+    assert set(d["stats"]) == set(schema["$defs"]["StatsDocument"]["properties"])
+    assert s.winning_moves == [(m["move"], m["after"]) for m in d["winning_moves"]]
+    m = solve("wythoff:3,5", misere=True).to_dict()
+    assert m["value"] is None and m["outcome"] in ("P", "N")
+    assert json.loads(json.dumps(d)) == d

@@ -138,6 +138,7 @@ macro_rules! testing_pub {
 pub mod control;
 pub mod count;
 pub mod distributed;
+pub mod document;
 pub mod error;
 #[cfg(feature = "plot")]
 pub mod figure;

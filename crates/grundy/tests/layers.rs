@@ -10,7 +10,8 @@
 //! 2 games     game                             what a game is, and the families
 //! 1 fields    nimber, ordinal                  arithmetic
 //! 0 ground    error, control, script, gf2,     errors, budgets, the script sandbox,
-//!             varint                           polynomials over GF(2), bytes of positions
+//!             varint, document                 polynomials over GF(2), bytes of positions,
+//!                                              exact integers of documents
 //! ```
 //!
 //! `lib.rs` and `prelude` sit above all of them (they re-export), and test code (`tests.rs`
@@ -30,6 +31,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("script", 0),
     ("gf2", 0),
     ("varint", 0),
+    ("document", 0),
     ("nimber", 1),
     ("ordinal", 1),
     ("game", 2),

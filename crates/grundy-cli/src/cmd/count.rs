@@ -11,17 +11,15 @@ use crate::error::CliError;
 /// heap-allocated digits (48).
 const TRANSFORM_ENTRY_BYTES: u64 = 96;
 use crate::output::{announce, control, interruptible, Reporter};
-use crate::output::{json_int, print_json, stdout};
+use crate::output::{print_json, stdout};
 use clap::Args;
 use grundy::count::histogram::{histogram_of_analysis, Histogram, Limits};
-use grundy::count::{count_from_histogram_with, CountSpec};
+use grundy::count::{count_from_histogram_with, CountDocument, CountSpec};
 use grundy::heap::HeapGame;
 use grundy::notation::game::parse_game;
 use grundy::notation::number::{parse_natural, parse_u128};
 use grundy::pattern::value;
 use num_bigint::BigUint;
-use serde::Serialize;
-use serde_json::value::RawValue;
 use std::io::Write;
 
 /// Arguments of `grundy count`.
@@ -104,20 +102,6 @@ fn histogram_for(
     Ok((rule.spec().to_string(), h))
 }
 
-#[derive(Serialize)]
-struct CountJson<'a> {
-    game: &'a str,
-    heaps: Box<RawValue>,
-    min: Box<RawValue>,
-    max: Box<RawValue>,
-    nim_sum: Box<RawValue>,
-    modulus: Option<Box<RawValue>>,
-    unordered: bool,
-    count: Box<RawValue>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    distribution: Option<Vec<Box<RawValue>>>,
-}
-
 fn natural(arg: &str, name: &str) -> Result<BigUint, CliError> {
     Ok(parse_natural(arg).map_err(|e| e.in_source(name))?)
 }
@@ -163,20 +147,7 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
     // Ctrl-C stops the transforms.
     let answer = count_from_histogram_with(&h, &spec, &crate::output::interruptible())?;
     if args.json {
-        return print_json(&CountJson {
-            game: &game,
-            heaps: json_int(&spec.heaps),
-            min: json_int(&min),
-            max: json_int(&max),
-            nim_sum: json_int(&spec.nim_sum),
-            modulus: spec.modulus.as_ref().map(json_int),
-            unordered: spec.unordered,
-            count: json_int(&answer.count),
-            distribution: answer
-                .distribution
-                .as_ref()
-                .map(|d| d.iter().map(json_int).collect()),
-        });
+        return print_json(&CountDocument::new(game, min, max, &spec, &answer));
     }
     let mut out = stdout();
     match &answer.distribution {

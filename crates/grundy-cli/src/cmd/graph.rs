@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use grundy::control::Reservation;
 use grundy::game::graph::{human_bytes, is_id_cap, Graph, VertexId};
 use grundy::notation::graph::{parse_arcs_stream_as_with, parse_graph_as_with, GraphFormat, Names};
-use grundy::solve::loopy::{self, Gamma, LoopyValues};
+use grundy::solve::loopy::{self, Gamma, LoopyValues, VertexDocument};
 use grundy::solve::outcome::{self, Outcomes};
 use grundy::solve::{Outcome, Play};
 use grundy::{Error, LimitKind};
@@ -393,7 +393,8 @@ fn write_json<I: VertexId>(s: &Solved<I>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The start of the JSON answer.
+/// The start of the JSON answer, the library's [`grundy::solve::loopy::GraphDocument`] streamed
+/// one [`VertexDocument`] at a time so that huge graphs need no copy.
 pub(crate) fn json_start(out: &mut impl Write) -> std::io::Result<()> {
     write!(out, "{{\"vertices\":[")
 }
@@ -415,24 +416,8 @@ pub(crate) fn json_vertex(
     if !first {
         write!(out, ",")?;
     }
-    let name = serde_json::to_string(name).map_err(std::io::Error::from)?;
-    write!(out, "{{\"name\":{name},\"outcome\":\"{outcome}\",")?;
-    match remoteness {
-        Some(r) => write!(out, "\"remoteness\":{r},")?,
-        None => write!(out, "\"remoteness\":null,")?,
-    }
-    match value {
-        Some(Gamma::Finite(a)) => write!(out, "\"value\":{a},\"infinite_options\":null}}"),
-        Some(Gamma::Infinite(k)) => {
-            let k: Vec<String> = k.iter().map(u64::to_string).collect();
-            write!(
-                out,
-                "\"value\":null,\"infinite_options\":[{}]}}",
-                k.join(",")
-            )
-        }
-        None => write!(out, "\"value\":null,\"infinite_options\":null}}"),
-    }
+    let doc = VertexDocument::new(name, outcome, remoteness, value);
+    serde_json::to_writer(&mut *out, &doc).map_err(std::io::Error::from)
 }
 
 fn write_dot<I: VertexId>(s: &Solved<I>) -> Result<(), CliError> {

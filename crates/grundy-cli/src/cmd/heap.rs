@@ -2,13 +2,11 @@
 
 use crate::checkpoint::Checkpoint;
 use crate::error::CliError;
-use crate::output::{
-    announce, control, interruptible, json_int, print_json, progress, stdout, Reporter,
-};
+use crate::output::{announce, control, interruptible, print_json, progress, stdout, Reporter};
 use crate::plot;
 use clap::Args;
 use grundy::game::spec::GameSpec;
-use grundy::heap::position::{self, PositionAnalysis};
+use grundy::heap::position::{self, PositionAnalysis, PositionDocument};
 use grundy::heap::sequence;
 use grundy::heap::HeapGame;
 use grundy::notation::game::parse_game;
@@ -17,7 +15,6 @@ use grundy::pattern::value;
 use grundy::solve::Outcome;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
-use serde_json::value::RawValue;
 use std::io::Write;
 
 /// Arguments of `grundy seq`.
@@ -188,7 +185,7 @@ pub fn position(args: PositionArgs) -> Result<(), CliError> {
             || hs.iter().all(|&h| h <= position::MAX_HEAP)
     };
     let analysis = match small {
-        Some(hs) if args.misere => BigAnalysis::from(misere_position(&rule, &hs)?),
+        Some(hs) if args.misere => PositionDocument::from(&misere_position(&rule, &hs)?),
         None if args.misere => {
             return Err(grundy::Error::limit(
                 grundy::LimitKind::Fixed,
@@ -203,12 +200,12 @@ pub fn position(args: PositionArgs) -> Result<(), CliError> {
             let report = |done| bar.set_position(done);
             let a = position::normal(&rule, &hs, &control(&report))?;
             bar.finish_and_clear();
-            BigAnalysis::from(a)
+            PositionDocument::from(&a)
         }
         _ => by_pattern(&rule, &heaps, &args.max)?,
     };
     if args.json {
-        print_json(&json(&analysis))
+        print_json(&analysis)
     } else {
         let mut out = stdout();
         write_text(&mut out, &analysis)?;
@@ -246,7 +243,7 @@ fn by_pattern(
     rule: &HeapGame,
     heaps: &[BigUint],
     max: &Option<String>,
-) -> Result<BigAnalysis, CliError> {
+) -> Result<PositionDocument, CliError> {
     let max = match max {
         Some(m) => Some(parse_u64(m).map_err(|e| e.in_source("--max"))?),
         None => None,
@@ -258,30 +255,7 @@ fn by_pattern(
     let report = |done| bar.set_position(done);
     let a = position::normal_by_pattern(rule, heaps, max, &control(&report))?;
     bar.finish_and_clear();
-    Ok(BigAnalysis {
-        outcome: a.outcome,
-        nim_sum: Some(a.nim_sum),
-        winning_moves: a.winning_moves,
-    })
-}
-
-/// The analysis of a sum of heaps of any size (the nim-sum only in normal play).
-struct BigAnalysis {
-    outcome: Outcome,
-    nim_sum: Option<BigUint>,
-    winning_moves: Vec<position::BigMove>,
-}
-
-impl From<PositionAnalysis> for BigAnalysis {
-    fn from(a: PositionAnalysis) -> Self {
-        let nim_sum = a.nim_sum.map(BigUint::from);
-        let big = position::BigPositionAnalysis::from(a);
-        BigAnalysis {
-            outcome: big.outcome,
-            nim_sum,
-            winning_moves: big.winning_moves,
-        }
-    }
+    Ok(PositionDocument::from(&a))
 }
 
 fn outcome_str(o: Outcome) -> &'static str {
@@ -292,46 +266,14 @@ fn outcome_str(o: Outcome) -> &'static str {
     }
 }
 
-fn write_text(out: &mut impl Write, a: &BigAnalysis) -> std::io::Result<()> {
+fn write_text(out: &mut impl Write, a: &PositionDocument) -> std::io::Result<()> {
     writeln!(out, "{}", outcome_str(a.outcome))?;
     for m in &a.winning_moves {
-        write!(out, "heap {}: {} ->", m.heap + 1, m.from)?;
+        write!(out, "heap {}: {} ->", m.heap, m.from)?;
         for h in &m.to {
             write!(out, " {h}")?;
         }
         writeln!(out)?;
     }
     Ok(())
-}
-
-/// The JSON document of `grundy position`, fields in the order of the specification; numbers
-/// are exact JSON integers of any size.
-#[derive(serde::Serialize)]
-struct PositionDoc {
-    outcome: &'static str,
-    nim_sum: Option<Box<RawValue>>,
-    winning_moves: Vec<MoveDoc>,
-}
-
-#[derive(serde::Serialize)]
-struct MoveDoc {
-    heap: usize,
-    from: Box<RawValue>,
-    to: Vec<Box<RawValue>>,
-}
-
-fn json(a: &BigAnalysis) -> PositionDoc {
-    PositionDoc {
-        outcome: outcome_str(a.outcome),
-        nim_sum: a.nim_sum.as_ref().map(json_int),
-        winning_moves: a
-            .winning_moves
-            .iter()
-            .map(|m| MoveDoc {
-                heap: m.heap + 1,
-                from: json_int(&m.from),
-                to: m.to.iter().map(json_int).collect(),
-            })
-            .collect(),
-    }
 }

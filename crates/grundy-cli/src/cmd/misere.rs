@@ -4,7 +4,7 @@ use crate::error::CliError;
 use crate::output::{control, print_json, progress, stdout};
 use clap::Args;
 use grundy::heap::HeapGame;
-use grundy::misere::{self, MisereQuotient, Tameness};
+use grundy::misere::{self, MisereQuotient, QuotientDocument, Tameness};
 use grundy::notation::game::parse_game;
 use grundy::notation::number::parse_u64;
 use std::io::Write;
@@ -46,7 +46,7 @@ pub fn run(args: MisereArgs) -> Result<(), CliError> {
     let q = misere::quotient(&game, args.max_heap, &control(&report))?;
     bar.finish_and_clear();
     if args.json {
-        return print_json(&doc(&q));
+        return print_json(&QuotientDocument::from(&q));
     }
     let mut out = stdout();
     write_text(&mut out, &q)?;
@@ -121,70 +121,6 @@ fn shown_heaps(q: &MisereQuotient) -> usize {
             usize::try_from(p.preperiod.saturating_add(p.period)).map_or(all, |k| k.min(all))
         }
         None => all,
-    }
-}
-
-#[derive(serde::Serialize)]
-struct Doc {
-    game: String,
-    max_heap: u64,
-    order: usize,
-    elements: Vec<String>,
-    mul: Vec<Vec<usize>>,
-    identity: usize,
-    p_portion: Vec<usize>,
-    heap_map: Vec<usize>,
-    generators: Vec<GenDoc>,
-    relations: Vec<RelDoc>,
-    proved: bool,
-    /// With `proved`: the heap map is periodic with `period` from heap `preperiod` on.
-    preperiod: Option<u64>,
-    period: Option<u64>,
-    tame: bool,
-}
-
-#[derive(serde::Serialize)]
-struct GenDoc {
-    name: String,
-    heap: u64,
-}
-
-#[derive(serde::Serialize)]
-struct RelDoc {
-    left: String,
-    right: String,
-}
-
-fn doc(q: &MisereQuotient) -> Doc {
-    Doc {
-        game: q.game().to_string(),
-        max_heap: q.max_heap(),
-        order: q.order(),
-        elements: q.elements(),
-        mul: q.table(),
-        identity: q.identity(),
-        p_portion: q.p_portion(),
-        heap_map: q.heap_map(),
-        generators: q
-            .generators()
-            .iter()
-            .map(|g| GenDoc {
-                name: g.name.clone(),
-                heap: g.heap,
-            })
-            .collect(),
-        relations: q
-            .relations()
-            .iter()
-            .map(|r| RelDoc {
-                left: r.left.clone(),
-                right: r.right.clone(),
-            })
-            .collect(),
-        proved: q.proof().is_some(),
-        preperiod: q.proof().map(|p| p.preperiod),
-        period: q.proof().map(|p| p.period),
-        tame: matches!(q.tameness(), Tameness::Tame { .. }),
     }
 }
 

@@ -5,10 +5,9 @@ use crate::error::CliError;
 use crate::output::{interruptible, print_json, stdout};
 use clap::Args;
 use grundy::notation::board::{parse_board_game, BoardGame};
-use grundy::solve::search::Solution;
+use grundy::solve::search::{Solution, SolutionDocument};
 use grundy::solve::Play;
 use grundy::Error;
-use serde::Serialize;
 use std::io::Write;
 
 /// Arguments of `grundy solve`.
@@ -54,32 +53,6 @@ pub struct SolveArgs {
     /// round all ranks saved.
     #[arg(long, value_name = "DIR", requires = "distributed")]
     pub(crate) checkpoint: Option<std::path::PathBuf>,
-}
-
-#[derive(Serialize)]
-struct JsonMove<'a> {
-    #[serde(rename = "move")]
-    name: &'a str,
-    after: &'a str,
-}
-
-#[derive(Serialize)]
-struct JsonStats {
-    positions: u64,
-    lookups: u64,
-    hits: u64,
-    hit_rate: f64,
-    table_bytes: u64,
-    seconds: f64,
-}
-
-#[derive(Serialize)]
-struct JsonSolution<'a> {
-    game: &'a str,
-    outcome: String,
-    value: Option<u64>,
-    winning_moves: Vec<JsonMove<'a>>,
-    stats: JsonStats,
 }
 
 /// Runs `grundy solve`.
@@ -150,26 +123,7 @@ pub(crate) fn write_text(s: &Solution) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Prints the library's [`SolutionDocument`] of `s`.
 pub(crate) fn write_json(game: &str, s: &Solution) -> Result<(), CliError> {
-    print_json(&JsonSolution {
-        game,
-        outcome: s.outcome.to_string(),
-        value: s.value,
-        winning_moves: s
-            .winning_moves
-            .iter()
-            .map(|m| JsonMove {
-                name: &m.name,
-                after: &m.after,
-            })
-            .collect(),
-        stats: JsonStats {
-            positions: s.stats.positions,
-            lookups: s.stats.lookups,
-            hits: s.stats.hits,
-            hit_rate: s.stats.hit_rate(),
-            table_bytes: s.stats.table_bytes,
-            seconds: s.seconds,
-        },
-    })
+    print_json(&SolutionDocument::new(game, s))
 }

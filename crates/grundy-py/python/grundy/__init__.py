@@ -190,6 +190,18 @@ class Position:
     winning_moves: List[Move] = field(default_factory=list)
     heaps: Tuple[int, ...] = ()
 
+    def to_dict(self) -> dict:
+        """The position as the document of ``grundy position --json``
+        (``docs/schemas/position.json``): heaps numbered from 1 there, as on the command line
+        (``Move.heap`` is 0-based, a Python index)."""
+        return {
+            "outcome": self.outcome,
+            "nim_sum": self.nim_sum,
+            "winning_moves": [
+                {"heap": m.heap + 1, "from": m.from_, "to": sorted(m.to)} for m in self.winning_moves
+            ],
+        }
+
     def __str__(self) -> str:
         return "\n".join([self.outcome] + [str(m) for m in self.winning_moves])
 
@@ -322,6 +334,10 @@ class MisereQuotient:
         self.proof: Optional[Tuple[int, int, str]] = native.proof
         self.tameness: str = native.tameness
 
+    def to_dict(self) -> Dict[str, Any]:
+        """The quotient as the document of ``grundy misere --json`` (``docs/schemas/quotient.json``)."""
+        return dict(self._q.to_dict())
+
     @property
     def order(self) -> int:
         """The number of elements |Q|."""
@@ -356,10 +372,13 @@ class MisereQuotient:
 
 
 def count(game: Any, heaps: int, max: int, min: int = 1, nim_sum: int = 0, mod: Optional[int] = None,
-          unordered: bool = False, distribution: bool = False, progress: bool = False) -> Any:
+          unordered: bool = False, distribution: bool = False, progress: bool = False,
+          document: bool = False) -> Any:
     """The number of ``heaps``-tuples of heap sizes in ``[min, max]`` whose Grundy values xor to
     ``nim_sum``, modulo ``mod`` when given; ``unordered=True`` counts multisets. With
     ``distribution=True``, the list of counts for every nim-sum instead (as ``grundy count``).
+    With ``document=True``, the document of ``grundy count --json`` as a dict
+    (``docs/schemas/count.json``): the question and the count (and the distribution when asked).
 
     >>> count("nim", heaps=3, max=7)
     42
@@ -370,6 +389,15 @@ def count(game: Any, heaps: int, max: int, min: int = 1, nim_sum: int = 0, mod: 
         progress, None, "analysing",
         lambda cb: _grundy._count(native, heaps, max, min, nim_sum, mod, unordered, distribution, cb),
     )
+    if document:
+        doc = {
+            "game": g.name, "heaps": int(heaps), "min": int(min), "max": int(max),
+            "nim_sum": int(nim_sum), "modulus": None if mod is None else int(mod),
+            "unordered": bool(unordered), "count": int(total),
+        }
+        if distribution:
+            doc["distribution"] = [int(c) for c in dist]
+        return doc
     return dist if distribution else total
 
 
@@ -418,6 +446,30 @@ class GraphSolution:
         else:
             v = int(self.value[i])
         return str(self.outcome[i]), (None if r < 0 else r), v
+
+    def to_dict(self) -> dict:
+        """The solution as the document of ``grundy graph solve --json``
+        (``docs/schemas/graph.json``): every vertex with its name (as text), outcome,
+        remoteness (None for a draw), finite value, or ``value`` None and ``infinite_options``
+        K for ∞(K); value and infinite options both None under misère play."""
+        vertices = []
+        for i, n in enumerate(self.names):
+            r = int(self.remoteness[i])
+            value: Optional[int] = None
+            infinite: Optional[List[int]] = None
+            if not self.misere:
+                if i in self.infinite:
+                    infinite = [int(k) for k in self.infinite[i]]
+                else:
+                    value = int(self.value[i])
+            vertices.append({
+                "name": str(n),
+                "outcome": str(self.outcome[i]),
+                "remoteness": None if r < 0 else r,
+                "value": value,
+                "infinite_options": infinite,
+            })
+        return {"vertices": vertices}
 
     def __str__(self) -> str:
         lines = []
@@ -554,6 +606,24 @@ class Solution:
     value: Optional[int]
     winning_moves: List[Tuple[str, str]] = field(default_factory=list)
     stats: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    game: Optional[str] = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def _from_document(cls, doc: Dict[str, Any]) -> "Solution":
+        moves = [(m["move"], m["after"]) for m in doc["winning_moves"]]
+        return cls(doc["outcome"], doc["value"], moves, dict(doc["stats"]), doc["game"])
+
+    def to_dict(self) -> dict:
+        """The solution as the document of ``grundy solve --json``
+        (``docs/schemas/solution.json``): ``game``, ``outcome``, ``value``, ``winning_moves``
+        as ``{"move", "after"}``, ``stats``."""
+        return {
+            "game": self.game,
+            "outcome": self.outcome,
+            "value": self.value,
+            "winning_moves": [{"move": m, "after": after} for m, after in self.winning_moves],
+            "stats": dict(self.stats),
+        }
 
     def __str__(self) -> str:
         lines = [self.outcome]
@@ -589,12 +659,11 @@ class Game:
         """
         if memory is not None:
             memory = _natural(memory, "memory")
-        outcome, value, winning, st = _with_progress(
+        doc = _with_progress(
             progress, None, "positions",
             lambda cb: _grundy._solve_board(self.notation, bool(misere), bool(moves), memory, cb),
         )
-        keys = ("positions", "lookups", "hits", "hit_rate", "table_bytes", "seconds")
-        return Solution(outcome, value, [tuple(m) for m in winning], dict(zip(keys, st)))
+        return Solution._from_document(doc)
 
     def show(self) -> str:
         """The starting position in its family's notation (``chomp:4x3`` shows as

@@ -39,5 +39,6 @@ pub use histogram::{Histogram, Limits, Periodic, Run, RunList, RunSource};
 pub use tuples::{
     count_from_histogram, count_from_histogram_with, count_multisets, count_multisets_with,
     count_tuples, count_tuples_with, multiset_distribution, multiset_distribution_with,
-    tuple_distribution, tuple_distribution_with, tuple_probability_f64, CountAnswer, CountSpec,
+    tuple_distribution, tuple_distribution_with, tuple_probability_f64, CountAnswer, CountDocument,
+    CountSpec,
 };

@@ -185,7 +185,7 @@ pub fn lookup<C: Comm + ?Sized>(
 }
 
 /// [`solve`] for a loaded game of the rules notation
-/// ([`families::load`](crate::game::families::load)).
+/// ([`notation::board::load`](crate::notation::board::load)).
 pub fn solve_loaded<C: Comm + ?Sized>(
     bsp: &Bsp<'_, C>,
     loaded: &crate::game::families::Loaded,

@@ -41,7 +41,7 @@ pub struct HeapGame {
 
 impl HeapGame {
     /// The game of a parsed notation; a `script:PATH` is read and compiled here (errors are
-    /// [`Error::Invalid`] with the script's line, or [`Error::Limit`] for an oversized file).
+    /// [`Error::Invalid`](crate::Error::Invalid) with the script's line, or [`Error::Limit`](crate::Error::Limit) for an oversized file).
     pub fn from_spec(spec: GameSpec) -> Result<HeapGame> {
         let rule = Rule::from_spec(&spec)?;
         Ok(HeapGame::with_rule(spec, rule))

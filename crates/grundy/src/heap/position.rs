@@ -24,6 +24,7 @@
 //! their total size) stops before it allocates them.
 
 use crate::control::{Control, Reservation};
+use crate::document::Natural;
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::heap::rule::{HeapRule, Options, Rule};
@@ -542,6 +543,90 @@ impl From<PositionAnalysis> for BigPositionAnalysis {
                     to: m.to.into_iter().map(BigUint::from).collect(),
                 })
                 .collect(),
+        }
+    }
+}
+
+/// The answer to "who wins this sum of heaps, and how?" as a document: what `grundy position
+/// --json` and Python's `Position.to_dict()` write (JSON Schema: `docs/schemas/position.json`).
+/// Heaps are numbered from 1 in the document, as on the command line; every number is an exact
+/// JSON integer of any size ([`Natural`]).
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(deny_unknown_fields),
+    schemars(
+        title = "position",
+        description = "The outcome of a sum of heaps and every winning move. Heaps are \
+                       numbered from 1, in the order given; numbers are exact JSON integers of \
+                       any size."
+    )
+)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionDocument {
+    /// `P` (the player to move loses) or `N` (the player to move wins).
+    pub outcome: Outcome,
+    /// The nim-sum of the heaps' Grundy values; `null` under misère play, where values do not
+    /// add.
+    pub nim_sum: Option<Natural>,
+    /// Every winning move, by heap then option order (empty for a P-position).
+    pub winning_moves: Vec<MoveDocument>,
+}
+
+/// A winning move in a [`PositionDocument`]: heap number `heap` (from 1) of size `from` becomes
+/// the heaps `to` (ascending; empty when the heap is removed).
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(deny_unknown_fields)
+)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveDocument {
+    /// The heap moved in, numbered from 1 in the order the heaps were given.
+    pub heap: usize,
+    /// Its size.
+    pub from: Natural,
+    /// The heaps it becomes, ascending.
+    pub to: Vec<Natural>,
+}
+
+impl From<&Move> for MoveDocument {
+    fn from(m: &Move) -> MoveDocument {
+        MoveDocument {
+            heap: m.heap + 1,
+            from: Natural::from(m.from),
+            to: m.to.iter().map(|&h| Natural::from(h)).collect(),
+        }
+    }
+}
+
+impl From<&BigMove> for MoveDocument {
+    fn from(m: &BigMove) -> MoveDocument {
+        MoveDocument {
+            heap: m.heap + 1,
+            from: Natural(m.from.clone()),
+            to: m.to.iter().cloned().map(Natural).collect(),
+        }
+    }
+}
+
+impl From<&PositionAnalysis> for PositionDocument {
+    /// The document of an analysis in either play (the nim-sum present in normal play only).
+    fn from(a: &PositionAnalysis) -> PositionDocument {
+        PositionDocument {
+            outcome: a.outcome,
+            nim_sum: a.nim_sum.map(Natural::from),
+            winning_moves: a.winning_moves.iter().map(MoveDocument::from).collect(),
+        }
+    }
+}
+
+impl From<&BigPositionAnalysis> for PositionDocument {
+    fn from(a: &BigPositionAnalysis) -> PositionDocument {
+        PositionDocument {
+            outcome: a.outcome,
+            nim_sum: Some(Natural(a.nim_sum.clone())),
+            winning_moves: a.winning_moves.iter().map(MoveDocument::from).collect(),
         }
     }
 }

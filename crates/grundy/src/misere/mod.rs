@@ -131,6 +131,69 @@ impl Proof {
     }
 }
 
+/// The answer to "what is this game's misère quotient?" as a document: what `grundy misere
+/// --json` writes (JSON Schema: `docs/schemas/quotient.json`). Elements are numbered
+/// `0..order`, the identity (the class of the empty sum) first.
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(deny_unknown_fields),
+    schemars(title = "quotient")
+)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuotientDocument {
+    /// The game in canonical notation.
+    pub game: String,
+    /// The largest heap size of the closure: the quotient is that of the sums of heaps up to it.
+    pub max_heap: u64,
+    /// The number of elements `|Q|`.
+    pub order: usize,
+    /// Each element as its normal word in the generators.
+    pub elements: Vec<String>,
+    /// The multiplication table: `mul[a][b]` is the element `a·b`.
+    pub mul: Vec<Vec<usize>>,
+    /// The identity element (0).
+    pub identity: usize,
+    /// The P-portion: the elements whose sums are lost for the player to move.
+    pub p_portion: Vec<usize>,
+    /// The element of each heap size `0..=max_heap`.
+    pub heap_map: Vec<usize>,
+    /// The heaps whose element is new, as generators.
+    pub generators: Vec<Generator>,
+    /// The defining relations between words in the generators.
+    pub relations: Vec<Relation>,
+    /// Whether the quotient is proved for every heap size (periodicity theorem), not only up to
+    /// `max_heap`.
+    pub proved: bool,
+    /// With `proved`: the heap map is periodic with `period` from heap `preperiod` on.
+    pub preperiod: Option<u64>,
+    /// With `proved`: the period of the heap map.
+    pub period: Option<u64>,
+    /// Whether the quotient is tame (that of misère Nim restricted to some heaps).
+    pub tame: bool,
+}
+
+impl From<&MisereQuotient> for QuotientDocument {
+    fn from(q: &MisereQuotient) -> QuotientDocument {
+        QuotientDocument {
+            game: q.game().to_string(),
+            max_heap: q.max_heap(),
+            order: q.order(),
+            elements: q.elements(),
+            mul: q.table(),
+            identity: q.identity(),
+            p_portion: q.p_portion(),
+            heap_map: q.heap_map(),
+            generators: q.generators().to_vec(),
+            relations: q.relations().to_vec(),
+            proved: q.proof().is_some(),
+            preperiod: q.proof().map(|p| p.preperiod),
+            period: q.proof().map(|p| p.period),
+            tame: matches!(q.tameness(), Tameness::Tame { .. }),
+        }
+    }
+}
+
 /// The misère quotient of a heap game restricted to heaps of at most `max_heap` tokens.
 ///
 /// Elements are numbered `0..order()`, the identity (the class of the empty sum) being 0.

@@ -25,7 +25,11 @@ use std::collections::{HashMap, VecDeque};
 
 /// A generator of a quotient: its name and the heap size it is the element of.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(deny_unknown_fields)
+)]
 #[non_exhaustive]
 pub struct Generator {
     /// `a`, `b`, `c`, ... (`g27`, `g28`, ... past `z`).
@@ -36,7 +40,11 @@ pub struct Generator {
 
 /// A defining relation `left = right` between words in the generators.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(deny_unknown_fields)
+)]
 #[non_exhaustive]
 pub struct Relation {
     /// The left side, a word that is not normal, such as `b^3`.

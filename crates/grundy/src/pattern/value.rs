@@ -200,7 +200,7 @@ impl From<SequenceAnalysis> for AnalysisDocument {
 }
 
 /// The periodicity theorem that applies to a game, if any: by its notation (finite subtraction
-/// sets, take-and-break codes), or as a program's own rule declares it ([`HeapRule::shape`]).
+/// sets, take-and-break codes), or as a program's own rule declares it ([`HeapRule::shape`](crate::heap::HeapRule::shape)).
 pub fn theorem(game: &HeapGame) -> Option<Theorem> {
     match game.spec() {
         GameSpec::Custom(_) => game.shape(),

@@ -47,6 +47,70 @@ pub enum Gamma {
     Infinite(Vec<u64>),
 }
 
+/// One vertex of a solved game graph as a document: its outcome (`P`, `N`, or `D` for a draw),
+/// its remoteness (`null` for a draw) and, under normal play, its generalized Sprague-Grundy
+/// value: a number in `value`, or `∞(K)` as `value: null` with `K` in `infinite_options`;
+/// both `null` under misère play.
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(deny_unknown_fields)
+)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VertexDocument {
+    /// The vertex's name in the graph file.
+    pub name: String,
+    /// `P`, `N` or `D`.
+    pub outcome: Outcome,
+    /// The number of moves to the end with perfect play; `null` for a draw.
+    pub remoteness: Option<u64>,
+    /// The finite generalized Sprague-Grundy value; `null` when it is infinite or under misère
+    /// play.
+    pub value: Option<u64>,
+    /// For an infinite value `∞(K)`: the set `K` of finite values among the options,
+    /// ascending; `null` when the value is finite or under misère play.
+    pub infinite_options: Option<Vec<u64>>,
+}
+
+impl VertexDocument {
+    /// The document of vertex `name`, of outcome `outcome` and remoteness `remoteness`, with
+    /// its value `value` under normal play (`None` under misère play).
+    pub fn new(
+        name: impl Into<String>,
+        outcome: Outcome,
+        remoteness: Option<u64>,
+        value: Option<&Gamma>,
+    ) -> VertexDocument {
+        let (value, infinite_options) = match value {
+            Some(Gamma::Finite(a)) => (Some(*a), None),
+            Some(Gamma::Infinite(k)) => (None, Some(k.clone())),
+            None => (None, None),
+        };
+        VertexDocument {
+            name: name.into(),
+            outcome,
+            remoteness,
+            value,
+            infinite_options,
+        }
+    }
+}
+
+/// The answer to "who wins from each vertex of this game graph?" as a document: what `grundy
+/// graph solve --json` writes, vertex by vertex in the graph's order (JSON Schema:
+/// `docs/schemas/graph.json`).
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(deny_unknown_fields),
+    schemars(title = "graph")
+)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphDocument {
+    /// Every vertex, in the graph's order.
+    pub vertices: Vec<VertexDocument>,
+}
+
 impl Gamma {
     /// The outcome: P iff `0`; N iff finite positive or `∞(K)` with `0 ∈ K`; a draw otherwise.
     pub fn outcome(&self) -> Outcome {

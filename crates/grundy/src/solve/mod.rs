@@ -39,7 +39,10 @@ use std::fmt;
 /// unlabelled when no more can be labelled this way are `D`: from them the player to move has
 /// no move to a `P` position but a move to another `D` position, so neither side can force an
 /// end. Finite games (sums of heaps, acyclic graphs) have only `P` and `N` positions.
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Outcome {
     /// The previous player (the one who just moved) wins: the player to move loses.

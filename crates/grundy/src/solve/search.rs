@@ -489,12 +489,18 @@ impl<'f, 'c, F: Structured> Search<'f, 'c, F> {
     }
 }
 
-/// A winning move: its name and the position after it, in the family's notation.
+/// A winning move: its name and the position after it, in the family's notation. In a
+/// [`SolutionDocument`] it is written `{"move", "after"}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(deny_unknown_fields)
+)]
 #[non_exhaustive]
 pub struct WinningMove {
     /// The move (a cell, a domino, a vertex, …).
+    #[cfg_attr(feature = "serde", serde(rename = "move"))]
     pub name: String,
     /// The position after the move.
     pub after: String,
@@ -514,6 +520,72 @@ pub struct Solution {
     pub stats: Stats,
     /// Wall-clock seconds.
     pub seconds: f64,
+}
+
+/// The answer to "who wins this game given by its rules, and how?" as a document: a
+/// [`Solution`] with the game it answers. `grundy solve --json` and Python's
+/// `Solution.to_dict()` write exactly this (JSON Schema: `docs/schemas/solution.json`).
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(deny_unknown_fields),
+    schemars(title = "solution")
+)]
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolutionDocument {
+    /// The game, as it was given.
+    pub game: String,
+    /// `P` (the player to move loses) or `N` (the player to move wins).
+    pub outcome: Outcome,
+    /// The Grundy value under normal play; `null` under misère play, where values do not add.
+    pub value: Option<u64>,
+    /// Every winning move (empty for a P-position, or when the moves were not asked for).
+    pub winning_moves: Vec<WinningMove>,
+    /// What the search did.
+    pub stats: StatsDocument,
+}
+
+/// What a search did, as written in a [`SolutionDocument`]: the counters of [`Stats`], the
+/// share of lookups that hit, and the wall-clock time.
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(deny_unknown_fields)
+)]
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatsDocument {
+    /// Positions searched: entries created in the tables.
+    pub positions: u64,
+    /// Table lookups.
+    pub lookups: u64,
+    /// Lookups that found their entry.
+    pub hits: u64,
+    /// `hits / lookups` (0 when there was no lookup).
+    pub hit_rate: f64,
+    /// Bytes charged to the memory budget for the tables.
+    pub table_bytes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl SolutionDocument {
+    /// The document of the solution `s` of `game`.
+    pub fn new(game: impl Into<String>, s: &Solution) -> SolutionDocument {
+        SolutionDocument {
+            game: game.into(),
+            outcome: s.outcome,
+            value: s.value,
+            winning_moves: s.winning_moves.clone(),
+            stats: StatsDocument {
+                positions: s.stats.positions,
+                lookups: s.stats.lookups,
+                hits: s.stats.hits,
+                hit_rate: s.stats.hit_rate(),
+                table_bytes: s.stats.table_bytes,
+                seconds: s.seconds,
+            },
+        }
+    }
 }
 
 /// Solves `root` under `play`: the outcome, the Grundy value under normal play, and, when
