@@ -12,7 +12,7 @@
 //! The figure draws what the library computed (the values, the period, [`SequenceAnalysis::value`] for
 //! the window); it computes nothing about the game itself.
 //!
-//! [`SequenceAnalysis::value`]: grundy::pattern::value::SequenceAnalysis::value
+//! [`SequenceAnalysis::value`]: crate::pattern::value::SequenceAnalysis::value
 //!
 //! Only SVG is written (with the crate `plotters`): it needs no font file, since the viewer draws
 //! the text. A PNG would need the bitmap backend to rasterise text itself, with a font file

@@ -1,4 +1,4 @@
-//! A game given by its rules ([`Structured`](crate::game::Structured)), solved over ranks:
+//! A game given by its rules ([`Structured`] games), solved over ranks:
 //! the answer of [`solve::search::solve`](crate::solve::search::solve) (outcome, Grundy value
 //! in normal play, every winning move in the family's order), from a distributed exploration
 //! ([`explore`]) and a distributed retrograde pass ([`acyclic`]).

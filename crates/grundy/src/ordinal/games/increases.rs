@@ -131,7 +131,7 @@ impl NimWithIncreases {
     }
 
     /// A winning move in the sum of heaps `(n, t)`: the heap's index and its new `(n, t)`, or
-    /// `None` if the sum's value is 0 (see [`TransfiniteSolver::analyze_sum`](super::transfinite::TransfiniteSolver)).
+    /// `None` if the sum's value is 0 (see [`TransfiniteSolver::analyze_sum`](crate::ordinal::transfinite::TransfiniteSolver)).
     pub fn winning_move(
         &self,
         heaps: &[(BigUint, u64)],
