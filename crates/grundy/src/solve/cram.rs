@@ -593,6 +593,24 @@ impl Table {
         }
     }
 
+    /// Asks the processor to bring the bucket of `s` into the cache (a hint: nothing is read).
+    #[inline]
+    fn prefetch<B: Bits>(&self, s: &Shape<B>) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b = &self.buckets[hash(s.bits.wide(), s.w) as usize & self.mask];
+            // SAFETY: a prefetch reads no memory and cannot fault; the address is that of a
+            // bucket of the table, and SSE (where the instruction lives) is part of x86-64.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    (b as *const Bucket).cast(),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = s;
+    }
+
     /// Records `g(s) = value`.
     fn put<B: Bits>(&mut self, s: &Shape<B>, value: u8) {
         let slots = if self.wide { 2 } else { 4 };
@@ -707,8 +725,8 @@ pub struct Engine<'a, 'c, B = u128> {
     arena: Vec<Shape<B>>,
     /// Pending options of the searches on the current line.
     pending: Vec<Pending<B>>,
-    /// The parts of one position, for the generation of options.
-    scratch: Parts<B>,
+    /// The parts of the last two options generated.
+    scratch: [Parts<B>; 2],
     _reservation: Reservation,
     stats: Stats,
 }
@@ -826,7 +844,7 @@ impl<'a, 'c, B: Bits> Engine<'a, 'c, B> {
             table,
             arena: Vec::with_capacity(ARENA_CAPACITY),
             pending: Vec::with_capacity(PENDING_CAPACITY),
-            scratch: Parts::new(),
+            scratch: [Parts::new(), Parts::new()],
             _reservation: reservation,
         })
     }
@@ -855,8 +873,8 @@ impl<'a, 'c, B: Bits> Engine<'a, 'c, B> {
     /// Whether a position has value 0 (a P-position).
     pub fn is_p(&mut self, s: &Shape<B>) -> Result<bool> {
         let start = self.arena.len();
-        Shape::split(s.bits, s.width(), &mut self.scratch);
-        self.arena.extend_from_slice(self.scratch.as_slice());
+        Shape::split(s.bits, s.width(), &mut self.scratch[0]);
+        self.arena.extend_from_slice(self.scratch[0].as_slice());
         let e = Pending {
             key: 0,
             start: start as u32,
@@ -964,10 +982,15 @@ impl<'a, 'c, B: Bits> Engine<'a, 'c, B> {
     /// Generates the options of `c` (see the module documentation): those whose parts are all
     /// in the table remove their values from `p` (and are added to `known`), the others are
     /// pushed on `self.pending`, easiest first. `false` as soon as `p` and `r` are disjoint.
+    ///
+    /// The table is read one option behind: the buckets of an option's parts are fetched into
+    /// the cache while the next option is split.
     fn options(&mut self, c: &Shape<B>, p: &mut Candidates, r: u64, known: &mut u64) -> bool {
         let (w, h) = (c.width(), c.h as usize);
         let first = self.pending.len();
         let mut index = 0u32;
+        let mut cur = 0;
+        let mut waiting: Option<(B, u32)> = None;
         for (set, step, lines) in [(c.vertical(), w, w), (c.horizontal(), 1, h)] {
             for k in 0..lines {
                 let line = centre_out(lines, k);
@@ -981,58 +1004,85 @@ impl<'a, 'c, B: Bits> Engine<'a, 'c, B> {
                     let i = s.tz();
                     s = s.clear_lowest();
                     let after = c.bits & !B::bit(i) & !B::bit(i + step);
-                    Shape::split(after, w, &mut self.scratch);
-                    let parts = self.scratch.as_slice();
-                    let mut x = 0u8;
-                    let mut cost = 0u32;
-                    let start = self.arena.len();
-                    let room = self.arena.capacity() - start >= parts.len()
-                        && self.pending.len() < self.pending.capacity();
-                    for q in parts {
-                        self.stats.lookups += 1;
-                        match self.table.get(q) {
-                            Some(v) => {
-                                self.stats.hits += 1;
-                                x ^= v;
-                            }
-                            None => {
-                                cost += q.cells() * q.cells();
-                                if room {
-                                    self.arena.push(*q);
-                                }
-                            }
-                        }
+                    Shape::split(after, w, &mut self.scratch[cur]);
+                    for q in self.scratch[cur].as_slice() {
+                        self.table.prefetch(q);
                     }
-                    if cost == 0 {
-                        p.remove(x);
-                        if x < 64 {
-                            *known |= 1 << x;
-                        }
-                        if p.low & r == 0 {
+                    if let Some((after, index)) = waiting {
+                        if !self.settle(1 - cur, after, index, p, r, known) {
                             return false;
                         }
-                    } else {
-                        if room {
-                            // The known parts too: they are read again when the option is asked.
-                            let unknown = self.arena.len();
-                            for q in parts {
-                                if !self.arena[start..unknown].contains(q) {
-                                    self.arena.push(*q);
-                                }
-                            }
-                        }
-                        self.pending.push(Pending {
-                            key: cost << 9 | index,
-                            start: start as u32,
-                            len: (self.arena.len() - start) as u32,
-                            after,
-                        });
                     }
+                    waiting = Some((after, index));
+                    cur = 1 - cur;
                     index += 1;
                 }
             }
         }
+        if let Some((after, index)) = waiting {
+            if !self.settle(1 - cur, after, index, p, r, known) {
+                return false;
+            }
+        }
         self.pending[first..].sort_unstable_by_key(|e| e.key);
+        true
+    }
+
+    /// Settles the option `after` (the `index`-th generated) from the parts in
+    /// `self.scratch[buffer]` if they are all in the table, or pushes it on `self.pending`;
+    /// `false` once `p` and `r` are disjoint.
+    fn settle(
+        &mut self,
+        buffer: usize,
+        after: B,
+        index: u32,
+        p: &mut Candidates,
+        r: u64,
+        known: &mut u64,
+    ) -> bool {
+        let parts = self.scratch[buffer].as_slice();
+        let mut x = 0u8;
+        let mut cost = 0u32;
+        let start = self.arena.len();
+        let room = self.arena.capacity() - start >= parts.len()
+            && self.pending.len() < self.pending.capacity();
+        for q in parts {
+            self.stats.lookups += 1;
+            match self.table.get(q) {
+                Some(v) => {
+                    self.stats.hits += 1;
+                    x ^= v;
+                }
+                None => {
+                    cost += q.cells() * q.cells();
+                    if room {
+                        self.arena.push(*q);
+                    }
+                }
+            }
+        }
+        if cost == 0 {
+            p.remove(x);
+            if x < 64 {
+                *known |= 1 << x;
+            }
+            return p.low & r != 0;
+        }
+        if room {
+            // The known parts too: they are read again when the option is asked.
+            let unknown = self.arena.len();
+            for q in parts {
+                if !self.arena[start..unknown].contains(q) {
+                    self.arena.push(*q);
+                }
+            }
+        }
+        self.pending.push(Pending {
+            key: cost << 9 | index,
+            start: start as u32,
+            len: (self.arena.len() - start) as u32,
+            after,
+        });
         true
     }
 
