@@ -10,8 +10,10 @@
 # Settings (environment): GRUNDY (default target/release/grundy), IGSOLVE (default
 # target/peers/bin/igsolve), RUNS (runs per board and program, default 3: the median is shown),
 # TIMEOUT (seconds a run may take, default 120). Each row: the value each program prints (they
-# must agree), the median wall-clock seconds of each (process start to exit), and the ratio
-# grundy / igsolve (below 1: grundy is faster).
+# must agree), the median wall-clock seconds of each (process start to exit) and their ratio
+# grundy / igsolve (below 1: grundy is faster), then the median of the search time each program
+# reports itself (`grundy solve -v`: "time", igsolve: "Calculation time"; process start and
+# argument parsing left out) and their ratio.
 set -u
 GRUNDY=${GRUNDY:-target/release/grundy}
 IGSOLVE=${IGSOLVE:-target/peers/bin/igsolve}
@@ -21,20 +23,23 @@ if [ $# -eq 0 ]; then
     set -- 3x11 3x12 5x6 5x7 6x6 4x9 5x8 3x13
 fi
 
-# Prints "VALUE SECONDS" for one run of a command, or "- timeout".
+# Prints "VALUE SECONDS SEARCH" for one run of a command (SEARCH: the search time the program
+# reports, in seconds), or "- timeout -".
 run() {
     local out start end
     start=$(date +%s.%N)
-    out=$(timeout "$TIMEOUT" "$@" 2>/dev/null)
+    out=$(timeout "$TIMEOUT" "$@" 2>&1)
     local rc=$?
     end=$(date +%s.%N)
     if [ $rc -ne 0 ]; then
-        echo "- timeout"
+        echo "- timeout timeout"
         return
     fi
-    local v
+    local v s
     v=$(printf '%s\n' "$out" | sed -n 's/^value \([0-9]*\)$/\1/p; s/^Nimber of initial position: \([0-9]*\)$/\1/p' | head -1)
-    echo "$v $(echo "$end - $start" | bc)"
+    s=$(printf '%s\n' "$out" | sed -n 's/.*, time \([0-9.]*\) s$/\1/p; s/^Calculation time: \([0-9.]*\)\(ns\|µs\|ms\|s\)$/\1 \2/p' | head -1 |
+        awk '{u=$2; x=$1; if(u=="ns")x/=1e9; else if(u=="µs")x/=1e6; else if(u=="ms")x/=1e3; printf "%.6f\n", x}')
+    echo "$v $(echo "$end - $start" | bc) ${s:-timeout}"
 }
 
 # The median of the numbers on stdin ("timeout" if any run timed out).
@@ -42,25 +47,30 @@ median() {
     sort -g | awk '{a[NR]=$1} /timeout/{t=1} END{if(t){print "timeout"} else if(NR%2){printf "%.3f\n",a[(NR+1)/2]} else {printf "%.3f\n",(a[NR/2]+a[NR/2+1])/2}}'
 }
 
-echo "| board | value (grundy) | value (igsolve) | grundy s (median of $RUNS) | igsolve s (median of $RUNS) | grundy / igsolve |"
-echo "|---|---|---|---|---|---|"
+echo "| board | value (grundy) | value (igsolve) | grundy s (median of $RUNS) | igsolve s (median of $RUNS) | grundy / igsolve | grundy search s | igsolve search s | search ratio |"
+echo "|---|---|---|---|---|---|---|---|---|"
+# $1 / $2, or "-" when either timed out or the divisor rounds to 0.
+ratio() {
+    if [ "$1" = timeout ] || [ "$2" = timeout ] || [ "$(echo "$2 == 0" | bc)" = 1 ]; then
+        echo -
+    else
+        echo "scale=2; $1 / $2" | bc
+    fi
+}
 for b in "$@"; do
     r=${b%x*}
     c=${b#*x}
-    gv=-; iv=-; gt=(); it=()
+    gv=-; iv=-; gt=(); it=(); gs=(); is=()
     for _ in $(seq "$RUNS"); do
-        read -r v t < <(run "$GRUNDY" solve "cram:$b")
-        gv=$v; gt+=("$t")
-        read -r v t < <(run "$IGSOLVE" cram -r "$r" -c "$c")
-        iv=$v; it+=("$t")
+        read -r v t s < <(run "$GRUNDY" solve "cram:$b" -v)
+        gv=$v; gt+=("$t"); gs+=("$s")
+        read -r v t s < <(run "$IGSOLVE" cram -r "$r" -c "$c")
+        iv=$v; it+=("$t"); is+=("$s")
     done
     gm=$(printf '%s\n' "${gt[@]}" | median)
     im=$(printf '%s\n' "${it[@]}" | median)
-    if [ "$gm" = timeout ] || [ "$im" = timeout ]; then
-        ratio=-
-    else
-        ratio=$(echo "scale=2; $gm / $im" | bc)
-    fi
+    gsm=$(printf '%s\n' "${gs[@]}" | median)
+    ism=$(printf '%s\n' "${is[@]}" | median)
     [ "$gv" != - ] && [ "$iv" != - ] && [ "$gv" != "$iv" ] && echo "VALUES DIFFER on $b" >&2
-    echo "| cram:$b | $gv | $iv | $gm | $im | $ratio |"
+    echo "| cram:$b | $gv | $iv | $gm | $im | $(ratio "$gm" "$im") | $gsm | $ism | $(ratio "$gsm" "$ism") |"
 done

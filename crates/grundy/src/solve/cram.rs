@@ -1,25 +1,59 @@
-//! A dedicated engine for Cram on boards of at most 128 cells: bitboards, a transposition table
-//! of fixed size, components under symmetry, and the pruned nimber search of Beling and
-//! Rogalski.
+//! A dedicated engine for Cram on boards of at most 128 cells: bitboards, simplified components
+//! under symmetry, a transposition table of bounded size, and the pruned nimber search of
+//! Beling and Rogalski.
 //!
 //! # Positions
 //!
-//! A region of free cells is a [`Shape`]: a `u128` holding its cells row by row inside its
-//! bounding box (`h` rows of `w` cells, bit `r·w + c`). A domino is two set bits at distance 1
-//! (same row) or `w`; the horizontal ones are `b & (b >> 1)` without the last column, the
-//! vertical ones `b & (b >> w)`, so every move is found with a few word operations and no
-//! allocation.
+//! A region of free cells is a [`Shape`]: a word of [`Bits`] holding its cells row by row
+//! inside its bounding box (`h` rows of `w` cells, bit `r·w + c`); the word is a `u64` when the
+//! board's box has at most 64 cells and a `u128` otherwise. A domino is two set bits at
+//! distance 1 (same row) or `w`; the horizontal ones are `b & (b >> 1)` without the last
+//! column, the vertical ones `b & (b >> w)`, so every move is found with a few word operations
+//! and no allocation.
 //!
-//! **Components.** A move touches one 4-connected region of free cells, so a board is the
-//! disjunctive sum of its regions and its value the xor of theirs (Sprague-Grundy). Regions are
-//! found by flood fill on the bitboard (`x ← (x ∪ neighbours(x)) ∩ free` until stable). A lone
-//! cell can never be covered by a domino and is dropped; every other free cell has a free
-//! neighbour, so nothing else is dead.
+//! Cram on a region is Cram on its grid graph: a move removes the two ends of an edge. The
+//! statements below are about such graphs; each is proved by induction on the number of
+//! vertices, comparing the sets of values of the options (equal sets give equal `mex`).
 //!
-//! **Symmetry.** Each region is cropped to its bounding box (translated to the corner) and
-//! stored as the least of its images under the symmetries of the rectangle, oriented with
-//! `h ≤ w`: the four reflections of a non-square box, the eight symmetries of a square.
-//! Isomorphic game graphs have equal values, so one table entry serves every image.
+//! **Components.** A move touches one connected region, so a position is the disjunctive sum
+//! of its regions and its value the xor of theirs (Sprague-Grundy). Regions are found by flood
+//! fill on the bitboard. A lone cell is dropped (no domino covers it). Two equal regions (after
+//! the symmetry below) have values `g ⊕ g = 0` and are both dropped.
+//!
+//! **Pendant twins.** If two cells `t₁, t₂` each have one neighbour, the same cell `c`, then
+//! removing `t₂` keeps the value. *Proof.* Every option of `G` not covering `c` is an option of
+//! `G − t₂` with `t₂` added back, of equal value by induction (`t₁, t₂` are still pendant on
+//! `c`); the options covering `c` without `t₂` are the same in both games (`t₂` is then a lone
+//! cell); and the option `{t₂, c}` of `G` is the image of `{t₁, c}` under the automorphism
+//! swapping `t₁` and `t₂`. ∎
+//!
+//! **Bridges.** Call a cell with one neighbour a *tuft* and a neighbour of a tuft a *star*. A
+//! cell `x` that is not a tuft and whose neighbours are all stars can be removed. *Proof.* Let
+//! `s` be a neighbour of `x` with tuft `t` (`t ≠ x`, as `x` is no tuft). The option `{x, s}`
+//! of `G` leaves `t` alone; the option `{t, s}` leaves `x`, which is still such a cell (its
+//! other neighbours are still stars, their tufts untouched), so by induction it equals
+//! `G − {t, s} − x = G − {x, s}` up to the lone `t`. Every other option keeps `x`'s property
+//! (a tuft leaves only with its star) and is equal, by induction, to the same option of
+//! `G − x`. ∎ No two such cells are neighbours (a neighbour of `x` is a star, and a star all
+//! of whose neighbours are stars would be a tuft's only neighbour, hence a tuft), so all are
+//! removed at once; the rules are applied until nothing changes.
+//!
+//! **Twins in a square.** Let `A, B, C, D` be the free cells of a 2×2 square (`A, B` on top,
+//! `C, D` below) and let the neighbours of `A` and of `D` be exactly `B` and `C`, or those of
+//! `B` and of `C` be exactly `A` and `D`. Then deleting the horizontal edges `AB` and `CD` keeps
+//! the value. *Proof* (for twins `X, Y` with neighbours `{P, Q}`, deleting `XP` and `YQ`). The
+//! option `{X, P}` is the image of `{Y, P}` under the automorphism swapping `X` and `Y`, and
+//! `{Y, P}` is an option of both games; likewise `{Y, Q}` and `{X, Q}`. The options `{X, Q}`,
+//! `{Y, P}` and those away from the square are the same or equal by induction. An option that
+//! covers `P` with another cell leaves `X` and `Y` pendant on `Q` in `G` and one of them alone
+//! in the other game: equal by the pendant twins. ∎ The flood fill ignores those edges, so such
+//! a square may split a region in two; a part that lost edges is simplified again (its cells
+//! may have become tufts). Each part is then evaluated as a region of the grid again, with
+//! its own square's edges, which by the same statement does not change its value.
+//!
+//! **Symmetry.** Each region is cropped to its bounding box and stored as the least of its
+//! images under the symmetries of the rectangle, oriented with `h ≤ w`: the four reflections
+//! of a non-square box, the eight symmetries of a square. Isomorphic graphs have equal values.
 //!
 //! **Mirror strategy.** If a region is invariant under a symmetry `σ` of its box (the half turn,
 //! or a reflection) and no domino meets its own image (no free cell is fixed by `σ` and no
@@ -31,27 +65,25 @@
 //! Artificial Intelligence 283, 2020)
 //!
 //! `value_in(G, R)` returns `g(G)` when `g(G) ∈ R` and may answer "not in `R`" otherwise. A
-//! position with `m` options has `g(G) ≤ m`, so `g(G) = min C` for the candidates
-//! `C = {0, …, m} ∖ {g(G') : G → G'}`. The search keeps a set `P ⊇` of candidates, starting
-//! from `{0, …, m}`, and asks each option only about `Q = (P ∖ {max P}) ∩ [0, max R]`:
+//! position with `m` options has `g(G) ≤ m`. The search keeps a set `P` of candidates, starting
+//! from `{0, …, m}`, and asks each option in turn about `Q = (P ∖ {max P}) ∩ [0, max R]`:
 //!
-//! * an exact answer `g(G')` removes it from `P`;
-//! * "not in `Q`" removes `max P` instead.
+//! * an exact answer `v` removes `v` from `P` if `v ∈ P`, and `max P` otherwise;
+//! * "not in `Q`" removes `max P`.
 //!
-//! *Claim.* After the last option, `P` is not empty (it lost at most one element per option),
-//! and if `x = min P ≤ max R` then `g(G) = x`, otherwise `g(G) > max R`. *Proof.* An element
-//! removed from `P` without being an option's value was `max P` at the time, so it exceeds every
-//! element left at the end, in particular `x`: such removals never hide a candidate below `x`.
-//! And no option has the value `x`: when such an option was asked, `x` was in `P`; if it was
-//! `max P`, either answer removed it; otherwise `x ∈ Q` (as `x ≤ max R`), so the answer was
-//! exact and removed it; yet `x` is left at the end. Hence `min C = x`; the same argument with
-//! `P ∩ [0, max R] = ∅` shows that `C` has no element `≤ max R`. ∎
+//! *Claim.* After the last option `P = {x}` (it lost one element per option); if
+//! `x ≤ max R` then `g(G) = x`, otherwise `g(G) > max R`. *Proof.* An element `y < x` was
+//! removed at some step; had it been removed as `max P` it would exceed `x`, which was still in
+//! `P`: so `y` is an option's value, and `g(G) ≥ x`. If `x ≤ max R` and an option had the value
+//! `x`: when it was asked, `x ∈ P`; if `x = max P` either answer removed `x`, otherwise `x ∈ Q`
+//! and the answer was exact and removed `x` — yet `x` is left. So `g(G) = x`. ∎
 //!
-//! Two cut-offs follow: once `P ∩ R = ∅` the answer is "not in `R`" (`min P` at the end is in
-//! every earlier `P`), and once `|P| = 1` its element is the value. Before any recursion every
-//! option whose components are all in the table is settled (the enhanced transposition
-//! cutoff), and the remaining options are searched with those that leave the smallest largest
-//! component first.
+//! Two cut-offs follow: once `P ∩ R = ∅` the answer is "not in `R`" (the final `x` is in every
+//! earlier `P`, and `g(G) = x ∉ R` or `g(G) > max R`). Options whose parts are all in the table
+//! are settled first, while they are generated (the enhanced transposition cutoff), and the
+//! search stops as soon as `P ∩ R = ∅`; the others are asked easiest first (the least sum of
+//! the squares of their unknown parts' cells), the moves generated from the central column out
+//! (vertical dominoes) and then from the central row out (horizontal ones).
 //!
 //! An option that is a sum `D₁ + … + Dᵣ` has `g = g(D₁) ⊕ … ⊕ g(Dᵣ)`: the values of all parts
 //! but the largest unknown one are computed, and the largest is asked about `Q ⊕ x`, the set
@@ -59,14 +91,25 @@
 //! the question "is `G + *k` a P-position" of Lemoine and Viennot ("Nimbers are inevitable",
 //! 2012) asked for a whole set of `k` at once.
 //!
+//! The board's own regions are solved by aspiration: for `k = 0, 1, …` each option not yet
+//! settled is asked whether its value is `k`; an exact answer settles the option for good, and
+//! the first `k` that no option has is the value.
+//!
 //! # Memory
 //!
-//! The transposition table is one array of two-slot buckets reserved in full from the
-//! [`Control`]'s budget when the engine starts ([`table_bytes`]); a new entry takes an empty
-//! slot or that of its own key, otherwise the first slot keeps the larger region (more cells:
-//! more work to recompute) and the second is always replaced. The search itself keeps its
-//! options in fixed arrays on a thread stack of [`STACK_BYTES`], also reserved; nothing grows
-//! with the search.
+//! The transposition table holds exact values only, in buckets of one cache line: four entries
+//! of two words (the shape's bits, its width, value and cells) when the board's box has at most
+//! 104 cells, two entries of four words otherwise. Its largest size is reserved in full from the
+//! [`Control`]'s budget when the engine starts ([`table_bytes`]); it starts small and doubles
+//! (splitting each bucket in place) while it is half full, so that a small search stays in the
+//! cache, and once at its largest a new entry takes the slot of the region with the fewest
+//! cells (the cheapest to recompute). The options of the searches on the current line are kept
+//! in two arrays reserved up front; a search that would outgrow them recomputes its options'
+//! parts when it asks them instead.
+
+mod bits;
+
+pub use bits::Bits;
 
 use crate::control::{Control, Reservation};
 use crate::error::{Error, LimitKind, Result};
@@ -82,8 +125,8 @@ pub const MAX_CELLS: usize = 128;
 /// The largest table [`table_bytes`] takes by default: 1 GiB.
 pub const DEFAULT_TABLE_BYTES: u64 = 1 << 30;
 
-/// The stack of the search thread (the search recurses at most once per domino, 64 levels of a
-/// few kilobytes each).
+/// The stack of the search thread (the search recurses at most a few times per domino, 64
+/// dominoes at most, in frames of a few hundred bytes).
 pub const STACK_BYTES: usize = 4 << 20;
 
 /// Positions (new table entries) between two progress reports to the control.
@@ -94,62 +137,28 @@ const PROGRESS_EVERY: u64 = 1 << 14;
 /// boards are below 8).
 const ALL: u64 = u64::MAX;
 
-/// Bits of column 0 of a board `w` cells wide (bits `0, w, 2w, …`), for `w` in `1..=128`.
-const FIRST_COL: [u128; 129] = first_cols();
-
-const fn first_cols() -> [u128; 129] {
-    let mut t = [0u128; 129];
-    let mut w = 1;
-    while w <= 128 {
-        let mut m = 0u128;
-        let mut i = 0;
-        while i < 128 {
-            m |= 1 << i;
-            i += w;
-        }
-        t[w] = m;
-        w += 1;
-    }
-    t
-}
-
+/// The lowest `n` bits of a set of nimbers.
 #[inline]
-fn shr(x: u128, n: usize) -> u128 {
-    x.checked_shr(n as u32).unwrap_or(0)
-}
-
-#[inline]
-fn shl(x: u128, n: usize) -> u128 {
-    x.checked_shl(n as u32).unwrap_or(0)
-}
-
-/// The lowest `n` bits.
-#[inline]
-fn low(n: usize) -> u128 {
-    if n >= 128 {
-        u128::MAX
+fn low64(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
     } else {
-        (1u128 << n) - 1
+        (1 << n) - 1
     }
-}
-
-#[inline]
-fn last_col(w: usize) -> u128 {
-    FIRST_COL[w] << (w - 1)
 }
 
 /// A set of free cells inside an `h × w` box (`h · w ≤ 128`), bit `r·w + c` for cell `(r, c)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Shape {
+pub struct Shape<B = u128> {
     /// The free cells.
-    pub bits: u128,
+    pub bits: B,
     /// Cells per row.
     pub w: u8,
     /// Rows.
     pub h: u8,
 }
 
-impl Shape {
+impl Shape<u128> {
     /// The board's free cells, or `None` if its box has more than [`MAX_CELLS`] cells.
     pub fn from_board(b: &Board) -> Option<Shape> {
         let (h, w) = (b.rows(), b.cols());
@@ -185,63 +194,146 @@ impl Shape {
         b
     }
 
+    /// The same shape in the word `B` (which must hold its box).
+    fn narrow<B: Bits>(&self) -> Shape<B> {
+        Shape {
+            bits: B::narrow(self.bits),
+            w: self.w,
+            h: self.h,
+        }
+    }
+}
+
+/// Free cells whose right, left, lower and upper neighbour is free, in a box `w` wide.
+#[inline]
+fn neighbours<B: Bits>(p: B, w: usize) -> [B; 4] {
+    [
+        p & p.shr(1) & !B::last_col(w),
+        p & p.shl(1) & !B::first_col(w),
+        p & p.shr(w),
+        p & p.shl(w),
+    ]
+}
+
+/// The free cells `p` (a box `w` wide) without lone cells, without all but one of the pendant
+/// twins of each cell, and without bridges, until nothing changes (see the module
+/// documentation): a position of the same value.
+pub fn simplify<B: Bits>(mut p: B, w: usize) -> B {
+    loop {
+        let [r, l, d, u] = neighbours(p, w);
+        let any = r | l | d | u;
+        let tufts = any & !((r & l) | (d & u) | ((r | l) & (d | u)));
+        // Stars by the side their tuft is on: left, right, above, below.
+        let on_left = (tufts & r).shl(1);
+        let on_right = (tufts & l).shr(1);
+        let above = (tufts & d).shl(w);
+        let below = (tufts & u).shr(w);
+        let stars = on_left | on_right | above | below;
+        // Each star keeps the first of its tufts in that order.
+        let mut seen = on_left;
+        let mut twins = (seen & on_right).shl(1);
+        seen |= on_right;
+        twins |= (seen & above).shr(w);
+        seen |= above;
+        twins |= (seen & below).shl(w);
+        let not_star_neighbour =
+            (r & !stars.shr(1)) | (l & !stars.shl(1)) | (d & !stars.shr(w)) | (u & !stars.shl(w));
+        let bridges = any & !tufts & !stars & !not_star_neighbour;
+        let q = p & any & !twins & !bridges;
+        if q == p {
+            return p;
+        }
+        p = q;
+    }
+}
+
+/// The left cells of the horizontal edges that the twins in a square let the flood fill
+/// ignore (see the module documentation), in the free cells `p` of a box `w` wide.
+pub fn square_cuts<B: Bits>(p: B, w: usize) -> B {
+    let not_last = !B::last_col(w);
+    // Top left corners of 2×2 squares of free cells.
+    let square = p & p.shr(1) & p.shr(w) & p.shr(w + 1) & not_last;
+    if square == B::ZERO {
+        return B::ZERO;
+    }
+    let no_up = !p.shl(w);
+    let no_left = !(p.shl(1) & !B::first_col(w));
+    let no_right = !(p.shr(1) & not_last);
+    let no_down = !p.shr(w);
+    // A and D pendant on B and C, or B and C pendant on A and D.
+    let main = square & no_up & no_left & (no_right & no_down).shr(w + 1);
+    let anti = square & (no_up & no_right).shr(1) & (no_left & no_down).shr(w);
+    let corners = main | anti;
+    corners | corners.shl(w)
+}
+
+impl<B: Bits> Shape<B> {
+    /// Cells per row.
     #[inline]
-    fn width(&self) -> usize {
+    pub fn width(&self) -> usize {
         self.w as usize
     }
 
     /// The first cells of the horizontal dominoes.
     #[inline]
-    fn horizontal(&self) -> u128 {
-        self.bits & (self.bits >> 1) & !last_col(self.width())
+    fn horizontal(&self) -> B {
+        self.bits & self.bits.shr(1) & !B::last_col(self.width())
     }
 
     /// The upper cells of the vertical dominoes.
     #[inline]
-    fn vertical(&self) -> u128 {
-        self.bits & shr(self.bits, self.width())
+    fn vertical(&self) -> B {
+        self.bits & self.bits.shr(self.width())
     }
 
     /// The number of moves.
     #[inline]
-    fn moves(&self) -> u32 {
-        self.horizontal().count_ones() + self.vertical().count_ones()
+    pub fn moves(&self) -> u32 {
+        self.horizontal().ones() + self.vertical().ones()
     }
 
+    /// The number of free cells.
     #[inline]
-    fn row(&self, r: usize) -> u128 {
-        shr(self.bits, r * self.width()) & low(self.width())
-    }
-
-    /// The image under `c ↦ w − 1 − c`.
-    fn flip_cols(&self) -> Shape {
-        let w = self.width();
-        let mut out = 0;
-        for r in 0..self.h as usize {
-            out |= (self.row(r).reverse_bits() >> (128 - w)) << (r * w);
-        }
-        Shape { bits: out, ..*self }
+    pub fn cells(&self) -> u32 {
+        self.bits.ones()
     }
 
     /// The image under `r ↦ h − 1 − r`.
-    fn flip_rows(&self) -> Shape {
+    pub fn flip_rows(&self) -> Shape<B> {
         let (h, w) = (self.h as usize, self.width());
-        let mut out = 0;
+        let row = B::low(w);
+        let mut out = B::ZERO;
         for r in 0..h {
-            out |= self.row(r) << ((h - 1 - r) * w);
+            out |= (self.bits.shr(r * w) & row).shl((h - 1 - r) * w);
         }
         Shape { bits: out, ..*self }
     }
 
+    /// The image under the half turn `(r, c) ↦ (h − 1 − r, w − 1 − c)`: the bit order of the
+    /// box reversed.
+    #[inline]
+    pub fn rotate_half(&self) -> Shape<B> {
+        let n = self.h as usize * self.width();
+        Shape {
+            bits: self.bits.rev().shr(B::BITS - n),
+            ..*self
+        }
+    }
+
+    /// The image under `c ↦ w − 1 − c`.
+    pub fn flip_cols(&self) -> Shape<B> {
+        self.rotate_half().flip_rows()
+    }
+
     /// The image under `(r, c) ↦ (c, r)`: a `w × h` shape.
-    fn transpose(&self) -> Shape {
+    pub fn transpose(&self) -> Shape<B> {
         let (h, w) = (self.h as usize, self.width());
-        let mut out = 0u128;
+        let mut out = B::ZERO;
         let mut b = self.bits;
-        while b != 0 {
-            let i = b.trailing_zeros() as usize;
-            b &= b - 1;
-            out |= 1 << ((i % w) * h + i / w);
+        while b != B::ZERO {
+            let i = b.tz();
+            b = b.clear_lowest();
+            out |= B::bit((i % w) * h + i / w);
         }
         Shape {
             bits: out,
@@ -252,17 +344,18 @@ impl Shape {
 
     /// The canonical image: oriented with `h ≤ w`, the least `bits` over the reflections (and,
     /// for a square, the transposes).
-    fn canonical(&self) -> Shape {
+    pub fn canonical(&self) -> Shape<B> {
         let base = if self.h > self.w {
             self.transpose()
         } else {
             *self
         };
-        let least = |s: Shape| {
-            let a = s.flip_cols();
-            let b = s.flip_rows();
-            let c = a.flip_rows();
-            s.bits.min(a.bits).min(b.bits).min(c.bits)
+        let least = |s: Shape<B>| {
+            let half = s.rotate_half();
+            s.bits
+                .min(half.bits)
+                .min(s.flip_rows().bits)
+                .min(half.flip_rows().bits)
         };
         let mut bits = least(base);
         if base.h == base.w {
@@ -272,42 +365,62 @@ impl Shape {
     }
 
     /// The cells of `comp` (bits of a shape `w` wide) cropped to their bounding box.
-    fn crop(comp: u128, w: usize) -> Shape {
-        let r0 = comp.trailing_zeros() as usize / w;
-        let r1 = (127 - comp.leading_zeros() as usize) / w;
-        let mut cols = 0u128;
-        for r in r0..=r1 {
-            cols |= shr(comp, r * w) & low(w);
+    fn crop(comp: B, w: usize) -> Shape<B> {
+        let r0 = comp.tz() / w;
+        let r1 = (B::BITS - 1 - comp.lz()) / w;
+        let h = r1 - r0 + 1;
+        let top = comp.shr(r0 * w);
+        // The union of the rows, folded by doubling strides.
+        let mut cols = top;
+        let mut stride = w;
+        while stride < h * w {
+            cols |= cols.shr(stride);
+            stride *= 2;
         }
-        let c0 = cols.trailing_zeros() as usize;
-        let c1 = 127 - cols.leading_zeros() as usize;
-        let nw = c1 - c0 + 1;
-        let mut out = 0u128;
-        for r in r0..=r1 {
-            out |= (shr(comp, r * w + c0) & low(nw)) << ((r - r0) * nw);
+        cols &= B::low(w);
+        let c0 = cols.tz();
+        let nw = B::BITS - cols.lz() - c0;
+        let moved = top.shr(c0);
+        if nw == w {
+            return Shape {
+                bits: moved,
+                w: nw as u8,
+                h: h as u8,
+            };
+        }
+        let row = B::low(nw);
+        let mut out = B::ZERO;
+        for r in 0..h {
+            out |= (moved.shr(r * w) & row).shl(r * nw);
         }
         Shape {
             bits: out,
             w: nw as u8,
-            h: (r1 - r0 + 1) as u8,
+            h: h as u8,
         }
     }
 
-    /// Appends the regions of at least two cells of the free cells `bits` (a shape `w` wide),
-    /// each in canonical form, to `out`; returns how many.
-    fn split(bits: u128, w: usize, out: &mut Parts) {
+    /// The parts of the free cells `bits` (a shape `w` wide), simplified and in canonical form,
+    /// pairs of equal parts left out, in `out` (see the module documentation).
+    pub fn split(bits: B, w: usize, out: &mut Parts<B>) {
         out.len = 0;
-        let not_first = !FIRST_COL[w];
-        let not_last = !last_col(w);
-        let mut rest = bits;
-        while rest != 0 {
-            let mut comp = rest & rest.wrapping_neg();
+        Shape::split_into(bits, w, out);
+    }
+
+    fn split_into(bits: B, w: usize, out: &mut Parts<B>) {
+        let p = simplify(bits, w);
+        let cut = square_cuts(p, w);
+        // Cells whose right edge the flood fill follows.
+        let right = !B::last_col(w) & !cut;
+        let mut rest = p;
+        while rest != B::ZERO {
+            let mut comp = rest.lowest();
             loop {
                 let grown = (comp
-                    | ((comp << 1) & not_first)
-                    | ((comp >> 1) & not_last)
-                    | shl(comp, w)
-                    | shr(comp, w))
+                    | (comp & right).shl(1)
+                    | (comp.shr(1) & right)
+                    | comp.shl(w)
+                    | comp.shr(w))
                     & rest;
                 if grown == comp {
                     break;
@@ -315,20 +428,21 @@ impl Shape {
                 comp = grown;
             }
             rest &= !comp;
-            if comp & (comp - 1) != 0 {
-                out.items[out.len] = Shape::crop(comp, w).canonical();
-                out.len += 1;
+            if cut != B::ZERO && comp != p {
+                Shape::split_into(comp, w, out);
+            } else {
+                out.push_or_cancel(Shape::crop(comp, w).canonical());
             }
         }
     }
 
     /// Whether the mirror strategy shows the value to be 0 (see the module documentation).
-    fn mirror_zero(&self) -> bool {
+    pub fn mirror_zero(&self) -> bool {
         let (h, w) = (self.h as usize, self.width());
         let b = self.bits;
-        let cell = |r: usize, c: usize| b >> (r * w + c) & 1 == 1;
-        let fc = self.flip_cols();
-        if fc.flip_rows().bits == b {
+        let cell = |r: usize, c: usize| b.shr(r * w + c) & B::bit(0) != B::ZERO;
+        let half = self.rotate_half();
+        if half.bits == b {
             let ok = match (h % 2, w % 2) {
                 (0, 0) => true,
                 (1, 1) => !cell(h / 2, w / 2),
@@ -339,50 +453,71 @@ impl Shape {
                 return true;
             }
         }
-        if fc.bits == b {
+        if half.flip_rows().bits == b {
             let ok = if w % 2 == 1 {
-                b & (FIRST_COL[w] << (w / 2)) == 0
+                b & B::first_col(w).shl(w / 2) == B::ZERO
             } else {
-                b & (b >> 1) & (FIRST_COL[w] << (w / 2 - 1)) == 0
+                b & b.shr(1) & B::first_col(w).shl(w / 2 - 1) == B::ZERO
             };
             if ok {
                 return true;
             }
         }
         if h % 2 == 0 && self.flip_rows().bits == b {
-            return b & shr(b, w) & (low(w) << ((h / 2 - 1) * w)) == 0;
+            return b & b.shr(w) & B::low(w).shl((h / 2 - 1) * w) == B::ZERO;
         }
         false
     }
-
-    #[inline]
-    fn cells(&self) -> u32 {
-        self.bits.count_ones()
-    }
 }
 
-/// The regions of one position: at most 64 (each has two cells or more).
-struct Parts {
-    items: [Shape; 64],
-    len: usize,
+/// The parts of one position: at most 64 (each has two cells or more).
+pub struct Parts<B = u128> {
+    /// The parts, `items[..len]`.
+    pub items: [Shape<B>; 64],
+    /// How many.
+    pub len: usize,
 }
 
-impl Parts {
-    fn new() -> Parts {
+impl<B: Bits> Parts<B> {
+    /// No parts.
+    pub fn new() -> Parts<B> {
         Parts {
             items: [Shape::default(); 64],
             len: 0,
         }
     }
+
+    /// Adds `s`, or removes it if it is there already (`g ⊕ g = 0`).
+    #[inline]
+    fn push_or_cancel(&mut self, s: Shape<B>) {
+        if let Some(i) = self.items[..self.len].iter().position(|x| *x == s) {
+            self.len -= 1;
+            self.items[i] = self.items[self.len];
+        } else {
+            self.items[self.len] = s;
+            self.len += 1;
+        }
+    }
+
+    /// The parts.
+    pub fn as_slice(&self) -> &[Shape<B>] {
+        &self.items[..self.len]
+    }
+}
+
+impl<B: Bits> Default for Parts<B> {
+    fn default() -> Self {
+        Parts::new()
+    }
 }
 
 /// A fast mix of a shape's bits and width (the finaliser of splitmix64).
 #[inline]
-fn hash(s: &Shape) -> u64 {
-    let lo = s.bits as u64;
-    let hi = (s.bits >> 64) as u64;
+fn hash(bits: u128, w: u8) -> u64 {
+    let lo = bits as u64;
+    let hi = (bits >> 64) as u64;
     let mut x = lo
-        ^ (hi ^ u64::from(s.w) << 56)
+        ^ (hi ^ u64::from(w) << 56)
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .rotate_left(31);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -390,26 +525,33 @@ fn hash(s: &Shape) -> u64 {
     x ^ (x >> 31)
 }
 
-/// Bytes of one bucket of the table: two slots of three words.
-const BUCKET_BYTES: u64 = 48;
+/// Bytes of one bucket of the table: one cache line.
+const BUCKET_BYTES: u64 = 64;
 
-/// The transposition table: buckets of two slots `(low bits, high bits, meta)`, `meta` packing
-/// the width (bits 0–7, never 0 in a used slot), the cells (8–15), whether the value is known
-/// (bit 16), the value (24–31), and the values `g` is known not to take among `0..32` (32–63).
-struct Table {
-    words: Vec<u64>,
-    mask: usize,
-}
+/// The buckets a table starts with.
+const FIRST_BUCKETS: usize = 1 << 10;
 
-/// What the table knows of a region.
+/// One bucket: four narrow entries of two words, or two wide entries of four words.
 #[derive(Clone, Copy, Default)]
-struct Known {
-    value: Option<u8>,
-    /// Values (below 32) the region is known not to have.
-    not: u64,
+#[repr(align(64))]
+struct Bucket([u64; 8]);
+
+/// The transposition table (see the module documentation). A narrow entry is the shape's low
+/// 64 bits, then its bits 64–103 (bits 0–39 of the second word), width (40–47, never 0 in a
+/// used slot), value (48–55) and cells (56–63). A wide entry is the low bits, the high bits,
+/// then the width (bits 0–7), value (8–15) and cells (16–23).
+struct Table {
+    buckets: Vec<Bucket>,
+    mask: usize,
+    /// The most buckets the table grows to.
+    cap: usize,
+    /// Entries written (an upper bound of the entries held).
+    written: usize,
+    wide: bool,
 }
 
-const EXACT: u64 = 1 << 16;
+/// The bits of a narrow entry's second word that identify the shape.
+const NARROW_KEY: u64 = (1 << 48) - 1;
 
 impl Table {
     /// The buckets of a table of at most `bytes` (a power of two, at least one).
@@ -418,75 +560,138 @@ impl Table {
         1usize << (63 - b.leading_zeros())
     }
 
-    fn new(buckets: usize) -> Table {
+    /// A table of at most `cap` buckets (a power of two), with wide entries if `wide`.
+    fn new(cap: usize, wide: bool) -> Table {
+        let n = cap.min(FIRST_BUCKETS);
+        let mut buckets = Vec::with_capacity(cap);
+        buckets.resize(n, Bucket::default());
         Table {
-            words: vec![0; buckets * 6],
-            mask: buckets - 1,
+            buckets,
+            mask: n - 1,
+            cap,
+            written: 0,
+            wide,
         }
     }
 
-    /// The bucket of `s` and the index of its slot there, if any.
     #[inline]
-    fn find(&self, s: &Shape) -> (usize, Option<usize>) {
-        let b = (hash(s) as usize & self.mask) * 6;
-        let (lo, hi) = (s.bits as u64, (s.bits >> 64) as u64);
-        let slots = &self.words[b..b + 6];
-        let k = (0..2).find(|&k| {
-            slots[3 * k] == lo
-                && slots[3 * k + 1] == hi
-                && slots[3 * k + 2] & 0xff == u64::from(s.w)
-        });
-        (b, k)
+    fn get<B: Bits>(&self, s: &Shape<B>) -> Option<u8> {
+        let bits = s.bits.wide();
+        let b = &self.buckets[hash(bits, s.w) as usize & self.mask].0;
+        let (lo, hi) = (bits as u64, (bits >> 64) as u64);
+        if self.wide {
+            (0..2)
+                .find(|&k| {
+                    b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] & 0xff == u64::from(s.w)
+                })
+                .map(|k| (b[4 * k + 2] >> 8) as u8)
+        } else {
+            let key = hi | u64::from(s.w) << 40;
+            (0..4)
+                .find(|&k| b[2 * k] == lo && b[2 * k + 1] & NARROW_KEY == key)
+                .map(|k| (b[2 * k + 1] >> 48) as u8)
+        }
     }
 
+    /// Asks the processor to bring the bucket of `s` into the cache (a hint: nothing is read).
     #[inline]
-    fn get(&self, s: &Shape) -> Known {
-        match self.find(s) {
-            (b, Some(k)) => {
-                let meta = self.words[b + 3 * k + 2];
-                Known {
-                    value: (meta & EXACT != 0).then_some((meta >> 24) as u8),
-                    not: meta >> 32,
+    fn prefetch<B: Bits>(&self, s: &Shape<B>) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b = &self.buckets[hash(s.bits.wide(), s.w) as usize & self.mask];
+            // SAFETY: a prefetch reads no memory and cannot fault; the address is that of a
+            // bucket of the table, and SSE (where the instruction lives) is part of x86-64.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    (b as *const Bucket).cast(),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = s;
+    }
+
+    /// Records `g(s) = value`.
+    fn put<B: Bits>(&mut self, s: &Shape<B>, value: u8) {
+        let slots = if self.wide { 2 } else { 4 };
+        if self.written * 2 >= self.buckets.len() * slots && self.buckets.len() < self.cap {
+            self.grow();
+        }
+        self.written += 1;
+        self.insert(s.bits.wide(), s.w, value);
+    }
+
+    fn insert(&mut self, bits: u128, w: u8, value: u8) {
+        let i = hash(bits, w) as usize & self.mask;
+        let b = &mut self.buckets[i].0;
+        let (lo, hi) = (bits as u64, (bits >> 64) as u64);
+        let cells = u64::from(bits.count_ones());
+        if self.wide {
+            let same = |b: &[u64; 8], k: usize| {
+                b[4 * k + 2] == 0
+                    || (b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] & 0xff == u64::from(w))
+            };
+            let k = (0..2)
+                .find(|&k| same(b, k))
+                .unwrap_or(usize::from(b[2] >> 16 > b[6] >> 16));
+            b[4 * k] = lo;
+            b[4 * k + 1] = hi;
+            b[4 * k + 2] = u64::from(w) | u64::from(value) << 8 | cells << 16;
+        } else {
+            let key = hi | u64::from(w) << 40;
+            let k = (0..4)
+                .find(|&k| {
+                    b[2 * k + 1] == 0 || (b[2 * k] == lo && b[2 * k + 1] & NARROW_KEY == key)
+                })
+                .unwrap_or_else(|| (0..4).min_by_key(|&k| b[2 * k + 1] >> 56).unwrap_or(0));
+            b[2 * k] = lo;
+            b[2 * k + 1] = key | u64::from(value) << 48 | cells << 56;
+        }
+    }
+
+    /// Doubles the buckets in place: the entries of bucket `i` whose hash has the new bit go to
+    /// bucket `i + n`, which only they fill.
+    fn grow(&mut self) {
+        let n = self.buckets.len();
+        self.buckets.resize(2 * n, Bucket::default());
+        self.mask = 2 * n - 1;
+        let (words, step) = if self.wide { (4, 2) } else { (2, 4) };
+        for i in 0..n {
+            let mut moved = 0;
+            for k in 0..step {
+                let e = self.buckets[i].0;
+                let e = &e[words * k..words * k + words];
+                let (bits, w) = if self.wide {
+                    if e[2] == 0 {
+                        continue;
+                    }
+                    (u128::from(e[0]) | u128::from(e[1]) << 64, e[2] as u8)
+                } else {
+                    if e[1] == 0 {
+                        continue;
+                    }
+                    let hi = e[1] & ((1 << 40) - 1);
+                    (u128::from(e[0]) | u128::from(hi) << 64, (e[1] >> 40) as u8)
+                };
+                if hash(bits, w) as usize & n != 0 {
+                    let to = &mut self.buckets[i + n].0;
+                    to[words * moved..words * moved + words].copy_from_slice(e);
+                    moved += 1;
+                    self.buckets[i].0[words * k..words * k + words].fill(0);
                 }
             }
-            _ => Known::default(),
         }
     }
 
-    /// Records `g(s) = v` (`Some`) or that `g(s)` is none of `not`.
-    #[inline]
-    fn put(&mut self, s: &Shape, value: Option<u8>, not: u64) {
-        let (b, found) = self.find(s);
-        let cells = u64::from(s.cells());
-        let mut meta = u64::from(s.w) | cells << 8 | (not & 0xffff_ffff) << 32;
-        if let Some(v) = value {
-            meta |= EXACT | u64::from(v) << 24;
-        }
-        let slots = &mut self.words[b..b + 6];
-        let k = match found {
-            Some(k) => {
-                meta |= slots[3 * k + 2] & !0xffff;
-                k
-            }
-            None if slots[2] == 0 => 0,
-            None if slots[5] == 0 => 1,
-            None if cells >= slots[2] >> 8 & 0xff => {
-                // The first slot keeps the larger region; its old entry moves to the second.
-                slots.copy_within(0..3, 3);
-                0
-            }
-            None => 1,
-        };
-        slots[3 * k] = s.bits as u64;
-        slots[3 * k + 1] = (s.bits >> 64) as u64;
-        slots[3 * k + 2] = meta;
+    /// The bytes in use.
+    fn bytes(&self) -> u64 {
+        self.buckets.len() as u64 * BUCKET_BYTES
     }
 }
 
 /// The bytes of the transposition table for a board of `cells` cells and a budget of `limit`
 /// bytes: half the budget, at most [`DEFAULT_TABLE_BYTES`], and at most `2^(cells/2 + 4)`
-/// buckets (the regions a board reaches grow about as fast; a small board gets a small table
-/// that is quick to set up).
+/// buckets (the regions a board reaches grow about as fast).
 pub fn table_bytes(limit: u64, cells: usize) -> u64 {
     let by_cells = BUCKET_BYTES << (cells / 2 + 4).min(40);
     (limit / 2).min(DEFAULT_TABLE_BYTES).min(by_cells)
@@ -495,16 +700,36 @@ pub fn table_bytes(limit: u64, cells: usize) -> u64 {
 /// The largest table [`Engine::new`] builds whatever it is asked: 64 GiB.
 pub const MAX_TABLE_BYTES: u64 = 1 << 36;
 
+/// Options kept for the searches on the current line before they recompute their parts.
+const PENDING_CAPACITY: usize = 1 << 14;
+
+/// Parts kept for the searches on the current line before they recompute them.
+const ARENA_CAPACITY: usize = 1 << 16;
+
+/// An option not settled by the table: its sort key, the position after it, and its parts
+/// (`arena[start..start + len]`, unknown ones first), or `len == 0` when they did not fit and
+/// are recomputed from `after`.
+#[derive(Clone, Copy)]
+struct Pending<B> {
+    key: u32,
+    start: u32,
+    len: u32,
+    after: B,
+}
+
 /// The engine: a transposition table and counters, kept from one question to the next.
-pub struct Engine<'a, 'c> {
+pub struct Engine<'a, 'c, B = u128> {
     ctl: &'a Control<'c>,
     table: Table,
+    /// Parts of the pending options of the searches on the current line.
+    arena: Vec<Shape<B>>,
+    /// Pending options of the searches on the current line.
+    pending: Vec<Pending<B>>,
+    /// The parts of the last two options generated.
+    scratch: [Parts<B>; 2],
     _reservation: Reservation,
     stats: Stats,
 }
-
-/// Moves of one region, at most 2 · 128.
-const MAX_MOVES: usize = 256;
 
 /// The error for a region whose value does not fit the engine's 64-bit sets of nimbers.
 fn too_large_value() -> Error {
@@ -534,24 +759,93 @@ fn xor_set(set: u64, x: u8) -> u64 {
     out
 }
 
-impl<'a, 'c> Engine<'a, 'c> {
-    /// An engine whose table takes `table_bytes` (rounded down to a power of two of buckets),
-    /// reserved from `ctl`'s budget together with the search's stack.
+/// The candidates `P` of the search: a set below 64 and a count of candidates above 63.
+#[derive(Clone, Copy)]
+struct Candidates {
+    low: u64,
+    above: usize,
+}
+
+impl Candidates {
+    /// `{0, …, m}`.
+    fn upto(m: usize) -> Candidates {
+        Candidates {
+            low: low64(m + 1),
+            above: m.saturating_sub(63),
+        }
+    }
+
+    /// `P ∖ {max P}` below 64.
+    #[inline]
+    fn without_max(&self) -> u64 {
+        if self.above > 0 || self.low == 0 {
+            self.low
+        } else {
+            self.low & !(1u64 << (63 - self.low.leading_zeros()))
+        }
+    }
+
+    #[inline]
+    fn remove_max(&mut self) {
+        if self.above > 0 {
+            self.above -= 1;
+        } else {
+            self.low = self.without_max();
+        }
+    }
+
+    /// Removes `v` if it is a candidate, otherwise the largest candidate.
+    #[inline]
+    fn remove(&mut self, v: u8) {
+        if v < 64 && self.low >> v & 1 == 1 {
+            self.low &= !(1 << v);
+        } else {
+            self.remove_max();
+        }
+    }
+}
+
+/// The `k`-th of `0..n` from the centre out: `c, c + 1, c − 1, c + 2, …` for `c = (n − 1) / 2`.
+#[inline]
+fn centre_out(n: usize, k: usize) -> usize {
+    let c = (n - 1) / 2;
+    if k % 2 == 1 {
+        c + k.div_ceil(2)
+    } else {
+        c - k / 2
+    }
+}
+
+impl<'a, 'c, B: Bits> Engine<'a, 'c, B> {
+    /// An engine whose table takes at most `table_bytes` (rounded down to a power of two of
+    /// buckets), with wide entries when `B` is wider than 64 bits, reserved from `ctl`'s budget
+    /// together with the search's stack and option arrays.
     pub fn new(ctl: &'a Control<'c>, table_bytes: u64) -> Result<Self> {
-        let buckets = Table::buckets(table_bytes.min(MAX_TABLE_BYTES));
-        let bytes = buckets as u64 * BUCKET_BYTES;
+        Self::with_entries(ctl, table_bytes, B::BITS > 64)
+    }
+
+    /// [`Engine::new`] with narrow entries unless `wide` (narrow entries hold shapes of at most
+    /// 104 cells).
+    fn with_entries(ctl: &'a Control<'c>, table_bytes: u64, wide: bool) -> Result<Self> {
+        let cap = Table::buckets(table_bytes.min(MAX_TABLE_BYTES));
+        let arrays = ARENA_CAPACITY * std::mem::size_of::<Shape<B>>()
+            + PENDING_CAPACITY * std::mem::size_of::<Pending<B>>();
         let reservation = ctl.reserve(
-            bytes + STACK_BYTES as u64,
+            cap as u64 * BUCKET_BYTES + (STACK_BYTES + arrays) as u64,
             "the Cram engine's transposition table and search stack",
         )?;
+        let table = Table::new(cap, wide);
         Ok(Engine {
             ctl,
-            table: Table::new(buckets),
-            _reservation: reservation,
             stats: Stats {
-                table_bytes: bytes,
+                table_bytes: cap as u64 * BUCKET_BYTES,
                 ..Stats::default()
             },
+            table,
+            arena: Vec::with_capacity(ARENA_CAPACITY),
+            pending: Vec::with_capacity(PENDING_CAPACITY),
+            scratch: [Parts::new(), Parts::new()],
+            _reservation: reservation,
         })
     }
 
@@ -560,192 +854,343 @@ impl<'a, 'c> Engine<'a, 'c> {
         self.stats
     }
 
-    /// The Grundy value of a position of free cells `bits` in a box `w` wide.
-    pub fn value(&mut self, s: &Shape) -> Result<u8> {
+    /// The bytes of the table in use (it grows up to [`Stats::table_bytes`]).
+    pub fn table_bytes_used(&self) -> u64 {
+        self.table.bytes()
+    }
+
+    /// The Grundy value of a position.
+    pub fn value(&mut self, s: &Shape<B>) -> Result<u8> {
         let mut parts = Parts::new();
         Shape::split(s.bits, s.width(), &mut parts);
         let mut v = 0;
-        for p in &parts.items[..parts.len] {
-            v ^= self.exact(p)?;
+        for p in parts.as_slice() {
+            v ^= self.aspiration(p)?;
         }
         Ok(v)
     }
 
-    /// `g` of the sum of the regions of `bits` (a shape `w` wide) if it lies in `q` (values
-    /// below 64), `None` if it does not; may answer with a value outside `q`.
-    fn sum_value_in(&mut self, bits: u128, w: usize, q: u64) -> Result<Option<u8>> {
-        let mut parts = Parts::new();
-        Shape::split(bits, w, &mut parts);
+    /// Whether a position has value 0 (a P-position).
+    pub fn is_p(&mut self, s: &Shape<B>) -> Result<bool> {
+        let start = self.arena.len();
+        Shape::split(s.bits, s.width(), &mut self.scratch[0]);
+        self.arena.extend_from_slice(self.scratch[0].as_slice());
+        let e = Pending {
+            key: 0,
+            start: start as u32,
+            len: (self.arena.len() - start) as u32,
+            after: s.bits,
+        };
+        let answer = self.option_value_in(&e, s.width(), 1);
+        self.arena.truncate(start);
+        Ok(answer? == Some(0))
+    }
+
+    /// `g` of the option `e` (positions `w` wide) if it lies in `q` (values below 64), `None`
+    /// if it does not; may answer with a value outside `q`.
+    fn option_value_in(&mut self, e: &Pending<B>, w: usize, q: u64) -> Result<Option<u8>> {
+        if e.len == 0 {
+            return self.recomputed_value_in(e, w, q);
+        }
+        let (start, len) = (e.start as usize, e.len as usize);
         let mut x = 0u8;
-        let mut open = 0usize;
+        let mut open = 0u64;
         let mut largest: Option<usize> = None;
-        for i in 0..parts.len {
-            let p = parts.items[i];
+        for i in 0..len {
+            let p = self.arena[start + i];
             self.stats.lookups += 1;
-            if let Some(v) = self.table.get(&p).value {
+            if let Some(v) = self.table.get(&p) {
                 self.stats.hits += 1;
                 x ^= v;
             } else {
-                parts.items[open] = p;
-                if largest.is_none_or(|l| parts.items[l].cells() < p.cells()) {
-                    largest = Some(open);
+                open |= 1 << i;
+                if largest.is_none_or(|l| self.arena[start + l].cells() < p.cells()) {
+                    largest = Some(i);
                 }
-                open += 1;
             }
         }
         let Some(l) = largest else {
             return Ok(Some(x));
         };
-        for i in 0..open {
-            if i != l {
-                let p = parts.items[i];
-                x ^= self.value_in(&p, ALL)?.ok_or_else(too_large_value)?;
+        open &= !(1 << l);
+        while open != 0 {
+            let i = open.trailing_zeros() as usize;
+            open &= open - 1;
+            let p = self.arena[start + i];
+            x ^= self.value_in(&p, ALL)?.ok_or_else(too_large_value)?;
+        }
+        let want = xor_set(q, x);
+        if want == 0 {
+            return Ok(None);
+        }
+        let p = self.arena[start + l];
+        Ok(self.value_in(&p, want)?.map(|v| v ^ x))
+    }
+
+    /// [`Engine::option_value_in`] for an option whose parts did not fit the arena: they are
+    /// computed again, on this frame.
+    #[cold]
+    #[inline(never)]
+    fn recomputed_value_in(&mut self, e: &Pending<B>, w: usize, q: u64) -> Result<Option<u8>> {
+        let mut parts = Parts::new();
+        Shape::split(e.after, w, &mut parts);
+        let mut x = 0u8;
+        let mut largest: Option<Shape<B>> = None;
+        for p in parts.as_slice() {
+            if largest.is_none_or(|l| l.cells() < p.cells()) {
+                largest = Some(*p);
+            }
+        }
+        let Some(l) = largest else {
+            return Ok(Some(0));
+        };
+        for p in parts.as_slice() {
+            if *p != l {
+                x ^= self.value_in(p, ALL)?.ok_or_else(too_large_value)?;
             }
         }
         let want = xor_set(q, x);
         if want == 0 {
             return Ok(None);
         }
-        let p = parts.items[l];
-        Ok(self.value_in(&p, want)?.map(|v| v ^ x))
+        Ok(self.value_in(&l, want)?.map(|v| v ^ x))
     }
 
     /// `g(c)` for a region `c` in canonical form if it lies in `r`, else `None` (or the value
     /// outside `r`). See the module documentation.
-    fn value_in(&mut self, c: &Shape, r: u64) -> Result<Option<u8>> {
+    fn value_in(&mut self, c: &Shape<B>, r: u64) -> Result<Option<u8>> {
         self.stats.lookups += 1;
-        let known = self.table.get(c);
-        if let Some(v) = known.value {
+        if let Some(v) = self.table.get(c) {
             self.stats.hits += 1;
             return Ok(Some(v));
         }
-        // g(c) ∈ r iff g(c) ∈ r ∖ not: only the values not excluded are asked.
-        let r = r & !known.not;
-        if r == 0 {
-            self.stats.hits += 1;
-            return Ok(None);
-        }
         if c.mirror_zero() {
-            self.store(c, Some(0), 0)?;
+            self.store(c, 0)?;
             return Ok(Some(0));
         }
-        let answer = self.search(c, r)?;
-        match answer {
-            Some(v) => self.store(c, Some(v), 0)?,
-            None => self.store(c, None, r)?,
+        let (pending, arena) = (self.pending.len(), self.arena.len());
+        let answer = self.search(c, r, pending);
+        self.pending.truncate(pending);
+        self.arena.truncate(arena);
+        if let Some(v) = answer? {
+            self.store(c, v)?;
+            return Ok(Some(v));
         }
-        Ok(answer)
+        Ok(None)
     }
 
-    /// The exact value of a region in canonical form, by asking `value_in(c, {k})` for
-    /// `k = 0, 1, …` (the aspiration of Beling and Rogalski; each question is narrow, so its
-    /// options are asked narrow questions in turn).
-    fn exact(&mut self, c: &Shape) -> Result<u8> {
-        for k in 0..64 {
-            if let Some(v) = self.value_in(c, 1 << k)? {
-                return Ok(v);
+    /// Generates the options of `c` (see the module documentation): those whose parts are all
+    /// in the table remove their values from `p` (and are added to `known`), the others are
+    /// pushed on `self.pending`, easiest first. `false` as soon as `p` and `r` are disjoint.
+    ///
+    /// The table is read one option behind: the buckets of an option's parts are fetched into
+    /// the cache while the next option is split.
+    fn options(&mut self, c: &Shape<B>, p: &mut Candidates, r: u64, known: &mut u64) -> bool {
+        let (w, h) = (c.width(), c.h as usize);
+        let first = self.pending.len();
+        let mut index = 0u32;
+        let mut cur = 0;
+        let mut waiting: Option<(B, u32)> = None;
+        for (set, step, lines) in [(c.vertical(), w, w), (c.horizontal(), 1, h)] {
+            for k in 0..lines {
+                let line = centre_out(lines, k);
+                let mask = if step == w {
+                    B::first_col(w).shl(line)
+                } else {
+                    B::low(w).shl(line * w)
+                };
+                let mut s = set & mask;
+                while s != B::ZERO {
+                    let i = s.tz();
+                    s = s.clear_lowest();
+                    let after = c.bits & !B::bit(i) & !B::bit(i + step);
+                    Shape::split(after, w, &mut self.scratch[cur]);
+                    for q in self.scratch[cur].as_slice() {
+                        self.table.prefetch(q);
+                    }
+                    if let Some((after, index)) = waiting {
+                        if !self.settle(1 - cur, after, index, p, r, known) {
+                            return false;
+                        }
+                    }
+                    waiting = Some((after, index));
+                    cur = 1 - cur;
+                    index += 1;
+                }
             }
+        }
+        if let Some((after, index)) = waiting {
+            if !self.settle(1 - cur, after, index, p, r, known) {
+                return false;
+            }
+        }
+        self.pending[first..].sort_unstable_by_key(|e| e.key);
+        true
+    }
+
+    /// Settles the option `after` (the `index`-th generated) from the parts in
+    /// `self.scratch[buffer]` if they are all in the table, or pushes it on `self.pending`;
+    /// `false` once `p` and `r` are disjoint.
+    fn settle(
+        &mut self,
+        buffer: usize,
+        after: B,
+        index: u32,
+        p: &mut Candidates,
+        r: u64,
+        known: &mut u64,
+    ) -> bool {
+        let parts = self.scratch[buffer].as_slice();
+        let mut x = 0u8;
+        let mut cost = 0u32;
+        let start = self.arena.len();
+        let room = self.arena.capacity() - start >= parts.len()
+            && self.pending.len() < self.pending.capacity();
+        for q in parts {
+            self.stats.lookups += 1;
+            match self.table.get(q) {
+                Some(v) => {
+                    self.stats.hits += 1;
+                    x ^= v;
+                }
+                None => {
+                    cost += q.cells() * q.cells();
+                    if room {
+                        self.arena.push(*q);
+                    }
+                }
+            }
+        }
+        if cost == 0 {
+            p.remove(x);
+            if x < 64 {
+                *known |= 1 << x;
+            }
+            return p.low & r != 0;
+        }
+        if room {
+            // The known parts too: they are read again when the option is asked.
+            let unknown = self.arena.len();
+            for q in parts {
+                if !self.arena[start..unknown].contains(q) {
+                    self.arena.push(*q);
+                }
+            }
+        }
+        self.pending.push(Pending {
+            key: cost << 9 | index,
+            start: start as u32,
+            len: (self.arena.len() - start) as u32,
+            after,
+        });
+        true
+    }
+
+    /// The search of [`Engine::value_in`] for a region not settled by the table; its options
+    /// go on `self.pending` from `first` on.
+    fn search(&mut self, c: &Shape<B>, r: u64, first: usize) -> Result<Option<u8>> {
+        self.ctl.tick()?;
+        let m = c.moves() as usize;
+        let mut p = Candidates::upto(m);
+        let max_r = 63 - r.leading_zeros();
+        let upto_r = low64(max_r as usize + 1);
+        if !self.options(c, &mut p, r, &mut 0) {
+            return Ok(None);
+        }
+        let w = c.width();
+        for k in first..self.pending.len() {
+            if p.low & r == 0 {
+                return Ok(None);
+            }
+            let e = self.pending[k];
+            let q = p.without_max() & upto_r;
+            let answer = if q == 0 {
+                None
+            } else {
+                self.option_value_in(&e, w, q)?
+            };
+            match answer {
+                Some(v) => p.remove(v),
+                None => p.remove_max(),
+            }
+        }
+        if p.low == 0 {
+            return Ok(None);
+        }
+        let x = p.low.trailing_zeros();
+        Ok((x <= max_r).then_some(x as u8))
+    }
+
+    /// The exact value of a region in canonical form by aspiration (see the module
+    /// documentation).
+    fn aspiration(&mut self, c: &Shape<B>) -> Result<u8> {
+        if let Some(v) = self.table.get(c) {
+            return Ok(v);
+        }
+        if c.mirror_zero() {
+            self.store(c, 0)?;
+            return Ok(0);
+        }
+        let (first, arena) = (self.pending.len(), self.arena.len());
+        let answer = self.aspiration_search(c, first);
+        self.pending.truncate(first);
+        self.arena.truncate(arena);
+        let v = answer?;
+        self.store(c, v)?;
+        Ok(v)
+    }
+
+    fn aspiration_search(&mut self, c: &Shape<B>, first: usize) -> Result<u8> {
+        self.ctl.tick()?;
+        let m = c.moves() as usize;
+        // The values of the options settled so far.
+        let mut taken = 0u64;
+        let arena = self.arena.len();
+        if !self.options(c, &mut Candidates::upto(m), ALL, &mut taken) {
+            // Every candidate below 64 is gone: the value is 64 or more.
+            return Err(too_large_value());
+        }
+        // Parts settled by the mirror strategy go to the table first, so that an option leaving
+        // only such parts (the central domino of an even × odd board) answers at once.
+        for i in arena..self.arena.len() {
+            let p = self.arena[i];
+            if self.table.get(&p).is_none() && p.mirror_zero() {
+                self.store(&p, 0)?;
+            }
+        }
+        let w = c.width();
+        'values: for k in 0..64u8 {
+            if taken >> k & 1 == 1 {
+                continue;
+            }
+            let mut i = first;
+            while i < self.pending.len() {
+                let e = self.pending[i];
+                match self.option_value_in(&e, w, 1 << k)? {
+                    Some(v) => {
+                        self.pending.remove(i);
+                        if v == k {
+                            continue 'values;
+                        }
+                        if v < 64 {
+                            taken |= 1 << v;
+                        }
+                    }
+                    None => i += 1,
+                }
+            }
+            return Ok(k);
         }
         Err(too_large_value())
     }
 
-    /// The search of [`Engine::value_in`] for a region not settled by the table.
-    fn search(&mut self, c: &Shape, r: u64) -> Result<Option<u8>> {
-        self.ctl.tick()?;
-        let w = c.width();
-        let m = c.moves() as usize;
-        // P = {0, …, m}: the bits below 64, and how many candidates lie above 63.
-        let mut p: u64 = if m >= 63 { ALL } else { low(m + 1) as u64 };
-        let mut above = m.saturating_sub(63);
-        let max_r = 63 - r.leading_zeros();
-        let upto_r: u64 = low(max_r as usize + 1) as u64;
-        let mut pending = [(0u32, 0u128); MAX_MOVES];
-        let mut n = 0;
-        let mut parts = Parts::new();
-        let mut dominoes = [(c.horizontal(), 1usize), (c.vertical(), w)];
-        for (set, step) in &mut dominoes {
-            while *set != 0 {
-                let i = set.trailing_zeros() as usize;
-                *set &= *set - 1;
-                let after = c.bits & !(1 << i) & !(1 << (i + *step));
-                Shape::split(after, w, &mut parts);
-                let mut x = 0u8;
-                let mut known = true;
-                let mut biggest = 0;
-                let mut unknown = 0;
-                for k in 0..parts.len {
-                    let q = &parts.items[k];
-                    self.stats.lookups += 1;
-                    match self.table.get(q).value {
-                        Some(v) => {
-                            self.stats.hits += 1;
-                            x ^= v;
-                        }
-                        None => {
-                            known = false;
-                            biggest = biggest.max(q.cells());
-                            unknown += 1;
-                        }
-                    }
-                }
-                if known {
-                    if x < 64 {
-                        p &= !(1 << x);
-                    }
-                } else {
-                    pending[n] = (biggest << 8 | unknown, after);
-                    n += 1;
-                }
-            }
-        }
-        if p & r == 0 {
-            return Ok(None);
-        }
-        pending[..n].sort_unstable_by_key(|e| e.0);
-        for &(_, after) in &pending[..n] {
-            if p & r == 0 {
-                return Ok(None);
-            }
-            if above == 0 && p.count_ones() == 1 {
-                break;
-            }
-            let without_max = if above > 0 {
-                p
-            } else {
-                p & !(1u64 << (63 - p.leading_zeros()))
-            };
-            let q = without_max & upto_r;
-            let answer = if q == 0 {
-                None
-            } else {
-                self.sum_value_in(after, w, q)?
-            };
-            match answer {
-                Some(v) if v < 64 => p &= !(1 << v),
-                Some(_) => {}
-                None if above > 0 => above -= 1,
-                None => p &= !(1u64 << (63 - p.leading_zeros())),
-            }
-        }
-        if p == 0 {
-            return Ok(None);
-        }
-        let x = p.trailing_zeros();
-        Ok((x <= max_r).then_some(x as u8))
-    }
-
-    fn store(&mut self, c: &Shape, value: Option<u8>, not: u64) -> Result<()> {
-        self.table.put(c, value, not);
+    fn store(&mut self, c: &Shape<B>, value: u8) -> Result<()> {
+        self.table.put(c, value);
         self.stats.positions += 1;
         if self.stats.positions.is_multiple_of(PROGRESS_EVERY) {
             self.ctl.check(self.stats.positions)?;
         }
         Ok(())
-    }
-
-    /// Whether the sum of the regions of `s` has value 0 (a P-position).
-    pub fn is_p(&mut self, s: &Shape) -> Result<bool> {
-        Ok(self.sum_value_in(s.bits, s.width(), 1)? == Some(0))
     }
 }
 
@@ -780,7 +1225,9 @@ pub fn solve(board: &Board, play: Play, moves: bool, ctl: &Control) -> Result<So
     })
 }
 
-/// [`solve`] with this engine, on the calling thread, with a table of `table` bytes.
+/// [`solve`] with this engine, on the calling thread, with a table of at most `table` bytes:
+/// on `u64` words when the board's box has at most 64 cells, with narrow table entries up to
+/// 104 cells.
 pub fn solve_shape(
     board: &Board,
     shape: &Shape,
@@ -788,8 +1235,24 @@ pub fn solve_shape(
     table: u64,
     ctl: &Control,
 ) -> Result<Solution> {
+    let cells = shape.h as usize * shape.width();
+    if cells <= 64 {
+        solve_in::<u64>(board, &shape.narrow(), moves, table, false, ctl)
+    } else {
+        solve_in::<u128>(board, shape, moves, table, cells > 104, ctl)
+    }
+}
+
+fn solve_in<B: Bits>(
+    board: &Board,
+    shape: &Shape<B>,
+    moves: bool,
+    table: u64,
+    wide: bool,
+    ctl: &Control,
+) -> Result<Solution> {
     let start = Instant::now();
-    let mut engine = Engine::new(ctl, table)?;
+    let mut engine = Engine::<B>::with_entries(ctl, table, wide)?;
     let v = engine.value(shape)?;
     let outcome = if v == 0 { Outcome::P } else { Outcome::N };
     let mut winning_moves = Vec::new();
@@ -797,7 +1260,7 @@ pub fn solve_shape(
         for (name, after, q) in Cram.described_moves(board)? {
             let s =
                 Shape::from_board(&q).ok_or_else(|| Error::Internal("a larger board".into()))?;
-            if engine.is_p(&s)? {
+            if engine.is_p(&s.narrow())? {
                 winning_moves.push(WinningMove { name, after });
             }
         }

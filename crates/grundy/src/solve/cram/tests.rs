@@ -70,27 +70,31 @@ fn strips_are_dawsons_kayles() {
     }
 }
 
+/// Every set of free cells of each box `(h, w)`.
+fn every_shape(boxes: &[(usize, usize)]) -> impl Iterator<Item = Shape> + '_ {
+    boxes.iter().flat_map(|&(h, w)| {
+        (0u128..1 << (h * w)).map(move |free| Shape {
+            bits: free,
+            w: w as u8,
+            h: h as u8,
+        })
+    })
+}
+
 /// The mirror strategy's claim, checked against the definition on every board it settles.
 #[test]
 fn mirror_strategy_positions_have_value_zero() {
     let mut memo = HashMap::new();
     let mut settled = 0;
-    for (h, w) in [(3, 4), (4, 3), (2, 6), (3, 3)] {
-        for free in 0u128..1 << (h * w) {
-            let s = Shape {
-                bits: free,
-                w: w as u8,
-                h: h as u8,
-            };
-            if s.mirror_zero() {
-                settled += 1;
-                assert_eq!(
-                    reference::value(&grid_of(h, w, free), &mut memo),
-                    0,
-                    "{}",
-                    s.to_board()
-                );
-            }
+    for s in every_shape(&[(3, 4), (4, 3), (2, 6), (3, 3)]) {
+        if s.mirror_zero() {
+            settled += 1;
+            assert_eq!(
+                reference::value(&grid(&s), &mut memo),
+                0,
+                "{}",
+                s.to_board()
+            );
         }
     }
     assert!(settled > 100, "only {settled} boards settled by symmetry");
@@ -108,6 +112,10 @@ fn images(s: Shape) -> Vec<Shape> {
         t.flip_rows(),
         t.flip_cols().flip_rows(),
     ]
+}
+
+fn low(n: usize) -> u128 {
+    <u128 as Bits>::low(n)
 }
 
 fn shape() -> impl Strategy<Value = Shape> {
@@ -135,29 +143,125 @@ proptest! {
         }
     }
 
-    /// The regions hold every cell but the isolated ones, each region once.
+    /// Every part lies inside the position, has at least two cells and is in canonical form.
     #[test]
-    fn regions_cover_the_coverable_cells(s in shape()) {
+    fn parts_are_canonical_pieces_of_the_position(s in shape()) {
         let mut parts = Parts::new();
         Shape::split(s.bits, s.width(), &mut parts);
-        let cells: u32 = parts.items[..parts.len].iter().map(Shape::cells).sum();
-        let b = s.to_board();
-        let mut isolated = 0;
-        for r in 0..s.h as usize {
-            for c in 0..s.w as usize {
-                let free = |r: usize, c: usize| r < b.rows() && c < b.cols() && b.is_free(r, c);
-                let neighbours = [
-                    free(r + 1, c),
-                    r > 0 && free(r - 1, c),
-                    free(r, c + 1),
-                    c > 0 && free(r, c - 1),
-                ];
-                if free(r, c) && !neighbours.contains(&true) {
-                    isolated += 1;
-                }
-            }
+        let cells: u32 = parts.as_slice().iter().map(Shape::cells).sum();
+        prop_assert!(cells <= s.cells());
+        for p in parts.as_slice() {
+            prop_assert!(p.cells() >= 2);
+            prop_assert_eq!(p.canonical(), *p);
         }
-        prop_assert_eq!(cells + isolated, s.cells());
+    }
+}
+
+/// The grid of a shape, for the reference.
+fn grid(s: &Shape) -> Vec<Vec<bool>> {
+    grid_of(s.h as usize, s.width(), s.bits)
+}
+
+/// Every position of a few boxes of up to 16 cells (every subset of free cells): the simplified
+/// position, and the xor of the parts of the split, have the value of the position, by the
+/// definition. The three simplifications and the squares' twins each change many of them.
+#[test]
+fn simplifications_keep_the_value() {
+    let mut memo = HashMap::new();
+    let (mut simplified, mut cut) = (0, 0);
+    for s in every_shape(&[(4, 4), (3, 5), (2, 7), (5, 3)]) {
+        let (w, free) = (s.width(), s.bits);
+        let want = reference::value(&grid(&s), &mut memo);
+        let simple = Shape {
+            bits: simplify(free, w),
+            ..s
+        };
+        if simple != s {
+            simplified += 1;
+            assert_eq!(
+                reference::value(&grid(&simple), &mut memo),
+                want,
+                "{}",
+                s.to_board()
+            );
+        }
+        if square_cuts(simple.bits, w) != 0 {
+            cut += 1;
+        }
+        let mut parts = Parts::new();
+        Shape::split(free, w, &mut parts);
+        let got = parts
+            .as_slice()
+            .iter()
+            .fold(0, |x, p| x ^ reference::value(&grid(p), &mut memo));
+        assert_eq!(got, want, "{}", s.to_board());
+    }
+    assert!(
+        simplified > 10_000,
+        "only {simplified} positions simplified"
+    );
+    assert!(cut > 100, "only {cut} positions with twins in a square");
+}
+
+/// Two equal parts cancel: two separate dominoes leave no part, three leave one.
+#[test]
+fn equal_parts_cancel() {
+    let mut parts = Parts::new();
+    Shape::split(0b11011u128, 5, &mut parts);
+    assert_eq!(parts.len, 0);
+    Shape::split(0b11011011u128, 8, &mut parts);
+    assert_eq!(parts.len, 1);
+}
+
+/// Growing the table (splitting each bucket in place) keeps every entry and its value; a full
+/// table answers with the stored value or nothing, never another value.
+#[test]
+fn the_table_keeps_its_entries_when_it_grows() {
+    for wide in [false, true] {
+        let shape = |i: u128| Shape {
+            bits: i.wrapping_mul(0x9E37_79B9_7F4A_7C15) & low(if wide { 128 } else { 104 }),
+            w: (i % 7 + 5) as u8,
+            h: 9,
+        };
+        let mut t = Table::new(1 << 14, wide);
+        // 300 shapes, leaving out those that would overfill their bucket.
+        let slots = if wide { 2 } else { 4 };
+        let mut load = HashMap::new();
+        let kept: Vec<u128> = (0..300)
+            .filter(|&i| {
+                let n = load
+                    .entry(hash(shape(i).bits, shape(i).w) as usize % FIRST_BUCKETS)
+                    .or_insert(0);
+                *n += 1;
+                *n <= slots
+            })
+            .collect();
+        assert!(kept.len() > 250);
+        for &i in &kept {
+            t.insert(shape(i).bits, shape(i).w, (i % 64) as u8);
+        }
+        for _ in 0..3 {
+            for &i in &kept {
+                assert_eq!(t.get(&shape(i)), Some((i % 64) as u8), "{i}");
+            }
+            t.grow();
+        }
+        assert_eq!(t.buckets.len(), FIRST_BUCKETS << 3);
+        // Filled far past its slots: what it answers is right.
+        let mut t = Table::new(16, wide);
+        for i in 0..10_000 {
+            t.put(&shape(i), (i % 61) as u8);
+        }
+        let kept = (0..10_000)
+            .filter(|&i| match t.get(&shape(i)) {
+                Some(v) => {
+                    assert_eq!(v, (i % 61) as u8);
+                    true
+                }
+                None => false,
+            })
+            .count();
+        assert!(kept > 0 && kept <= 64, "{kept}");
     }
 }
 
@@ -176,7 +280,24 @@ proptest! {
     fn engine_matches_the_generic_search(b in sparse_board()) {
         let want = generic_value(&b);
         prop_assert_eq!(u64::from(engine_value(&b, 1 << 20)), want, "{}", b);
-        prop_assert_eq!(u64::from(engine_value(&b, 16 * 48)), want, "{} (16 buckets)", b);
+        prop_assert_eq!(u64::from(engine_value(&b, 16 * 64)), want, "{} (16 buckets)", b);
+    }
+
+    /// Random positions in boxes of up to 6 × 10 (two cells in four free): the engine on `u64`
+    /// words with narrow entries, on `u128` words with narrow and with wide entries, and with a
+    /// table of one bucket, agree.
+    #[test]
+    fn words_and_entries_agree(h in 1usize..=6, w in 1usize..=10, a in any::<u64>(), b in any::<u64>()) {
+        let free = u128::from(a ^ b) & low(h * w);
+        let s = Shape { bits: free, w: w as u8, h: h as u8 };
+        let ctl = Control::none();
+        let v64 = Engine::<u64>::with_entries(&ctl, 1 << 20, false).unwrap().value(&s.narrow()).unwrap();
+        let narrow = Engine::<u128>::with_entries(&ctl, 1 << 20, false).unwrap().value(&s).unwrap();
+        let wide = Engine::<u128>::with_entries(&ctl, 1 << 20, true).unwrap().value(&s).unwrap();
+        let tiny = Engine::<u64>::with_entries(&ctl, 64, false).unwrap().value(&s.narrow()).unwrap();
+        prop_assert_eq!(v64, narrow);
+        prop_assert_eq!(v64, wide);
+        prop_assert_eq!(v64, tiny);
     }
 }
 
@@ -222,13 +343,18 @@ fn large_boards_stay_within_the_budget() {
 fn the_table_is_reserved() {
     let ctl = Control::none().with_memory(MemoryBudget::new(1 << 20));
     assert!(matches!(
-        Engine::new(&ctl, 1 << 10),
+        Engine::<u64>::new(&ctl, 1 << 10),
         Err(Error::Limit(l)) if l.kind == LimitKind::Memory
     ));
     let ctl = Control::none().with_memory(MemoryBudget::new(64 << 20));
-    let e = Engine::new(&ctl, 1 << 20).unwrap();
-    assert_eq!(e.stats().table_bytes, 48 << 14);
-    assert_eq!(ctl.memory().used(), (48 << 14) + STACK_BYTES as u64);
+    let e = Engine::<u128>::new(&ctl, 1 << 20).unwrap();
+    assert_eq!(e.stats().table_bytes, 64 << 14);
+    let arrays = ARENA_CAPACITY * std::mem::size_of::<Shape>()
+        + PENDING_CAPACITY * std::mem::size_of::<Pending<u128>>();
+    assert_eq!(
+        ctl.memory().used(),
+        (64 << 14) + (STACK_BYTES + arrays) as u64
+    );
 }
 
 /// Published values of Cram on empty rectangles (normal play), as collected by Beling
