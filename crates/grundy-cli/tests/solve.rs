@@ -149,6 +149,21 @@ fn verbose_prints_statistics_on_stderr() {
         .stderr(contains("positions searched").and(contains("table hits")));
 }
 
+#[test]
+fn verbose_names_the_method_chosen() {
+    grundy()
+        .args(["solve", "wythoff:60,60", "-v"])
+        .assert()
+        .success()
+        .stdout("N\nvalue 87\n")
+        .stderr(contains("method: mex table"));
+    grundy()
+        .args(["solve", "cram:3x3", "-v"])
+        .assert()
+        .success()
+        .stderr(contains("method: the Cram engine"));
+}
+
 use predicates::prelude::PredicateBooleanExt;
 
 #[test]

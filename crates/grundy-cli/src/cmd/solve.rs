@@ -87,6 +87,14 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
             s.stats.table_bytes,
             s.seconds
         );
+        let method = match (&loaded, s.stats.method) {
+            (grundy::game::families::Loaded::Cram(_), None) if !args.misere => {
+                "the Cram engine".to_string()
+            }
+            (_, None) => "misère search of the whole sum".to_string(),
+            (_, Some(m)) => m.to_string(),
+        };
+        eprintln!("method: {method}");
     }
     print(&args, &s)
 }

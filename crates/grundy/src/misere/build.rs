@@ -439,6 +439,9 @@ pub(crate) fn build(
     let mut st = Stage::trivial();
     let mut heaps = Heaps::new(game, ctl)?;
     let mut types: Vec<HeapType> = Vec::new();
+    // The states of the last certificate that passed, for the next candidate of the same
+    // monoid (the certificate module's "Checking again after new types").
+    let mut reached = certificate::Reached::default();
     for n in 1..=max_heap {
         ctl.check(n - 1)?;
         heaps.moveless.push(false);
@@ -487,7 +490,7 @@ pub(crate) fn build(
                 Err(e) => return Err(e),
             };
             let cand_types = heaps.types(&cand, ctl)?;
-            match certificate::check(&cand, &cand_types, ctl)? {
+            match certificate::check_cached(&cand, &cand_types, &mut reached, ctl)? {
                 None => {
                     found = Some((cand, cand_types, level, base.q));
                     break;

@@ -39,9 +39,20 @@
 //!
 //! The condition depends on the heaps only through the set of types, so adjoining a heap whose
 //! type is already present leaves the verdict unchanged.
+//!
+//! **Checking again after new types.** The states reachable with a set of types `T ∪ N` are
+//! those reachable with `T`, and what the types of `N` lead to: along any sum, the first heap
+//! of a type in `N` leaves a state reachable with `T`, and after it every state is either one of
+//! those (whose successors by `T` are among them) or new. So once a candidate passed with the
+//! types `T`, a candidate with the same monoid, the same `P` and the types `T ∪ N` passes
+//! exactly when the old states under the types of `N`, and every new state under all types,
+//! meet (iii): [`check_cached`] keeps the states of the last success ([`Reached`]) and explores
+//! only those. This is what makes a stable quotient cheap: while the heaps added bring new
+//! types but no new element (Kayles from heap 40 on), each check visits the new states only.
 
 use super::build::{weight, Stage};
 use crate::control::Control;
+use crate::control::Reservation;
 use crate::error::Result;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -73,12 +84,35 @@ pub const MAX_STATES: usize = 10_000_000;
 /// option of `x`. Hence `x` is a P-position exactly when `Φ(x) ∉ P`: the candidate is wrong at
 /// `x`, and the true outcome of `x` is known without search.
 pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Option<Vec<u64>>> {
-    if st.p[0] {
-        return Ok(Some(Vec::new()));
+    check_keeping(st, types, None, ctl)
+}
+
+/// A state `(Φ(x), D(x))` of the automaton, `D(x)` as a bit set.
+type State = (u32, Box<[u64]>);
+
+/// The states reached by the last successful [`check_cached`], with what they were reached
+/// under: the monoid, its P-portion and the heap types (element, classes of the options).
+#[derive(Default)]
+pub(crate) struct Reached {
+    q: usize,
+    mul: Vec<u32>,
+    p: Vec<bool>,
+    types: Vec<(u32, Vec<u32>)>,
+    index: HashMap<State, u32>,
+    states: Vec<State>,
+    mem: Option<Reservation>,
+}
+
+impl Reached {
+    /// Whether the states were reached under the monoid and P-portion of `st`.
+    fn same_stage(&self, st: &Stage) -> bool {
+        self.q == st.q && self.p == st.p && self.mul == st.mul
     }
+}
+
+/// `pd[u] = { c : u·c ∈ P }`, `w` words a row.
+fn p_multipliers(st: &Stage, w: usize) -> Vec<u64> {
     let q = st.q;
-    let w = q.div_ceil(64);
-    // pd[u] = { c : u·c ∈ P }.
     let mut pd = vec![0u64; q * w];
     for u in 0..q {
         for c in 0..q {
@@ -87,6 +121,113 @@ pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Opt
             }
         }
     }
+    pd
+}
+
+/// The transition of the state `(a, ds)` by a heap of type `ty` (module documentation): the
+/// new element, with the new `D` written to `d`, and whether (iii) holds there.
+fn step(st: &Stage, pd: &[u64], a: u32, ds: &[u64], ty: &HeapType, d: &mut [u64]) -> (u32, bool) {
+    let w = d.len();
+    let g = ty.elem;
+    let a2 = st.m(a, g);
+    d.iter_mut().for_each(|x| *x = 0);
+    for c in 0..st.q {
+        let cg = st.m(c as u32, g) as usize;
+        if ds[cg / 64] >> (cg % 64) & 1 == 1 {
+            d[c / 64] |= 1 << (c % 64);
+        }
+    }
+    for &o in &ty.opts {
+        let ao = st.m(a, o) as usize;
+        for (x, y) in d.iter_mut().zip(&pd[ao * w..ao * w + w]) {
+            *x |= y;
+        }
+    }
+    let p_option = d[0] & 1 == 1;
+    (a2, st.p[a2 as usize] != p_option)
+}
+
+/// [`check`], starting from the states of the last success in `reached` when they were
+/// reached under the same monoid and P-portion and types among `types` (module documentation,
+/// "Checking again after new types"); on success `reached` holds the states of this check.
+/// A failure is always the least failing sum of [`check`] (found by it).
+pub(crate) fn check_cached(
+    st: &Stage,
+    types: &[HeapType],
+    reached: &mut Reached,
+    ctl: &Control,
+) -> Result<Option<Vec<u64>>> {
+    let key = |t: &HeapType| (t.elem, t.opts.clone());
+    let now: Vec<(u32, Vec<u32>)> = types.iter().map(key).collect();
+    let known = reached.same_stage(st)
+        && !reached.states.is_empty()
+        && reached.types.iter().all(|t| now.contains(t));
+    if !known {
+        *reached = Reached::default();
+        return check_keeping(st, types, Some(reached), ctl);
+    }
+    let new: Vec<usize> = (0..types.len())
+        .filter(|&t| !reached.types.contains(&now[t]))
+        .collect();
+    let w = st.q.div_ceil(64);
+    let pd = p_multipliers(st, w);
+    let state_bytes = (w * 8 + 64) as u64;
+    let mut d = vec![0u64; w];
+    let old = reached.states.len();
+    let mut s = 0;
+    while s < reached.states.len() {
+        ctl.tick()?;
+        let (a, ds) = reached.states[s].clone();
+        let which: Vec<usize> = if s < old {
+            new.clone()
+        } else {
+            (0..types.len()).collect()
+        };
+        for t in which {
+            let (a2, holds) = step(st, &pd, a, &ds, &types[t], &mut d);
+            if !holds {
+                // The least failing sum comes from the full check.
+                *reached = Reached::default();
+                return check(st, types, ctl);
+            }
+            let key = (a2, d.clone().into_boxed_slice());
+            if reached.index.contains_key(&key) {
+                continue;
+            }
+            if reached.states.len() >= MAX_STATES {
+                *reached = Reached::default();
+                return check(st, types, ctl);
+            }
+            match &mut reached.mem {
+                Some(m) => m.grow(state_bytes, "misère quotient certificate")?,
+                None => {
+                    reached.mem = Some(ctl.reserve(state_bytes, "misère quotient certificate")?)
+                }
+            }
+            reached
+                .index
+                .insert(key.clone(), reached.states.len() as u32);
+            reached.states.push(key);
+        }
+        s += 1;
+    }
+    reached.types = now;
+    Ok(None)
+}
+
+/// [`check`]; on success, the states it reached are left in `keep`.
+fn check_keeping(
+    st: &Stage,
+    types: &[HeapType],
+    keep: Option<&mut Reached>,
+    ctl: &Control,
+) -> Result<Option<Vec<u64>>> {
+    if st.p[0] {
+        return Ok(Some(Vec::new()));
+    }
+    let q = st.q;
+    let w = q.div_ceil(64);
+    let pd = p_multipliers(st, w);
     let mut mem = ctl.reserve((pd.len() * 8) as u64, "misère quotient certificate")?;
     let state_bytes = (w * 8 + 64) as u64;
     let mut index: HashMap<(u32, Box<[u64]>), u32> = HashMap::new();
@@ -134,24 +275,9 @@ pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Opt
         let (a, ref ds) = states[s as usize];
         let ds = ds.clone();
         for (t, ty) in types.iter().enumerate() {
-            let g = ty.elem;
-            let a2 = st.m(a, g);
             let next_total = total + weight(ty.heap);
-            d.iter_mut().for_each(|x| *x = 0);
-            for c in 0..q {
-                let cg = st.m(c as u32, g) as usize;
-                if ds[cg / 64] >> (cg % 64) & 1 == 1 {
-                    d[c / 64] |= 1 << (c % 64);
-                }
-            }
-            for &o in &ty.opts {
-                let ao = st.m(a, o) as usize;
-                for (x, y) in d.iter_mut().zip(&pd[ao * w..ao * w + w]) {
-                    *x |= y;
-                }
-            }
-            let p_option = d[0] & 1 == 1;
-            if st.p[a2 as usize] == p_option {
+            let (a2, holds) = step(st, &pd, a, &ds, ty, &mut d);
+            if !holds {
                 failures.push((s, t as u32));
                 queue.push(Reverse((next_total, true, failures.len() as u32 - 1)));
                 continue;
@@ -183,6 +309,17 @@ pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Opt
             done.push(false);
             queue.push(Reverse((next_total, false, id)));
         }
+    }
+    if let Some(keep) = keep {
+        *keep = Reached {
+            q,
+            mul: st.mul.clone(),
+            p: st.p.clone(),
+            types: types.iter().map(|t| (t.elem, t.opts.clone())).collect(),
+            index,
+            states,
+            mem: Some(mem),
+        };
     }
     Ok(None)
 }

@@ -703,3 +703,42 @@ fn limit_messages_name_no_command_line_flag() {
         }
     }
 }
+
+/// The check that starts from the states of the last success agrees with the full check: on
+/// the quotient of Kayles up to heap 120 with its heap types added one at a time (every one
+/// passes), and on a candidate that fails (Kayles' first candidate at heap 9) after a success
+/// with a subset of its types, whose least failing sum must be the full check's.
+#[test]
+fn the_cached_certificate_is_the_full_one() {
+    let ctl = Control::none();
+    let g = game("kayles");
+    let st = build::build(
+        &g,
+        120,
+        MAX_ORDER,
+        build::Method::Full,
+        &mut Vec::new(),
+        &ctl,
+    )
+    .unwrap();
+    let mut heaps = build::Heaps::up_to(&g, 120, &ctl).unwrap();
+    let types = heaps.types(&st, &ctl).unwrap();
+    let mut reached = certificate::Reached::default();
+    for k in 1..=types.len() {
+        let full = certificate::check(&st, &types[..k], &ctl).unwrap();
+        let cached = certificate::check_cached(&st, &types[..k], &mut reached, &ctl).unwrap();
+        assert_eq!(full, cached, "{k} types");
+    }
+    let prev = build::build(&g, 8, MAX_ORDER, build::Method::Full, &mut Vec::new(), &ctl).unwrap();
+    let mut heaps = build::Heaps::up_to(&g, 9, &ctl).unwrap();
+    let (cand, _) = extension::extend(&prev, &mut heaps, MAX_ORDER, &ctl).unwrap();
+    let types = heaps.types(&cand, &ctl).unwrap();
+    let fails = certificate::check(&cand, &types, &ctl).unwrap();
+    assert!(fails.is_some());
+    let mut reached = certificate::Reached::default();
+    for k in 1..=types.len() {
+        let full = certificate::check(&cand, &types[..k], &ctl).unwrap();
+        let cached = certificate::check_cached(&cand, &types[..k], &mut reached, &ctl).unwrap();
+        assert_eq!(full, cached, "candidate, {k} types");
+    }
+}

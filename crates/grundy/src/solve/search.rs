@@ -30,6 +30,19 @@
 //! anyway). This is the method Lemoine and Viennot used for Cram and Sprouts ("Nimbers are
 //! inevitable", 2012). [`Method::Mex`] computes `g(G) = mex { g(G') }` directly.
 //!
+//! **Choosing between them.** Finding `g(G) = k` by the outcome search asks `P(G, 0), …,
+//! P(G, k)`, each a scan of the options, so its cost grows with the values; the mex table costs
+//! one look at every option of every position reachable, whatever the values. The outcome search
+//! wins when the values are small and pruning leaves most positions unvisited (Cram, whose values
+//! are mostly 0 and 1); the table wins when the positions are few and the values large (Wythoff's
+//! `(a, b)` has about `a + b + min(a, b)` options and a value near `a + b`). [`Method::Auto`]
+//! does not guess: it runs the two in turn, each with a budget of new table entries that doubles
+//! on every round (`2¹⁰, 2¹¹, …`), until one finishes. Both fill the same tables with facts that
+//! are true whoever found them (`g(C) = v`, `P(C, k)` false), so a method resumed in a later
+//! round finds what it settled before, and neither redoes the other's values. If the faster
+//! method needs `n` entries, the rounds stop by the one whose budget reaches `n`: at most about
+//! `4n` entries are made in all, a constant factor of the better method whichever it is.
+//!
 //! **Misère play.** Components do not add under misère play, so a misère position is searched
 //! as a whole: a position is won by the player to move iff it is terminal or some option is
 //! lost. Positions are still stored as multisets of canonical components (a sum is commutative
@@ -45,7 +58,7 @@ use crate::error::{Error, LimitKind, Result};
 use crate::game::mex;
 use crate::game::Structured;
 use crate::solve::{Outcome, Play};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::time::Instant;
 
 /// Bytes charged per table entry beyond its key: the hash table's slot, value and spare
@@ -63,16 +76,34 @@ pub const PROGRESS_EVERY: u64 = 1 << 12;
 /// of the line it explores.
 pub const STACK_BYTES: usize = 1 << 30;
 
+/// First budget of table entries of [`Method::Auto`]'s rounds; it doubles every round.
+pub const AUTO_FIRST_BUDGET: u64 = 1 << 10;
+
 /// How the engine computes a Grundy value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub enum Method {
+    /// [`Method::Mex`] and [`Method::Outcome`] in turn, with doubling budgets, until one
+    /// finishes (see the module documentation); [`Stats::method`] says which.
+    #[default]
+    Auto,
     /// `g(G)` is the `k` with `G + *k` a P-position, found by outcome-only search for
     /// `k = 0, 1, …` (see the module documentation).
-    #[default]
     Outcome,
-    /// `g(G) = mex { g(G') : G → G' }`, every option's value computed.
+    /// `g(G) = mex { g(G') : G → G' }`, every option's value computed: a table of the values of
+    /// the positions reachable.
     Mex,
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Method::Auto => "auto",
+            Method::Outcome => "outcome search of G + *k",
+            Method::Mex => "mex table",
+        })
+    }
 }
 
 /// What the engine exploits; everything is on by default. Turning a part off is for
@@ -93,7 +124,7 @@ impl Default for Settings {
         Settings {
             decompose: true,
             symmetry: true,
-            method: Method::Outcome,
+            method: Method::Auto,
         }
     }
 }
@@ -137,6 +168,10 @@ pub struct Stats {
     pub hits: u64,
     /// Bytes charged to the memory budget for the tables.
     pub table_bytes: u64,
+    /// The method that found the value of the starting position (under [`Method::Auto`], the
+    /// one whose round finished); `None` under misère play and for the engines that have one
+    /// method only.
+    pub method: Option<Method>,
 }
 
 impl Stats {
@@ -165,6 +200,16 @@ pub struct Search<'f, 'c, F: Structured> {
     charged: u64,
     stats: Stats,
     depth: usize,
+    /// The method running now: [`Settings::method`], or under [`Method::Auto`] the one whose
+    /// round it is.
+    active: Method,
+    /// Under [`Method::Auto`], the count of [`Stats::positions`] at which the running round
+    /// stops.
+    budget: Option<u64>,
+    /// Set when a round stopped on its budget (the error it returned is then not the caller's).
+    over_budget: bool,
+    /// The budget of the first [`Method::Auto`] round.
+    first_budget: u64,
 }
 
 impl<'f, 'c, F: Structured> Search<'f, 'c, F> {
@@ -174,16 +219,31 @@ impl<'f, 'c, F: Structured> Search<'f, 'c, F> {
             family,
             settings,
             ctl,
-            values: HashMap::new(),
-            p_table: HashMap::new(),
-            misere: HashMap::new(),
-            on_line: HashSet::new(),
-            sums_on_line: HashSet::new(),
+            values: HashMap::default(),
+            p_table: HashMap::default(),
+            misere: HashMap::default(),
+            on_line: HashSet::default(),
+            sums_on_line: HashSet::default(),
             reservation: None,
             charged: 0,
             stats: Stats::default(),
             depth: 0,
+            active: match settings.method {
+                Method::Auto => Method::Mex,
+                m => m,
+            },
+            budget: None,
+            over_budget: false,
+            first_budget: AUTO_FIRST_BUDGET,
         }
+    }
+
+    /// The same search with rounds of [`Method::Auto`] starting from a budget of `first`
+    /// entries instead of [`AUTO_FIRST_BUDGET`] (small budgets make the tests switch methods
+    /// often).
+    pub fn with_first_budget(mut self, first: u64) -> Self {
+        self.first_budget = first.max(1);
+        self
     }
 
     /// What the search has done so far.
@@ -197,17 +257,24 @@ impl<'f, 'c, F: Structured> Search<'f, 'c, F> {
     /// The components of `p` as the tables key them: split (if on), each canonical (if on).
     pub fn components(&self, p: &F::Position) -> Result<Vec<F::Position>> {
         let mut parts = Vec::new();
+        self.components_into(p, &mut parts)?;
+        Ok(parts)
+    }
+
+    /// [`Search::components`], appended to `parts`.
+    fn components_into(&self, p: &F::Position, parts: &mut Vec<F::Position>) -> Result<()> {
+        let from = parts.len();
         if self.settings.decompose {
-            self.family.split(p, &mut parts)?;
+            self.family.split(p, parts)?;
         } else {
             parts.push(p.clone());
         }
         if self.settings.symmetry {
-            for part in &mut parts {
+            for part in &mut parts[from..] {
                 *part = self.family.canonical(part)?;
             }
         }
-        Ok(parts)
+        Ok(())
     }
 
     /// Gives back bytes charged for entries dropped (the reservation keeps them for later
@@ -237,9 +304,15 @@ impl<'f, 'c, F: Structured> Search<'f, 'c, F> {
         Ok(())
     }
 
-    /// Enters one level of search: counts the depth and checks the control.
+    /// Enters one level of search: counts the depth and checks the control (and the budget of
+    /// an [`Method::Auto`] round).
     fn descend(&mut self) -> Result<()> {
         self.ctl.tick()?;
+        if self.budget.is_some_and(|b| self.stats.positions >= b) {
+            // Unwinds the round; the caller sees `over_budget` and never returns this error.
+            self.over_budget = true;
+            return Err(Error::Cancelled(crate::error::Interruption::Deadline));
+        }
         if self.depth >= MAX_DEPTH {
             return Err(Error::limit(
                 LimitKind::Fixed,
@@ -280,8 +353,37 @@ impl<'f, 'c, F: Structured> Search<'f, 'c, F> {
     }
 
     /// The Grundy value of a position (any position of the family: it is split and made
-    /// canonical here).
+    /// canonical here), with the method of the settings, and the method that found it (under
+    /// [`Method::Auto`], the one whose round finished; see the module documentation).
+    pub fn value_by(&mut self, p: &F::Position) -> Result<(u64, Method)> {
+        if self.settings.method != Method::Auto {
+            return Ok((self.sum_value(p)?, self.settings.method));
+        }
+        let mut budget = self.first_budget;
+        loop {
+            for m in [Method::Mex, Method::Outcome] {
+                self.active = m;
+                self.budget = Some(self.stats.positions.saturating_add(budget));
+                let r = self.sum_value(p);
+                self.budget = None;
+                match r {
+                    Ok(v) => return Ok((v, m)),
+                    Err(_) if self.over_budget => self.over_budget = false,
+                    Err(e) => return Err(e),
+                }
+            }
+            budget = budget.saturating_mul(2);
+        }
+    }
+
+    /// The Grundy value of a position (any position of the family: it is split and made
+    /// canonical here), with the method of the settings ([`Search::value_by`]).
     pub fn value(&mut self, p: &F::Position) -> Result<u64> {
+        Ok(self.value_by(p)?.0)
+    }
+
+    /// The Grundy value of a position by the method running now.
+    fn sum_value(&mut self, p: &F::Position) -> Result<u64> {
         let mut v = 0;
         for part in self.components(p)? {
             v ^= self.part_value(&part)?;
@@ -302,8 +404,8 @@ impl<'f, 'c, F: Structured> Search<'f, 'c, F> {
             self.stats.hits += 1;
             return Ok(v);
         }
-        let v = match self.settings.method {
-            Method::Mex => {
+        let v = match self.active {
+            Method::Mex | Method::Auto => {
                 self.enter(c)?;
                 let r = self.mex_value(c);
                 self.leave(c);
@@ -341,8 +443,15 @@ impl<'f, 'c, F: Structured> Search<'f, 'c, F> {
         let mut options = Vec::new();
         self.family.options(c, &mut options)?;
         let mut seen = Vec::with_capacity(options.len());
+        let mut parts = Vec::new();
         for o in &options {
-            seen.push(self.value(o)?);
+            parts.clear();
+            self.components_into(o, &mut parts)?;
+            let mut v = 0;
+            for part in &parts {
+                v ^= self.part_value(part)?;
+            }
+            seen.push(v);
         }
         Ok(mex(&seen, &mut Vec::new()))
     }
@@ -635,14 +744,18 @@ where
 {
     let start = Instant::now();
     let mut search = Search::new(family, settings, ctl);
-    let (outcome, value) = match play {
+    let (outcome, value, method) = match play {
         Play::Normal => {
-            let v = search.value(root)?;
-            (if v == 0 { Outcome::P } else { Outcome::N }, Some(v))
+            let (v, m) = search.value_by(root)?;
+            (
+                if v == 0 { Outcome::P } else { Outcome::N },
+                Some(v),
+                Some(m),
+            )
         }
         Play::Misere => {
             let win = search.misere_win(root)?;
-            (if win { Outcome::N } else { Outcome::P }, None)
+            (if win { Outcome::N } else { Outcome::P }, None, None)
         }
     };
     let mut winning_moves = Vec::new();
@@ -661,7 +774,13 @@ where
         outcome,
         value,
         winning_moves,
-        stats: search.stats(),
+        stats: Stats {
+            method,
+            ..search.stats()
+        },
         seconds: start.elapsed().as_secs_f64(),
     })
 }
+
+#[cfg(test)]
+mod tests;
