@@ -903,8 +903,8 @@ async fn long_hints_stop_at_the_deadline_and_free_their_worker() {
     };
     let app = router_with(limits);
     let long_hints = [
-        // The misère search of a sum of five big Kayles heaps: seconds of positions.
-        json!({"game": "kayles", "heaps": [200, 199, 198, 197, 196], "misere": true}),
+        // Misère Grundy's game on heaps whose quotient is not built: seconds of positions searched.
+        json!({"game": "grundys-game", "heaps": [30, 31, 33], "misere": true}),
         // A game leaving three heaps, near the limits: minutes of values.
         json!({"game": "octal:0.8", "heaps": [60_000]}),
     ];
