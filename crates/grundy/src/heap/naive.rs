@@ -13,7 +13,6 @@
 
 use crate::control::Control;
 use crate::error::{Error, Result};
-#[cfg(feature = "script")]
 use crate::heap::reference;
 use crate::heap::rule::Rule;
 use crate::heap::sequence::{push, Cell, Fill, PROGRESS_EVERY};
@@ -115,6 +114,7 @@ pub fn extend<T: Cell>(
                 k += 1;
             }
         }),
+        // Rules that are user code: every option generated, then mex.
         #[cfg(feature = "script")]
         Rule::Script(_) => reference::extend(rule, values, n, ctl),
         Rule::Custom(_) => reference::extend(rule, values, n, ctl),
