@@ -110,6 +110,22 @@
 
 #![warn(missing_docs)]
 
+/// An answer document: a type the command line's `--json`, the server and Python all write.
+/// With the feature `serde` it is `Serialize`, `Deserialize` (refusing unknown fields) and
+/// `JsonSchema`, its schema titled `$title` (the file `docs/schemas/$title.json`).
+macro_rules! answer_document {
+    ($title:literal; $(#[$attr:meta])* $vis:vis struct $name:ident $($rest:tt)*) => {
+        $(#[$attr])*
+        #[cfg_attr(
+            feature = "serde",
+            derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+            serde(deny_unknown_fields),
+            schemars(title = $title)
+        )]
+        $vis struct $name $($rest)*
+    };
+}
+
 /// Declares items (modules, functions, types) that belong to the crate's engines and reference
 /// code rather than to its interface: public to the crate's own tests and benchmarks (feature
 /// `testing`), crate-private otherwise. Some of them serve only tests and benchmarks, hence

@@ -693,41 +693,38 @@ pub struct CountAnswer {
     pub distribution: Option<Vec<BigUint>>,
 }
 
-/// The answer to "how many sums of heaps have this nim-sum?" as a document: what `grundy count
-/// --json` writes (JSON Schema: `docs/schemas/count.json`), the question (game, range of heap
-/// sizes, [`CountSpec`]) with its [`CountAnswer`]. Every number is an exact JSON integer of any
-/// size ([`Natural`]).
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
-    serde(deny_unknown_fields),
-    schemars(title = "count")
-)]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CountDocument {
-    /// The game in canonical notation.
-    pub game: String,
-    /// The number of heaps `K`.
-    pub heaps: Natural,
-    /// The smallest heap size counted.
-    pub min: Natural,
-    /// The largest heap size counted.
-    pub max: Natural,
-    /// The nim-sum `X` counted.
-    pub nim_sum: Natural,
-    /// The modulus of the count; `null` when the count is exact.
-    pub modulus: Option<Natural>,
-    /// Whether multisets are counted rather than ordered tuples.
-    pub unordered: bool,
-    /// The count for `nim_sum`.
-    pub count: Natural,
-    /// With the distribution asked for: the count for each nim-sum `0, 1, ...`; absent
-    /// otherwise.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
-    pub distribution: Option<Vec<Natural>>,
+answer_document! {
+    "count";
+    /// The answer to "how many sums of heaps have this nim-sum?" as a document: what `grundy count
+    /// --json` writes (JSON Schema: `docs/schemas/count.json`), the question (game, range of heap
+    /// sizes, [`CountSpec`]) with its [`CountAnswer`]. Every number is an exact JSON integer of any
+    /// size ([`Natural`]).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct CountDocument {
+        /// The game in canonical notation.
+        pub game: String,
+        /// The number of heaps `K`.
+        pub heaps: Natural,
+        /// The smallest heap size counted.
+        pub min: Natural,
+        /// The largest heap size counted.
+        pub max: Natural,
+        /// The nim-sum `X` counted.
+        pub nim_sum: Natural,
+        /// The modulus of the count; `null` when the count is exact.
+        pub modulus: Option<Natural>,
+        /// Whether multisets are counted rather than ordered tuples.
+        pub unordered: bool,
+        /// The count for `nim_sum`.
+        pub count: Natural,
+        /// With the distribution asked for: the count for each nim-sum `0, 1, ...`; absent
+        /// otherwise.
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Option::is_none")
+        )]
+        pub distribution: Option<Vec<Natural>>,
+    }
 }
 
 impl CountDocument {

@@ -131,46 +131,43 @@ impl Proof {
     }
 }
 
-/// The answer to "what is this game's misère quotient?" as a document: what `grundy misere
-/// --json` writes (JSON Schema: `docs/schemas/quotient.json`). Elements are numbered
-/// `0..order`, the identity (the class of the empty sum) first.
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
-    serde(deny_unknown_fields),
-    schemars(title = "quotient")
-)]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QuotientDocument {
-    /// The game in canonical notation.
-    pub game: String,
-    /// The largest heap size of the closure: the quotient is that of the sums of heaps up to it.
-    pub max_heap: u64,
-    /// The number of elements `|Q|`.
-    pub order: usize,
-    /// Each element as its normal word in the generators.
-    pub elements: Vec<String>,
-    /// The multiplication table: `mul[a][b]` is the element `a·b`.
-    pub mul: Vec<Vec<usize>>,
-    /// The identity element (0).
-    pub identity: usize,
-    /// The P-portion: the elements whose sums are lost for the player to move.
-    pub p_portion: Vec<usize>,
-    /// The element of each heap size `0..=max_heap`.
-    pub heap_map: Vec<usize>,
-    /// The heaps whose element is new, as generators.
-    pub generators: Vec<Generator>,
-    /// The defining relations between words in the generators.
-    pub relations: Vec<Relation>,
-    /// Whether the quotient is proved for every heap size (periodicity theorem), not only up to
-    /// `max_heap`.
-    pub proved: bool,
-    /// With `proved`: the heap map is periodic with `period` from heap `preperiod` on.
-    pub preperiod: Option<u64>,
-    /// With `proved`: the period of the heap map.
-    pub period: Option<u64>,
-    /// Whether the quotient is tame (that of misère Nim restricted to some heaps).
-    pub tame: bool,
+answer_document! {
+    "quotient";
+    /// The answer to "what is this game's misère quotient?" as a document: what `grundy misere
+    /// --json` writes (JSON Schema: `docs/schemas/quotient.json`). Elements are numbered
+    /// `0..order`, the identity (the class of the empty sum) first.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct QuotientDocument {
+        /// The game in canonical notation.
+        pub game: String,
+        /// The largest heap size of the closure: the quotient is that of the sums of heaps up to it.
+        pub max_heap: u64,
+        /// The number of elements `|Q|`.
+        pub order: usize,
+        /// Each element as its normal word in the generators.
+        pub elements: Vec<String>,
+        /// The multiplication table: `mul[a][b]` is the element `a·b`.
+        pub mul: Vec<Vec<usize>>,
+        /// The identity element (0).
+        pub identity: usize,
+        /// The P-portion: the elements whose sums are lost for the player to move.
+        pub p_portion: Vec<usize>,
+        /// The element of each heap size `0..=max_heap`.
+        pub heap_map: Vec<usize>,
+        /// The heaps whose element is new, as generators.
+        pub generators: Vec<Generator>,
+        /// The defining relations between words in the generators.
+        pub relations: Vec<Relation>,
+        /// Whether the quotient is proved for every heap size (periodicity theorem), not only up to
+        /// `max_heap`.
+        pub proved: bool,
+        /// With `proved`: the heap map is periodic with `period` from heap `preperiod` on.
+        pub preperiod: Option<u64>,
+        /// With `proved`: the period of the heap map.
+        pub period: Option<u64>,
+        /// Whether the quotient is tame (that of misère Nim restricted to some heaps).
+        pub tame: bool,
+    }
 }
 
 impl From<&MisereQuotient> for QuotientDocument {

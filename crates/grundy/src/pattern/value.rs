@@ -142,39 +142,36 @@ pub struct SequenceAnalysis {
     knowledge: Knowledge,
 }
 
-/// The answer to "what does this heap game's Grundy sequence do?" as a document: a
-/// `SequenceAnalysis` without the means to compute further values. The command line, the server
-/// and Python all write exactly this (JSON Schema: `docs/schemas/analysis.json`).
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
-    serde(deny_unknown_fields),
-    schemars(title = "analysis")
-)]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AnalysisDocument {
-    /// The game in canonical notation.
-    pub game: String,
-    /// The number of heaps whose values were computed (for `divide:D`: covered by runs, up to
-    /// `2^64`), an exact JSON integer.
-    pub computed: u128,
-    /// The period `p` found (`G(n + p) = G(n) + saltus` from the preperiod on), proved or
-    /// apparent; `null` when none was found.
-    pub period: Option<usize>,
-    /// The first heap from which the period holds.
-    pub preperiod: Option<usize>,
-    /// The saltus `s` of an arithmetic period (0 for plain periodicity).
-    pub saltus: Option<u64>,
-    /// Whether the reported regularity (the period, or for `divide:D` the self-similar rule) is
-    /// proved to hold for every heap.
-    pub proved: bool,
-    /// The theorem applied and the finite check carried out, in words, when proved by a
-    /// periodicity theorem.
-    pub proof: Option<String>,
-    /// Every regularity found, in words and formulae.
-    pub pattern: String,
-    /// The number of runs of equal values, when the values were computed run by run.
-    pub runs: Option<usize>,
+answer_document! {
+    "analysis";
+    /// The answer to "what does this heap game's Grundy sequence do?" as a document: a
+    /// `SequenceAnalysis` without the means to compute further values. The command line, the server
+    /// and Python all write exactly this (JSON Schema: `docs/schemas/analysis.json`).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct AnalysisDocument {
+        /// The game in canonical notation.
+        pub game: String,
+        /// The number of heaps whose values were computed (for `divide:D`: covered by runs, up to
+        /// `2^64`), an exact JSON integer.
+        pub computed: u128,
+        /// The period `p` found (`G(n + p) = G(n) + saltus` from the preperiod on), proved or
+        /// apparent; `null` when none was found.
+        pub period: Option<usize>,
+        /// The first heap from which the period holds.
+        pub preperiod: Option<usize>,
+        /// The saltus `s` of an arithmetic period (0 for plain periodicity).
+        pub saltus: Option<u64>,
+        /// Whether the reported regularity (the period, or for `divide:D` the self-similar rule) is
+        /// proved to hold for every heap.
+        pub proved: bool,
+        /// The theorem applied and the finite check carried out, in words, when proved by a
+        /// periodicity theorem.
+        pub proof: Option<String>,
+        /// Every regularity found, in words and formulae.
+        pub pattern: String,
+        /// The number of runs of equal values, when the values were computed run by run.
+        pub runs: Option<usize>,
+    }
 }
 
 impl From<&SequenceAnalysis> for AnalysisDocument {

@@ -96,19 +96,16 @@ impl VertexDocument {
     }
 }
 
-/// The answer to "who wins from each vertex of this game graph?" as a document: what `grundy
-/// graph solve --json` writes, vertex by vertex in the graph's order (JSON Schema:
-/// `docs/schemas/graph.json`).
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
-    serde(deny_unknown_fields),
-    schemars(title = "graph")
-)]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GraphDocument {
-    /// Every vertex, in the graph's order.
-    pub vertices: Vec<VertexDocument>,
+answer_document! {
+    "graph";
+    /// The answer to "who wins from each vertex of this game graph?" as a document: what `grundy
+    /// graph solve --json` writes, vertex by vertex in the graph's order (JSON Schema:
+    /// `docs/schemas/graph.json`).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct GraphDocument {
+        /// Every vertex, in the graph's order.
+        pub vertices: Vec<VertexDocument>,
+    }
 }
 
 impl Gamma {

@@ -631,27 +631,24 @@ pub struct Solution {
     pub seconds: f64,
 }
 
-/// The answer to "who wins this game given by its rules, and how?" as a document: a
-/// [`Solution`] with the game it answers. `grundy solve --json` and Python's
-/// `Solution.to_dict()` write exactly this (JSON Schema: `docs/schemas/solution.json`).
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
-    serde(deny_unknown_fields),
-    schemars(title = "solution")
-)]
-#[derive(Clone, Debug, PartialEq)]
-pub struct SolutionDocument {
-    /// The game, as it was given.
-    pub game: String,
-    /// `P` (the player to move loses) or `N` (the player to move wins).
-    pub outcome: Outcome,
-    /// The Grundy value under normal play; `null` under misère play, where values do not add.
-    pub value: Option<u64>,
-    /// Every winning move (empty for a P-position, or when the moves were not asked for).
-    pub winning_moves: Vec<WinningMove>,
-    /// What the search did.
-    pub stats: StatsDocument,
+answer_document! {
+    "solution";
+    /// The answer to "who wins this game given by its rules, and how?" as a document: a
+    /// [`Solution`] with the game it answers. `grundy solve --json` and Python's
+    /// `Solution.to_dict()` write exactly this (JSON Schema: `docs/schemas/solution.json`).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SolutionDocument {
+        /// The game, as it was given.
+        pub game: String,
+        /// `P` (the player to move loses) or `N` (the player to move wins).
+        pub outcome: Outcome,
+        /// The Grundy value under normal play; `null` under misère play, where values do not add.
+        pub value: Option<u64>,
+        /// Every winning move (empty for a P-position, or when the moves were not asked for).
+        pub winning_moves: Vec<WinningMove>,
+        /// What the search did.
+        pub stats: StatsDocument,
+    }
 }
 
 /// What a search did, as written in a [`SolutionDocument`]: the counters of [`Stats`], the
