@@ -92,7 +92,7 @@ fn main() {
     let compact = median_time(5, || periodic::prove_period(bytes, &theorem));
     let widened = median_time(5, || periodic::prove_period(&cells.to_vec(), &theorem));
     row(
-        "prove_period on 524288 one-byte cells of 0.16 vs widened to u32 first (previous)",
+        "prove_period on 524288 one-byte cells of 0.16 vs widened to u32 first",
         bytes.len() as u64,
         compact,
         Some(widened),
