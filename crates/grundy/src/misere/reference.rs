@@ -72,8 +72,8 @@ impl<'g> Search<'g> {
 }
 
 /// The largest total [`Exhaustive`] handles (a position of total `T` is encoded in `2T + 1`
-/// bits of a `u128`).
-pub const MAX_TOTAL: u64 = 63;
+/// bits of a 256-bit key).
+pub const MAX_TOTAL: u64 = 127;
 
 /// Misère outcomes of **every** sum of heaps whose total number of tokens is at most `T`, from
 /// the definition: a sum is a P-position exactly when it has a move and every move leads to an
@@ -84,7 +84,9 @@ pub const MAX_TOTAL: u64 = 63;
 /// tokens or split heaps), so the positions of total at most `T` are closed under moves and
 /// their outcomes are all computed, each once (memoised depth-first search). A position is
 /// stored as the bit string that writes, for each part `a_i` in ascending order, `a_i - a_{i-1}`
-/// zeros and a one, after a leading one: at most `2T + 1` bits, so a `u128` key for `T <= 63`.
+/// zeros and a one, after a leading one: at most `2T + 1` bits, so a 256-bit key for `T <= 127`.
+/// [`Exhaustive::on_demand`] computes outcomes only when asked ([`Exhaustive::outcome`]), for
+/// totals whose every position would be too many to tabulate.
 ///
 /// Nothing here knows about quotients. It gives two independent checks of a quotient `Q_N`:
 /// its answer on every position of heaps up to `N` of total at most `T`, and a **lower bound**
@@ -95,13 +97,23 @@ pub struct Exhaustive {
     total: u64,
     moveless: Vec<bool>,
     options: Vec<Vec<Vec<u8>>>,
-    memo: crate::game::hash::FxHashMap<u128, bool>,
+    memo: crate::game::hash::FxHashMap<[u64; 4], bool>,
 }
 
 impl Exhaustive {
     /// The outcomes of every position of `game` of total at most `total` (at most
     /// [`MAX_TOTAL`]).
     pub fn new(game: &HeapGame, total: u64) -> Result<Self> {
+        let mut ex = Self::on_demand(game, total)?;
+        for pos in ex.positions(total, total) {
+            ex.solve(&pos);
+        }
+        Ok(ex)
+    }
+
+    /// The same search with nothing computed in advance: each outcome is found when
+    /// [`Exhaustive::outcome`] asks for it (with the positions it needs).
+    pub fn on_demand(game: &HeapGame, total: u64) -> Result<Self> {
         if total > MAX_TOTAL {
             return Err(Error::invalid(format!(
                 "totals above {MAX_TOTAL} are not supported"
@@ -134,24 +146,43 @@ impl Exhaustive {
             list.dedup();
             options[h as usize] = list;
         }
-        let mut ex = Exhaustive {
+        Ok(Exhaustive {
             total,
             moveless,
             options,
             memo: Default::default(),
-        };
-        for pos in ex.positions(total, total) {
-            ex.solve(&pos);
-        }
-        Ok(ex)
+        })
     }
 
-    fn key(pos: &[u8]) -> u128 {
-        let mut key = 1u128;
+    /// Whether the sum of `heaps` (any order; heaps without moves allowed) is a misère
+    /// P-position, searched now if it is not known yet: `None` when its total is above the
+    /// bound.
+    pub fn outcome(&mut self, heaps: &[u64]) -> Option<bool> {
+        let pos = self.sorted(heaps)?;
+        Some(self.solve(&pos))
+    }
+
+    /// The heaps with moves of a sum, sorted: `None` when its total is above the bound.
+    fn sorted(&self, heaps: &[u64]) -> Option<Vec<u8>> {
+        if heaps.iter().sum::<u64>() > self.total {
+            return None;
+        }
+        let mut pos: Vec<u8> = heaps
+            .iter()
+            .filter(|&&h| h > 0 && !self.moveless[h as usize])
+            .map(|&h| h as u8)
+            .collect();
+        pos.sort_unstable();
+        Some(pos)
+    }
+
+    fn key(pos: &[u8]) -> [u64; 4] {
+        let mut key = [1u64, 0, 0, 0];
+        let mut bit = 0usize;
         let mut prev = 0;
         for &a in pos {
-            key <<= a - prev;
-            key = key << 1 | 1;
+            bit += 1 + (a - prev) as usize;
+            key[bit / 64] |= 1 << (bit % 64);
             prev = a;
         }
         key
@@ -225,15 +256,7 @@ impl Exhaustive {
     /// Whether the sum of `heaps` (any order; heaps without moves allowed) is a misère
     /// P-position: `None` when its total is above the bound.
     pub fn is_p(&self, heaps: &[u64]) -> Option<bool> {
-        if heaps.iter().sum::<u64>() > self.total {
-            return None;
-        }
-        let mut pos: Vec<u8> = heaps
-            .iter()
-            .filter(|&&h| h > 0 && !self.moveless[h as usize])
-            .map(|&h| h as u8)
-            .collect();
-        pos.sort_unstable();
+        let pos = self.sorted(heaps)?;
         self.memo.get(&Self::key(&pos)).copied()
     }
 

@@ -497,13 +497,25 @@ fn options_weigh_less() {
 /// the order, the order is proved exactly by two independent means (the certificate bounds it
 /// above). Returns (positions taken, pairs not told apart within the bound, lower bound).
 fn order_lower_bound(ex: &Exhaustive, quo: &MisereQuotient, total: u64) -> (usize, usize, usize) {
+    let (xs, untold) = untold_pairs(ex, quo, total);
+    (xs.len(), untold.len(), independent_set(xs.len(), &untold))
+}
+
+/// The positions of least total of each element of `quo` (heaps up to its bound, total at most
+/// `total`), and the pairs of them that no `y` within the total tells apart.
+fn untold_pairs(
+    ex: &Exhaustive,
+    quo: &MisereQuotient,
+    total: u64,
+) -> (Vec<Vec<u8>>, Vec<(usize, usize)>) {
     let n = quo.max_heap();
     let mut first: HashMap<usize, Vec<u8>> = HashMap::new();
     for pos in ex.positions(total, n) {
         let heaps: Vec<u64> = pos.iter().map(|&h| h as u64).collect();
         first.entry(quo.of_heaps(&heaps).unwrap()).or_insert(pos);
     }
-    let xs: Vec<Vec<u8>> = first.into_values().collect();
+    let mut xs: Vec<Vec<u8>> = first.into_values().collect();
+    xs.sort();
     let ys = ex.positions(total, n);
     let mut untold: Vec<(usize, usize)> = Vec::new();
     for i in 0..xs.len() {
@@ -513,7 +525,45 @@ fn order_lower_bound(ex: &Exhaustive, quo: &MisereQuotient, total: u64) -> (usiz
             }
         }
     }
-    (xs.len(), untold.len(), independent_set(xs.len(), &untold))
+    (xs, untold)
+}
+
+/// A pair of positions (by index) and the position added to both that tells them apart.
+type Told = (usize, usize, Vec<u8>);
+
+/// The pairs of `untold` that stay untold when each position of `xs` is tried as the
+/// separating `y` beyond any bound on the total (the two positions of the pair first, then the
+/// others by total): `x_i + y` and `x_j + y` are searched from the definition
+/// ([`Exhaustive::on_demand`], up to total 127), so a
+/// pair told apart here lies in different classes whatever the quotient says. The candidates
+/// are only where to look; the proof is the two outcomes. Returns the pairs still untold and,
+/// for each pair told apart, the separating position.
+fn separate_by_search(
+    search: &mut Exhaustive,
+    xs: &[Vec<u8>],
+    untold: &[(usize, usize)],
+) -> (Vec<(usize, usize)>, Vec<Told>) {
+    let total = |p: &[u8]| p.iter().map(|&a| a as u64).sum::<u64>();
+    let mut outcome = |x: &[u8], y: &[u8]| {
+        let heaps: Vec<u64> = x.iter().chain(y).map(|&h| h as u64).collect();
+        search.outcome(&heaps).unwrap()
+    };
+    let mut still = Vec::new();
+    let mut told = Vec::new();
+    for &(i, j) in untold {
+        let mut ys: Vec<&Vec<u8>> = vec![&xs[i], &xs[j]];
+        let mut rest: Vec<&Vec<u8>> = xs.iter().filter(|y| **y != xs[i] && **y != xs[j]).collect();
+        rest.sort_by_key(|y| total(y));
+        ys.extend(rest);
+        match ys
+            .into_iter()
+            .find(|y| outcome(&xs[i], y) != outcome(&xs[j], y))
+        {
+            Some(y) => told.push((i, j, y.clone())),
+            None => still.push((i, j)),
+        }
+    }
+    (still, told)
 }
 
 /// The size of a largest set of vertices `0..n` containing no edge of `edges`.
@@ -568,28 +618,45 @@ fn kayles_orders_are_proved_from_below_by_outcomes() {
 }
 
 /// The same proof from below for the larger Kayles quotients, with every position of total
-/// up to 60: orders 24 (heap 12) and 32 (heap 25) are proved exactly; for 40 (heap 27 on, the
-/// quotient of every heap size) the elements' least positions are too large for every pair to
-/// be told apart within total 60 (19 of the 780 pairs are not), and the outcomes prove at least
-/// 36 elements. Every position
-/// of total up to 60 agrees with the quotient of every heap size.
+/// up to 60: orders 24 (heap 12) and 32 (heap 25) are proved exactly. For 40 (heap 27 on, the
+/// quotient of every heap size) the least positions of the new elements hold heaps 25 and 27,
+/// so 19 of the 780 pairs are not told apart within total 60 and those outcomes prove 36
+/// elements; trying each least position as the separating `y` beyond that total (outcomes from
+/// the definition by [`Exhaustive::on_demand`]) tells the 19 apart too, and all 40 elements are proved.
+/// Every position of total up to 60 agrees with the quotient of every heap size.
 #[test]
-#[ignore = "about a minute: every position of total up to 60"]
+#[ignore = "a few minutes: every position of total up to 60, then sums up to total 68"]
 fn kayles_large_orders_are_bounded_below_by_outcomes() {
     let g = game("kayles");
     let total = 60;
     let ex = Exhaustive::new(&g, total).unwrap();
+    let mut search = Exhaustive::on_demand(&g, 127).unwrap();
     for (n, order, bound) in [(12, 24, 24), (25, 32, 32), (27, 40, 36), (60, 40, 36)] {
         let quo = q("kayles", n);
         assert_eq!(quo.order(), order, "kayles {n}");
-        let (taken, untold, lower) = order_lower_bound(&ex, &quo, total);
-        println!("kayles {n}: order {order}, {taken} positions, {untold} pairs not told apart, at least {lower} classes");
-        assert_eq!(taken, order, "kayles {n}");
+        let (xs, untold) = untold_pairs(&ex, &quo, total);
+        let lower = independent_set(xs.len(), &untold);
+        println!(
+            "kayles {n}: order {order}, {} positions, {} pairs not told apart, at least {lower} classes",
+            xs.len(),
+            untold.len()
+        );
+        assert_eq!(xs.len(), order, "kayles {n}");
         assert!(
             lower <= order,
             "kayles {n}: the quotient merges distinguishable positions"
         );
         assert!(lower >= bound, "kayles {n}: {lower}");
+        let (still, told) = separate_by_search(&mut search, &xs, &untold);
+        for (i, j, y) in &told {
+            println!(
+                "kayles {n}: {:?} and {:?} told apart by {y:?}",
+                xs[*i], xs[*j]
+            );
+        }
+        println!("kayles {n}: {} positions searched", search.len());
+        assert!(still.is_empty(), "kayles {n}: untold {still:?}");
+        assert_eq!(independent_set(xs.len(), &still), order, "kayles {n}");
     }
     let quo = q("kayles", 200);
     for pos in ex.positions(total, total) {
