@@ -268,11 +268,43 @@ const POW10: [u64; 9] = [
     100_000_000,
 ];
 
+/// Where a parser puts the pairs it reads: [`ProductInput`] keeps them all; a caller may also
+/// consume them as they come (multiplying a chunk at a time) through [`parse_products_into`].
+pub trait ProductSink {
+    /// Called once, before the pairs, with the number of lines the input can hold (at most
+    /// `T`): room to reserve.
+    fn start(&mut self, capacity: usize);
+    /// One pair `A B`, in input order.
+    fn pair(&mut self, a: Nim64, b: Nim64);
+}
+
+impl ProductSink for ProductInput {
+    fn start(&mut self, capacity: usize) {
+        self.a.reserve(capacity);
+        self.b.reserve(capacity);
+    }
+
+    #[inline]
+    fn pair(&mut self, a: Nim64, b: Nim64) {
+        self.a.push(a);
+        self.b.push(b);
+    }
+}
+
 /// Parses `T` and the `T` lines `A B` of a "Nim Product" input, validating all of it.
 ///
 /// Errors name the line and column: an empty input, a missing or malformed number, a number of
 /// `2^64` or more, fewer lines than `T`, and anything but whitespace after the `T`-th line.
 pub fn parse_products(input: &[u8]) -> Result<ProductInput, ParseError> {
+    let mut out = ProductInput::default();
+    parse_products_into(input, &mut out)?;
+    Ok(out)
+}
+
+/// [`parse_products`], handing each pair to `sink` as it is read. On an error, the pairs before
+/// it have been handed over: a caller that must not act on a bad input acts only once this
+/// returns `Ok`.
+pub fn parse_products_into(input: &[u8], sink: &mut impl ProductSink) -> Result<(), ParseError> {
     let mut c = Cursor {
         bytes: input,
         pos: 0,
@@ -291,11 +323,7 @@ pub fn parse_products(input: &[u8]) -> Result<ProductInput, ParseError> {
     let mut more = c.end_line("T")?;
     // Each product line takes at least 4 bytes ("a b\n"), so a T beyond that is an error
     // found below; reserving no more than the input can hold keeps memory bounded.
-    let cap = (t as usize).min(input.len() / 4 + 1);
-    let mut out = ProductInput {
-        a: Vec::with_capacity(cap),
-        b: Vec::with_capacity(cap),
-    };
+    sink.start((t as usize).min(input.len() / 4 + 1));
     for i in 0..t {
         if !more || c.bytes[c.pos..].iter().all(|b| b.is_ascii_whitespace()) {
             return Err(c.error(format!(
@@ -310,8 +338,7 @@ pub fn parse_products(input: &[u8]) -> Result<ProductInput, ParseError> {
         c.skip_blanks();
         let b = c.number("B")?;
         more = c.end_line("A B")?;
-        out.a.push(Nim64(a));
-        out.b.push(Nim64(b));
+        sink.pair(Nim64(a), Nim64(b));
     }
     // Only whitespace may follow.
     while let Some(&byte) = c.bytes.get(c.pos) {
@@ -331,7 +358,7 @@ pub fn parse_products(input: &[u8]) -> Result<ProductInput, ParseError> {
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The eight decimal digits of `n < 10^8` as ASCII, the first digit in the lowest byte (leading
@@ -403,15 +430,31 @@ pub fn format_lines(values: &[Nim64]) -> Vec<u8> {
     out
 }
 
+/// The longest line of the answer: 20 digits (`2^64 - 1 < 10^20`) and the newline.
+pub const LINE_BYTES: usize = 21;
+
 /// Appends each value in decimal on its own line to `out`.
 pub fn format_lines_into(values: &[Nim64], out: &mut Vec<u8>) {
     // Room for the longest lines, written in place, then cut to what was written.
-    let mut pos = out.len();
-    out.resize(pos + values.len() * 21, 0);
+    let pos = out.len();
+    out.resize(pos + values.len() * LINE_BYTES, 0);
+    let n = format_lines_to(values, &mut out[pos..]);
+    out.truncate(pos + n);
+}
+
+/// Writes each value in decimal on its own line at the start of `buf`, which must hold
+/// [`LINE_BYTES`] bytes a value (a shorter one panics); returns the number of bytes written.
+/// The same buffer serves chunk after chunk, with no clearing or growing in between.
+pub fn format_lines_to(values: &[Nim64], buf: &mut [u8]) -> usize {
+    assert!(
+        buf.len() >= values.len() * LINE_BYTES,
+        "room for the longest lines"
+    );
+    let mut pos = 0;
     for v in values {
-        pos += write_line(&mut out[pos..], v.0);
+        pos += write_line(&mut buf[pos..], v.0);
     }
-    out.truncate(pos);
+    pos
 }
 
 #[cfg(test)]
@@ -524,6 +567,24 @@ mod tests {
             let p = parse_products(text.as_bytes()).unwrap();
             prop_assert_eq!(p.a, pairs.iter().map(|x| Nim64(x.0)).collect::<Vec<_>>());
             prop_assert_eq!(p.b, pairs.iter().map(|x| Nim64(x.1)).collect::<Vec<_>>());
+        }
+
+        /// One buffer serves chunk after chunk: what an earlier, longer chunk left in it never
+        /// shows in the bytes a later chunk reports written.
+        #[test]
+        fn a_reused_buffer_holds_each_chunk_alone(
+            chunks in proptest::collection::vec(
+                proptest::collection::vec(any::<u64>().prop_map(|x| x >> (x % 64)), 0..12),
+                1..5,
+            ),
+        ) {
+            let mut buf = vec![b'9'; 12 * LINE_BYTES];
+            for chunk in &chunks {
+                let values: Vec<Nim64> = chunk.iter().map(|&x| Nim64(x)).collect();
+                let n = format_lines_to(&values, &mut buf);
+                let want: String = chunk.iter().map(|x| format!("{x}\n")).collect();
+                prop_assert_eq!(std::str::from_utf8(&buf[..n]).unwrap(), want);
+            }
         }
     }
 }
