@@ -20,10 +20,10 @@ pub const MAX_LINE: usize = 4096;
 
 /// Runs `grundy nimber product` on stdin, accepting at most `max_input_mib` MiB, and no more
 /// than the memory budget allows (the input, and 16 bytes a line for the parsed pairs).
-pub fn run(max_input_mib: u64) -> Result<(), CliError> {
+pub fn run(max_input_mib: u64, settings: &crate::settings::Settings) -> Result<(), CliError> {
     let limit = max_input_mib.saturating_mul(1 << 20);
     let hint = stdin_size_hint().min(limit.min(1 << 40) as usize);
-    let budget = crate::output::memory();
+    let budget = settings.memory();
     let mut held = budget.reserve(0, "holding the input")?;
     let mut input: Vec<u8> = Vec::new();
     // Read in chunks of 1 MiB, refused once past the limit or the budget, checking line
