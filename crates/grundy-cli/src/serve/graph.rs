@@ -5,9 +5,9 @@ use super::AppState;
 use axum::extract::State;
 use axum::Json;
 use grundy::notation::graph::{parse_graph, GraphFormat};
-use grundy::solve::{loopy, outcome, Play};
+use grundy::solve::loopy::{self, GraphDocument, VertexDocument};
+use grundy::solve::{outcome, Play};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use std::sync::Arc;
 
 /// `POST /api/graph {text, format?, misere?}`.
@@ -21,23 +21,28 @@ pub struct GraphRequest {
     pub(super) misere: bool,
 }
 
-/// One vertex of a solved graph, placed for drawing.
+/// The answer of `POST /api/graph`: the library's [`GraphDocument`], the document `grundy
+/// graph solve --json` writes (its `vertices`), with the drawing beside it.
 #[derive(Serialize, Debug)]
-struct VertexDoc {
-    name: String,
-    /// `P`, `N` or `D`.
-    outcome: String,
-    remoteness: Option<u32>,
-    /// The generalized Sprague-Grundy value (`3`, `inf{0,2}`), normal play only.
-    value: Option<String>,
-    /// Column of the layered drawing: the remoteness (P and N), one past the largest for D.
-    layer: usize,
-    /// Row within the layer.
-    slot: usize,
+pub struct GraphAnswer {
+    /// The solved graph: every vertex's name, outcome, remoteness and value.
+    #[serde(flatten)]
+    graph: GraphDocument,
+    /// The place of each vertex in the layered drawing, in the order of `vertices`: `[layer,
+    /// slot]`, the layer (column) being the remoteness for P and N vertices and one past the
+    /// largest for draws, the slot its row within the layer.
+    places: Vec<[usize; 2]>,
+    /// Every arc `[v, w]` (`w` an option of `v`), by vertex index.
+    arcs: Vec<[u32; 2]>,
+    /// The number of vertices in each layer.
+    layers: Vec<usize>,
+    /// Whether the graph was solved under misère play (no values then).
+    misere: bool,
 }
 
-/// `POST /api/graph`: outcomes (P, N, D), remoteness, generalized Sprague-Grundy values and a
-/// layered layout of a small graph of the SPEC's "Game graphs" format.
+/// `POST /api/graph`: outcomes (P, N, D), remoteness, generalized Sprague-Grundy values (the
+/// [`GraphDocument`] of `grundy graph solve --json`) and a layered layout of a small graph of
+/// the SPEC's "Game graphs" format ([`GraphAnswer`]).
 ///
 /// Layout: vertex `v` goes to layer `remoteness(v)` (terminal positions at 0; a P position of
 /// remoteness r has all its options in layers below r, and an N position a winning option at
@@ -45,7 +50,7 @@ struct VertexDoc {
 pub async fn graph(
     State(state): State<Arc<AppState>>,
     ApiJson(req): ApiJson<GraphRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<GraphAnswer>, ApiError> {
     let limits = state.limits.clone();
     let format = match req.format.as_deref() {
         None | Some("adjacency") => GraphFormat::Adjacency,
@@ -96,16 +101,18 @@ pub async fn graph(
                 .map_or(0, |r| r as usize + 1);
             let mut widths: Vec<usize> = vec![0; draw_layer + 1];
             let mut vertices = Vec::with_capacity(nv);
+            let mut places = Vec::with_capacity(nv);
             for v in 0..nv as u32 {
-                let layer = outcomes.remoteness(v).map_or(draw_layer, |r| r as usize);
-                vertices.push(VertexDoc {
-                    name: parsed.names.get(v).to_string(),
-                    outcome: outcomes.outcome(v).to_string(),
-                    remoteness: outcomes.remoteness(v),
-                    value: values.as_ref().map(|vals| vals.value(g, v).to_string()),
-                    layer,
-                    slot: widths[layer],
-                });
+                let remoteness = outcomes.remoteness(v);
+                let layer = remoteness.map_or(draw_layer, |r| r as usize);
+                let value = values.as_ref().map(|vals| vals.value(g, v));
+                vertices.push(VertexDocument::new(
+                    parsed.names.get(v),
+                    outcomes.outcome(v),
+                    remoteness.map(u64::from),
+                    value.as_ref(),
+                ));
+                places.push([layer, widths[layer]]);
                 widths[layer] += 1;
             }
             while widths.last() == Some(&0) {
@@ -114,12 +121,13 @@ pub async fn graph(
             let arcs: Vec<[u32; 2]> = (0..nv as u32)
                 .flat_map(|v| g.options(v).iter().map(move |&w| [v, w]))
                 .collect();
-            Ok(Json(json!({
-                "vertices": vertices,
-                "arcs": arcs,
-                "layers": widths,
-                "misere": req.misere,
-            })))
+            Ok(Json(GraphAnswer {
+                graph: GraphDocument { vertices },
+                places,
+                arcs,
+                layers: widths,
+                misere: req.misere,
+            }))
         })
         .await
 }
