@@ -22,6 +22,11 @@ use std::time::{Duration, Instant};
 /// input that reaches it has found a blow-up.
 const GRAPH_MEMORY: u64 = 1 << 24;
 
+/// A control whose only part is a budget of [`GRAPH_MEMORY`] bytes.
+fn graph_budget() -> grundy::Control<'static> {
+    grundy::Control::none().with_memory(grundy::MemoryBudget::new(GRAPH_MEMORY))
+}
+
 /// GAME notation: the canonical form of every accepted game parses back to the same game, and
 /// the rule it names can be built.
 pub fn game(data: &[u8]) {
@@ -50,12 +55,12 @@ pub fn graph(data: &[u8]) {
         return;
     };
     if mode % 2 == 0 {
-        let _ = parse_graph(input, GraphFormat::Adjacency, GRAPH_MEMORY);
+        let _ = parse_graph(input, GraphFormat::Adjacency, &graph_budget());
         return;
     }
-    let whole = parse_graph(input, GraphFormat::Arcs, GRAPH_MEMORY);
+    let whole = parse_graph(input, GraphFormat::Arcs, &graph_budget());
     let reader = std::io::BufReader::with_capacity(1 + usize::from(mode / 2), input);
-    let streamed = parse_arcs_stream(reader, GRAPH_MEMORY);
+    let streamed = parse_arcs_stream(reader, &graph_budget());
     match (whole, streamed) {
         (Ok(a), Ok(b)) => {
             assert_eq!(a.graph, b.graph, "whole and streamed arc lists differ");

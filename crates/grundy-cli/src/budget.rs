@@ -1,6 +1,10 @@
 //! The memory budget of a command, measured: the counting allocator charges every allocation of
-//! the process to the budget of `--memory` / `GRUNDY_MEMORY`, and the command runs on a thread
-//! with a large stack.
+//! the process to the budget of the run's [`Settings`](crate::settings::Settings) (`--memory`,
+//! `GRUNDY_MEMORY`), and the command runs on a thread with a large stack.
+//!
+//! The allocator is the one `static` of the command line: a global allocator is process-wide by
+//! nature (Rust has one per program). It holds no setting: the limit it enforces is the budget
+//! `main` hands to [`charge_process`] from the settings value.
 //!
 //! Engines reserve their tables from the budget before they grow (an early refusal naming the
 //! table); the allocator measures everything else, a script's values included. A command holding

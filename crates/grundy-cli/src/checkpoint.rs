@@ -25,7 +25,7 @@
 //! that was killed while writing are removed ([`remove_stale_temporaries`]).
 
 use crate::error::CliError;
-use crate::output::write_atomically_with;
+use grundy::file::{remove_stale_temporaries, write_atomically_with};
 use grundy::heap::sequence::Sequence;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -57,7 +57,7 @@ impl Checkpoint {
         every: Duration,
     ) -> Result<(Checkpoint, Sequence), CliError> {
         let dir =
-            crate::output::existing_directory(Path::new(path), &format!("--checkpoint {path}"))?;
+            crate::files::existing_directory(Path::new(path), &format!("--checkpoint {path}"))?;
         remove_stale_temporaries(dir);
         let rule = rule_digest(game)?;
         let values = match std::fs::File::open(path) {
@@ -167,42 +167,6 @@ fn write(path: &Path, game: &str, rule: u64, values: &Sequence) -> io::Result<()
         write!(w, "{MAGIC}\n{header}checksum: {sum:016x}\n\n")?;
         values.write_le(w)
     })
-}
-
-/// The prefix of the temporary files that [`write_atomically_with`] creates.
-const TEMPORARY_PREFIX: &str = ".grundy-";
-
-/// Removes from `dir` the temporary files (`.grundy-PID-*.tmp`) of writes whose process is gone:
-/// a process killed while writing a checkpoint leaves one behind. Files of live processes, and
-/// any other file, are left alone. Failures are ignored (the files are only clutter).
-pub fn remove_stale_temporaries(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix(TEMPORARY_PREFIX))
-            .filter(|n| n.ends_with(".tmp"))
-            .and_then(|n| n.split_once('-'))
-            .and_then(|(pid, _)| pid.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if pid != std::process::id() && !process_alive(pid) {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
-}
-
-/// Whether process `pid` runs (on Linux, where `/proc` tells; elsewhere it is assumed to).
-fn process_alive(pid: u32) -> bool {
-    if cfg!(target_os = "linux") {
-        Path::new(&format!("/proc/{pid}")).exists()
-    } else {
-        true
-    }
 }
 
 /// The values of a checkpoint of `game`, or why it is refused.

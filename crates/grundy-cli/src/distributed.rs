@@ -10,6 +10,7 @@
 use crate::cmd::graph::Input;
 use crate::cmd::solve::SolveArgs;
 use crate::error::CliError;
+use crate::settings::Settings;
 
 /// Without the `mpi` feature there are no ranks: a usage error saying how to build them.
 #[cfg(not(feature = "mpi"))]
@@ -27,13 +28,14 @@ pub fn graph_solve(
     _json: bool,
     _stats: bool,
     _checkpoint: Option<&std::path::Path>,
+    _settings: &Settings,
 ) -> Result<(), CliError> {
     without_mpi()
 }
 
 /// `grundy solve --distributed` (needs the `mpi` feature).
 #[cfg(not(feature = "mpi"))]
-pub fn solve(_args: &SolveArgs) -> Result<(), CliError> {
+pub fn solve(_args: &SolveArgs, _settings: &Settings) -> Result<(), CliError> {
     without_mpi()
 }
 
@@ -66,6 +68,7 @@ mod with_mpi {
         json: bool,
         stats: bool,
         checkpoint: Option<&Path>,
+        settings: &Settings,
     ) -> Result<(), CliError> {
         if input.file == "-" {
             return Err(CliError::usage(
@@ -73,7 +76,9 @@ mod with_mpi {
                  cannot be shared among ranks",
             ));
         }
-        on_ranks(|comm| solve_on(comm, input, json, stats, checkpoint))
+        on_ranks(settings, |comm| {
+            solve_on(comm, input, json, stats, checkpoint, settings)
+        })
     }
 
     /// The checkpoint directory of `graph solve --distributed`: its command names the flags
@@ -111,13 +116,16 @@ mod with_mpi {
 
     /// Runs `f` on this rank of the MPI job, then finalizes MPI; an error is printed once, by
     /// rank 0, and every rank exits with its status.
-    fn on_ranks(f: impl FnOnce(&MpiComm) -> Result<(), CliError>) -> Result<(), CliError> {
+    fn on_ranks(
+        settings: &Settings,
+        f: impl FnOnce(&MpiComm) -> Result<(), CliError>,
+    ) -> Result<(), CliError> {
         let comm = MpiComm::init()
             .ok_or_else(|| CliError::Lib(Error::Internal("MPI is already initialized".into())))?;
         abort_on_panic();
         let rank = comm.rank();
         let result = f(&comm).map_err(|e| {
-            let e = e.with_memory_flag();
+            let e = e.finish(settings);
             // Rank 0 prints the one message before MPI_Finalize: once the other ranks are past
             // it they exit with the error's status, and mpirun then ends the job, rank 0 too.
             let status = if rank == 0 {
@@ -133,8 +141,8 @@ mod with_mpi {
     }
 
     /// `grundy solve GAME --distributed`.
-    pub fn solve(args: &SolveArgs) -> Result<(), CliError> {
-        on_ranks(|comm| solve_game_on(comm, args))
+    pub fn solve(args: &SolveArgs, settings: &Settings) -> Result<(), CliError> {
+        on_ranks(settings, |comm| solve_game_on(comm, args, settings))
     }
 
     /// A digest of what `grundy solve` reads: the game's notation and the bytes of the file it
@@ -154,13 +162,17 @@ mod with_mpi {
         Ok(format!("{:016x}", fnv1a(&bytes)))
     }
 
-    fn solve_game_on(comm: &MpiComm, args: &SolveArgs) -> Result<(), CliError> {
-        let ctl = crate::output::interruptible();
+    fn solve_game_on(
+        comm: &MpiComm,
+        args: &SolveArgs,
+        settings: &Settings,
+    ) -> Result<(), CliError> {
+        let ctl = settings.interruptible();
         let bsp = Bsp::new(comm, &ctl);
         let game =
             bsp.check(parse_board_game(&args.game).map_err(|e| Error::Parse(e.in_source("GAME"))))?;
         if matches!(game, BoardGame::Rules(_)) {
-            crate::output::start_script_clock();
+            settings.start_script_clock();
         }
         let loaded = bsp.check(grundy::notation::board::load(&game, &ctl))?;
         let play = if args.misere {
@@ -267,8 +279,9 @@ mod with_mpi {
         json: bool,
         stats: bool,
         checkpoint: Option<&Path>,
+        settings: &Settings,
     ) -> Result<(), CliError> {
-        let ctl = crate::output::interruptible();
+        let ctl = settings.interruptible();
         let bsp = Bsp::new(comm, &ctl);
         let mut dir = match checkpoint {
             Some(d) => Some(bsp.check(graph_checkpoint(input, d, bsp.rank(), bsp.size()))?),

@@ -12,6 +12,9 @@ pub type Raise = &'static [(LimitKind, &'static str)];
 pub const RAISE_MEMORY: &str =
     "raise it with --memory (e.g. --memory 16G) or the GRUNDY_MEMORY environment variable";
 
+/// The script time limit of every command: its flag.
+const RAISE_SCRIPT_TIME: &str = "raise it with --script-time SECONDS, or 0 for no limit";
+
 /// Why a command failed, rendered once to stderr by [`CliError::report`].
 #[derive(Debug)]
 pub enum CliError {
@@ -68,6 +71,23 @@ impl CliError {
         }
     }
 
+    /// The error as the run reports it, in the words of its settings: a memory limit names the
+    /// flag that raises the budget ([`CliError::with_memory_flag`]), and the passed deadline is
+    /// the script time limit of `settings`, with its seconds and flag.
+    pub fn finish(self, settings: &crate::settings::Settings) -> Self {
+        match self.with_memory_flag() {
+            CliError::Lib(Error::Cancelled(Interruption::Deadline)) => {
+                let secs = settings.script_time().map_or(0, |t| t.as_secs());
+                CliError::Lib(Error::limit(
+                    LimitKind::Deadline,
+                    format!("the script game ran for {secs} s, the script time limit"),
+                    RAISE_SCRIPT_TIME,
+                ))
+            }
+            other => other,
+        }
+    }
+
     /// Prints the message to stderr and returns the exit status of the specification.
     pub fn report(&self) -> i32 {
         let (message, status) = self.rendered();
@@ -84,16 +104,15 @@ impl CliError {
             // Stopped by Ctrl-C: the shells' status for an interrupt.
             CliError::Lib(Error::Cancelled(Interruption::Token)) => (
                 Some("grundy: interrupted".into()),
-                crate::output::INTERRUPTED,
+                crate::settings::INTERRUPTED,
             ),
-            // Stopped by the script time limit: a stated limit, with its flag.
-            // The command line's only deadline.
+            // Stopped by the script time limit, the command line's only deadline: a stated
+            // limit, with its flag ([`CliError::finish`] says how long it was).
             CliError::Lib(Error::Cancelled(Interruption::Deadline)) => {
-                let secs = crate::output::script_time().map_or(0, |t| t.as_secs());
                 let e = Error::limit(
                     LimitKind::Deadline,
-                    format!("the script game ran for {secs} s, the script time limit"),
-                    "raise it with --script-time SECONDS, or 0 for no limit",
+                    "the script game ran past the script time limit",
+                    RAISE_SCRIPT_TIME,
                 );
                 (Some(format!("grundy: {e}")), 3)
             }

@@ -9,12 +9,16 @@ mod checkpoint;
 mod cmd;
 mod distributed;
 mod error;
+mod files;
 mod output;
 mod plot;
+mod progress;
+mod settings;
 
 use clap::{Parser, Subcommand};
 use error::{CliError, Raise, RAISE_MEMORY};
 use grundy::LimitKind as K;
+use settings::Settings;
 
 /// Impartial combinatorial games: Grundy values, nimbers, game graphs, patterns and proofs.
 #[derive(Parser, Debug)]
@@ -60,14 +64,14 @@ enum Command {
     )]
     Graph(cmd::graph::GraphCommand),
     /// The Grundy values G(0) ... G(N-1) of a heap game, on one line.
-    Seq(cmd::heap::SeqArgs),
+    Seq(cmd::seq::SeqArgs),
     /// Outcome and every winning move of a sum of heaps (normal or misère play).
-    Position(cmd::heap::PositionArgs),
+    Position(cmd::position::PositionArgs),
     /// The pattern of a heap game: its period (proved where a theorem applies), saltus, runs and
     /// self-similar rules.
-    Analyze(cmd::pattern::AnalyzeArgs),
+    Analyze(cmd::analyze::AnalyzeArgs),
     /// Grundy values G(N) of heaps of any size, through proved patterns.
-    Value(cmd::pattern::ValueArgs),
+    Value(cmd::value::ValueArgs),
     /// The misère quotient of a heap game over heaps up to N: presentation, order, P-portion,
     /// heap map, tame or wild, proved for all heaps or not.
     Misere(cmd::misere::MisereArgs),
@@ -182,8 +186,8 @@ const COUNT_RAISE: Raise = &[
     ),
 ];
 
-/// The flags of the graph commands.
-const GRAPH_RAISE: Raise = &[(K::Memory, RAISE_MEMORY)];
+/// The input of the graph commands that sets their memory (`--memory` is added to it).
+const GRAPH_RAISE: Raise = &[(K::Memory, "use a smaller graph")];
 
 /// The flags of `grundy solve`.
 const SOLVE_RAISE: Raise = &[(K::Memory, RAISE_MEMORY)];
@@ -194,27 +198,28 @@ const ORDINAL_RAISE: Raise = &[(
     "raise --max-degree; memory grows as its square",
 )];
 
-fn run(cli: Cli) -> Result<(), CliError> {
-    match cli.command {
-        Command::Nimber(c) => cmd::nimber::run(c),
-        Command::Graph(c) => cmd::graph::run(c).map_err(|e| e.raise_with(GRAPH_RAISE)),
-        Command::Seq(a) => cmd::heap::seq(a).map_err(|e| e.raise_with(SEQ_RAISE)),
+fn run(command: Command, settings: &Settings) -> Result<(), CliError> {
+    let s = settings;
+    match command {
+        Command::Nimber(c) => cmd::nimber::run(c, s),
+        Command::Graph(c) => cmd::graph::run(c, s).map_err(|e| e.raise_with(GRAPH_RAISE)),
+        Command::Seq(a) => cmd::seq::run(a, s).map_err(|e| e.raise_with(SEQ_RAISE)),
         Command::Position(a) => {
             let raise = match a.misere() {
                 true => POSITION_MISERE_RAISE,
                 false => POSITION_RAISE,
             };
-            cmd::heap::position(a).map_err(|e| e.raise_with(raise))
+            cmd::position::run(a, s).map_err(|e| e.raise_with(raise))
         }
-        Command::Analyze(a) => cmd::pattern::analyze(a).map_err(|e| e.raise_with(ANALYZE_RAISE)),
-        Command::Value(a) => cmd::pattern::value(a).map_err(|e| e.raise_with(ANALYZE_RAISE)),
-        Command::Misere(a) => cmd::misere::run(a).map_err(|e| e.raise_with(MISERE_RAISE)),
-        Command::Count(c) => cmd::count::run(c).map_err(|e| e.raise_with(COUNT_RAISE)),
-        Command::Ordinal(c) => cmd::ordinal::run(c).map_err(|e| e.raise_with(ORDINAL_RAISE)),
-        Command::Solve(a) => cmd::solve::run(a).map_err(|e| e.raise_with(SOLVE_RAISE)),
+        Command::Analyze(a) => cmd::analyze::run(a, s).map_err(|e| e.raise_with(ANALYZE_RAISE)),
+        Command::Value(a) => cmd::value::run(a, s).map_err(|e| e.raise_with(ANALYZE_RAISE)),
+        Command::Misere(a) => cmd::misere::run(a, s).map_err(|e| e.raise_with(MISERE_RAISE)),
+        Command::Count(c) => cmd::count::run(c, s).map_err(|e| e.raise_with(COUNT_RAISE)),
+        Command::Ordinal(c) => cmd::ordinal::run(c, s).map_err(|e| e.raise_with(ORDINAL_RAISE)),
+        Command::Solve(a) => cmd::solve::run(a, s).map_err(|e| e.raise_with(SOLVE_RAISE)),
         Command::Completions(a) => cmd::completions::run(a),
         Command::Manpage(a) => cmd::manpage::run(a),
-        Command::Play(a) => cmd::play::run(a),
+        Command::Play(a) => cmd::play::run(a, s),
         #[cfg(feature = "serve")]
         Command::Serve(a) => grundy_cli::serve::run(a.port).map_err(|e| match e.status {
             2 => CliError::usage(e.message),
@@ -259,13 +264,13 @@ fn suggest_subcommand(mut e: clap::Error) -> clap::Error {
 
 /// Charges every allocation of the process to the command's memory budget, except under
 /// `grundy serve`, which charges each job to a budget of its own.
-fn charge_unless_serving(cli: &Cli) {
+fn charge_unless_serving(command: &Command, settings: &Settings) {
     #[cfg(feature = "serve")]
-    if matches!(cli.command, Command::Serve(_)) {
+    if matches!(command, Command::Serve(_)) {
         return;
     }
-    let _ = cli;
-    budget::charge_process(output::memory());
+    let _ = command;
+    budget::charge_process(settings.memory());
 }
 
 fn main() {
@@ -277,15 +282,16 @@ fn main() {
             std::process::exit(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    output::set_script_time(cli.script_time);
     let status = budget::on_large_stack(move || {
-        match output::set_memory(cli.memory.as_deref())
-            .map(|()| charge_unless_serving(&cli))
-            .and_then(|()| run(cli))
-            .map_err(CliError::with_memory_flag)
-        {
+        // Resolved once: every command reads its settings from this value.
+        let settings = match Settings::resolve(cli.memory.as_deref(), cli.script_time) {
+            Ok(s) => s,
+            Err(e) => return e.report(),
+        };
+        charge_unless_serving(&cli.command, &settings);
+        match run(cli.command, &settings) {
             Ok(()) => 0,
-            Err(e) => e.report(),
+            Err(e) => e.finish(&settings).report(),
         }
     });
     std::process::exit(status);

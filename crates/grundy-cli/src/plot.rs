@@ -28,7 +28,7 @@ pub fn target(file: &str) -> Result<PathBuf, CliError> {
             )))
         }
     }
-    crate::output::existing_directory(&path, &format!("--plot {file}"))?;
+    crate::files::existing_directory(&path, &format!("--plot {file}"))?;
     Ok(path)
 }
 
@@ -36,7 +36,7 @@ pub fn target(file: &str) -> Result<PathBuf, CliError> {
 pub fn write(path: &Path, fig: &Figure) -> Result<(), CliError> {
     let svg =
         grundy::figure::render_svg(fig).map_err(|e| CliError::Lib(grundy::Error::Internal(e)))?;
-    crate::output::write_atomically(path, svg.as_bytes()).map_err(|e| {
+    grundy::file::write_atomically(path, svg.as_bytes()).map_err(|e| {
         CliError::usage(format!(
             "--plot {}: cannot write the file: {e}",
             path.display()

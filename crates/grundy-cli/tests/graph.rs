@@ -205,7 +205,10 @@ fn bad_arguments_exit_2_and_the_memory_limit_exits_3() {
         .write_stdin(CYCLE)
         .assert()
         .code(3)
-        .stderr(contains("memory limit").and(contains("--memory")));
+        .stderr(
+            contains("memory limit")
+                .and(contains("use a smaller graph; or raise it with --memory")),
+        );
     grundy().args(["graph", "dot"]).assert().code(2);
     // The environment variable sets the budget when the flag is absent; the flag wins.
     grundy()

@@ -665,9 +665,27 @@ async fn moves_lists_the_options_of_one_heap() {
 /// Checks a solved graph against the definitions: P iff every option is N (so terminal
 /// positions are P), N iff some option is P, D otherwise; remoteness 0 exactly at terminals,
 /// an N position one more than its best P option, a P position one more than its longest N
-/// option; layers equal remoteness, draws after the last layer.
+/// option; layers equal remoteness, draws after the last layer. The vertices are the graph
+/// document of `grundy graph solve --json` (the library's type reads them, unknown keys
+/// refused), the drawing's fields beside them.
 fn check_graph(doc: &Value) {
+    let mut keys: Vec<&str> = doc
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["arcs", "layers", "misere", "places", "vertices"]);
+    let document: grundy::solve::loopy::GraphDocument =
+        serde_json::from_value(json!({"vertices": doc["vertices"]})).unwrap();
+    assert_eq!(
+        serde_json::to_value(&document).unwrap()["vertices"],
+        doc["vertices"]
+    );
     let vs = doc["vertices"].as_array().unwrap();
+    let places = doc["places"].as_array().unwrap();
+    assert_eq!(places.len(), vs.len());
     let arcs: Vec<(usize, usize)> = doc["arcs"]
         .as_array()
         .unwrap()
@@ -687,7 +705,7 @@ fn check_graph(doc: &Value) {
         .filter_map(|v| v["remoteness"].as_u64())
         .max()
         .map_or(0, |m| m + 1);
-    for (v, vertex) in vs.iter().enumerate() {
+    for (v, place) in places.iter().enumerate() {
         let opts: Vec<usize> = out(v).collect();
         match o(v) {
             "P" => {
@@ -711,15 +729,15 @@ fn check_graph(doc: &Value) {
             }
             x => panic!("outcome {x}"),
         }
-        assert_eq!(vertex["layer"].as_u64().unwrap(), r(v).unwrap_or(deepest));
+        assert_eq!(place[0].as_u64().unwrap(), r(v).unwrap_or(deepest));
     }
     // Slots number each layer's vertices 0, 1, ... and `layers` counts them.
     let layers = doc["layers"].as_array().unwrap();
     for (l, width) in layers.iter().enumerate() {
-        let mut slots: Vec<u64> = vs
+        let mut slots: Vec<u64> = places
             .iter()
-            .filter(|v| v["layer"] == l)
-            .map(|v| v["slot"].as_u64().unwrap())
+            .filter(|p| p[0] == l)
+            .map(|p| p[1].as_u64().unwrap())
             .collect();
         slots.sort_unstable();
         assert_eq!(slots, (0..width.as_u64().unwrap()).collect::<Vec<_>>());
@@ -741,7 +759,13 @@ async fn graph_solves_and_lays_out_small_graphs() {
         .collect();
     assert_eq!(names, ["a", "b", "c", "d", "e", "f"]);
     assert_eq!(doc["vertices"][4]["outcome"], "D");
-    assert_eq!(doc["vertices"][3]["value"], "0");
+    assert_eq!(doc["vertices"][3]["value"], 0);
+    // e and f only move to each other: value ∞(∅), written as the command line writes it.
+    assert_eq!(doc["vertices"][4]["value"], Value::Null);
+    assert_eq!(doc["vertices"][4]["infinite_options"], json!([]));
+    // d is terminal, so b (its only option is d) has value 1, c (options d, e) value ∞({0}).
+    assert_eq!(doc["vertices"][1]["value"], 1);
+    assert_eq!(doc["vertices"][2]["infinite_options"], json!([0]));
     // Arc lists too.
     let (s, doc) = post(
         &app,

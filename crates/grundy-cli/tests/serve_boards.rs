@@ -92,8 +92,29 @@ async fn answers_match_the_library() {
                 .collect();
             assert_eq!(got, afters, "{game} misere {misere}");
             assert_eq!(doc["misere"], json!(misere));
+            assert_eq!(
+                doc["winning_cells"].as_array().unwrap().len(),
+                afters.len(),
+                "{game}"
+            );
+            check_solution_document(&doc);
         }
     }
+}
+
+/// The answer is the solution document of `grundy solve --json` (the library's type reads it,
+/// unknown keys refused) with the playground's fields beside it.
+fn check_solution_document(doc: &Value) {
+    let mut solution = doc.as_object().unwrap().clone();
+    for key in ["kind", "misere", "over", "cells", "winning_cells"] {
+        assert!(solution.remove(key).is_some(), "{key} missing: {doc}");
+    }
+    let read: grundy::solve::search::SolutionDocument =
+        serde_json::from_value(Value::Object(solution.clone())).unwrap();
+    assert_eq!(
+        serde_json::to_value(&read).unwrap(),
+        Value::Object(solution)
+    );
 }
 
 #[tokio::test]
@@ -109,25 +130,26 @@ async fn cells_and_move_cells() {
     assert_eq!(doc["over"], false);
     // chomp:3,1 is N: taking (0,2) leaves the P-position chomp:2,1 (an L of equal arms).
     let moves = doc["winning_moves"].as_array().unwrap();
-    let m = moves
+    let i = moves
         .iter()
-        .find(|m| m["after"] == "chomp:2,1")
+        .position(|m| m["after"] == "chomp:2,1")
         .expect("a move to chomp:2,1");
-    assert_eq!(m["cells"], json!([[0, 2]]));
-    assert_eq!(m["move"], "(1,3)");
+    assert_eq!(doc["winning_cells"][i], json!([[0, 2]]));
+    assert_eq!(moves[i]["move"], "(1,3)");
 
     let (_, doc) = post(&app, "/api/board", json!({"game": "cram:.#/.."})).await;
     assert_eq!(doc["kind"], "cram");
     assert_eq!(doc["cells"], json!([["free", "blocked"], ["free", "free"]]));
-    for m in doc["winning_moves"].as_array().unwrap() {
-        let cells = m["cells"].as_array().unwrap();
-        assert_eq!(cells.len(), 2, "{m}");
+    assert!(!doc["winning_cells"].as_array().unwrap().is_empty());
+    for cells in doc["winning_cells"].as_array().unwrap() {
+        assert_eq!(cells.as_array().unwrap().len(), 2, "{cells}");
     }
 
     let (_, doc) = post(&app, "/api/board", json!({"game": "chomp:1"})).await;
     assert_eq!(doc["over"], true);
     assert_eq!(doc["outcome"], "P");
     assert_eq!(doc["winning_moves"], json!([]));
+    assert_eq!(doc["winning_cells"], json!([]));
 }
 
 #[tokio::test]

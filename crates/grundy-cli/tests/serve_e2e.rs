@@ -626,6 +626,21 @@ async fn sequence_and_graph(c: &Client) -> Result<(), String> {
                     .map((r) => r.cells[0].textContent + r.cells[1].textContent).join(' ');";
     let normal = c.execute(outcomes, vec![]).await.unwrap();
     assert!(normal.as_str().unwrap().contains("dP"), "{normal}");
+    // Values as the command line writes them, from the graph document's `value` and
+    // `infinite_options`: c moves to d (0) and to the e-f cycle, e and f only to each other.
+    let rows = "return [...document.querySelectorAll('#graph-table tr')].slice(1) \
+                .map((r) => [...r.cells].map((c) => c.textContent).join(' ')).join('; ');";
+    let table = c.execute(rows, vec![]).await.unwrap();
+    let table = table.as_str().unwrap();
+    for row in [
+        "a P 2 0",
+        "b N 1 1",
+        "c N 1 inf{0}",
+        "d P 0 0",
+        "e D - inf{}",
+    ] {
+        assert!(table.contains(row), "{row} not in {table}");
+    }
     click(c, "#graph-misere").await;
     wait_attr(c, "#graph-svg", "data-misere", |v| v == "1").await;
     wait_attr(c, "#graph-svg", "data-ready", |v| v == "1").await;

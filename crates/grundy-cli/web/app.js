@@ -539,12 +539,22 @@ async function solveGraph() {
   }
 }
 
+// A vertex's generalized Sprague-Grundy value as the command line writes it (`3`, `inf{0,2}`),
+// from its document (`value`, or `infinite_options` for an infinite value); null under misère
+// play.
+function gamma(v) {
+  if (v.value !== null) return String(v.value);
+  return v.infinite_options === null ? null : `inf{${v.infinite_options.join(",")}}`;
+}
+
+// Draws the answer of /api/graph: the graph document of `grundy graph solve --json` (vertices),
+// each vertex at its place [layer, slot] beside it.
 function drawGraph(doc) {
   const colW = 120, rowH = 56, pad = 40;
   const tallest = Math.max(1, ...doc.layers);
   const W = pad * 2 + colW * Math.max(0, doc.layers.length - 1) + 40;
   const H = pad * 2 + rowH * (tallest - 1) + 20;
-  const pos = doc.vertices.map((v) => [pad + v.layer * colW, pad + v.slot * rowH]);
+  const pos = doc.places.map(([layer, slot]) => [pad + layer * colW, pad + slot * rowH]);
   const s = svg("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img",
                          "aria-label": "the game graph" });
   const defs = svg("defs");
@@ -575,9 +585,10 @@ function drawGraph(doc) {
     g.appendChild(svg("circle", { cx, cy, r, fill: COLOURS[v.outcome] }));
     g.appendChild(svg("text", { x: cx, y: cy + 4, "text-anchor": "middle", fill: "#fff",
                                 "font-size": 11, "font-weight": "bold" }, v.outcome));
+    const value = gamma(v);
     g.appendChild(svg("text", { x: cx, y: cy + r + 12, "text-anchor": "middle", "font-size": 11 },
-                      v.value === null ? v.name : `${v.name} (${v.value})`));
-    g.appendChild(svg("title", {}, `${v.name}: ${v.outcome}, remoteness ${v.remoteness ?? "-"}, value ${v.value ?? "-"}`));
+                      value === null ? v.name : `${v.name} (${value})`));
+    g.appendChild(svg("title", {}, `${v.name}: ${v.outcome}, remoteness ${v.remoteness ?? "-"}, value ${value ?? "-"}`));
     s.appendChild(g);
   });
   const box = $("graph-svg");
@@ -590,7 +601,7 @@ function drawGraph(doc) {
   table.appendChild(head);
   for (const v of doc.vertices) {
     const tr = el("tr");
-    [v.name, v.outcome, v.remoteness ?? "-", v.value ?? "-"].forEach((c) =>
+    [v.name, v.outcome, v.remoteness ?? "-", gamma(v) ?? "-"].forEach((c) =>
       tr.appendChild(el("td", {}, String(c))));
     table.appendChild(tr);
   }

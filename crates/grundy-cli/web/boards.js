@@ -1,5 +1,6 @@
 // The Boards section of the playground: Chomp and Cram against the engine, over
-// POST /api/board (outcome, value, cells, winning moves) and POST /api/board/reply.
+// POST /api/board (the solution document of `grundy solve --json`: outcome, value, winning
+// moves; beside it the cells and the cells of each winning move) and POST /api/board/reply.
 // The drawing and the rules of a move are shared with the Sums section (window.grundyBoards).
 "use strict";
 
@@ -226,7 +227,7 @@
     try {
       const doc = await api("/api/board", { game: board.game, misere: board.misere });
       const m = doc.winning_moves[0];
-      board.hint = m ? m.cells : [];
+      board.hint = m ? doc.winning_cells[0] : [];
       byId("boards-outcome").textContent = outcomeText(doc);
       setStatus("playing", m
         ? `A winning move: ${m.move} (outlined).`

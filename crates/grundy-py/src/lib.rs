@@ -965,7 +965,7 @@ fn _parse_graph(
         };
         let bytes = text.as_bytes();
         let parsed = py
-            .detach(|| parse_graph(bytes, format, u64::MAX))
+            .detach(|| parse_graph(bytes, format, &grundy::Control::none()))
             .map_err(to_py)?;
         let g = &parsed.graph;
         let n = g.vertex_count() as u32;

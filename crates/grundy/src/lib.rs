@@ -158,6 +158,7 @@ pub mod document;
 pub mod error;
 #[cfg(feature = "plot")]
 pub mod figure;
+pub mod file;
 pub mod game;
 pub mod gf2;
 pub mod heap;

@@ -9,9 +9,9 @@
 //!             count, distributed
 //! 2 games     game                             what a game is, and the families
 //! 1 fields    nimber, ordinal                  arithmetic
-//! 0 ground    error, control, script, gf2,     errors, budgets, the script sandbox,
-//!             varint, document                 polynomials over GF(2), bytes of positions,
-//!                                              exact integers of documents
+//! 0 ground    error, control, file, script,    errors, budgets, files written whole, the
+//!             gf2, varint, document            script sandbox, polynomials over GF(2), bytes
+//!                                              of positions, exact integers of documents
 //! ```
 //!
 //! `lib.rs` and `prelude` sit above all of them (they re-export), and test code (`tests.rs`
@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, u8)] = &[
     ("error", 0),
     ("control", 0),
+    ("file", 0),
     ("script", 0),
     ("gf2", 0),
     ("varint", 0),

@@ -10,8 +10,9 @@ use crate::error::CliError;
 /// signed copy (32), two 64-bit residues (16), and one number of a distribution with its
 /// heap-allocated digits (48).
 const TRANSFORM_ENTRY_BYTES: u64 = 96;
-use crate::output::{announce, control, interruptible, Reporter};
 use crate::output::{print_json, stdout};
+use crate::progress::Reporter;
+use crate::settings::Settings;
 use clap::Args;
 use grundy::count::histogram::{histogram_of_analysis, Histogram, Limits};
 use grundy::count::{count_from_histogram_with, CountDocument, CountSpec};
@@ -79,25 +80,24 @@ fn histogram_for(
     min: u128,
     max: u128,
     plain: bool,
+    settings: &Settings,
 ) -> Result<(String, Histogram), CliError> {
     let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
     let budget = value::default_max(&spec).max(MAX_VALUES.min(max.saturating_add(1) as u64));
     let mut rule = HeapGame::from_spec(spec)?;
     // A script stops on Ctrl-C between two of its operations.
-    crate::output::watch_game(&mut rule);
-    let announced = announce(&rule, budget, true);
-    let bar = Reporter::new(budget, "analysing", plain);
+    settings.watch_game(&mut rule);
+    let bar = Reporter::new(settings, budget, "analysing", plain).forecasting(&rule, budget, true);
     let report = |done| bar.set_position(done);
-    let analysis = value::analyze(&rule, budget, &control(&report))?;
+    let analysis = value::analyze(&rule, budget, &settings.control(&report))?;
     bar.finish_and_clear();
-    drop(announced);
     let h = histogram_of_analysis(
         &rule,
         &analysis,
         min,
         max,
         &Limits::default(),
-        &interruptible(),
+        &settings.interruptible(),
     )?;
     Ok((rule.spec().to_string(), h))
 }
@@ -107,7 +107,7 @@ fn natural(arg: &str, name: &str) -> Result<BigUint, CliError> {
 }
 
 /// Runs `grundy count`.
-pub fn run(args: CountArgs) -> Result<(), CliError> {
+pub fn run(args: CountArgs, settings: &Settings) -> Result<(), CliError> {
     let heaps = natural(&args.heaps, "--heaps")?;
     let max = parse_u128(&args.max).map_err(|e| e.in_source("--max"))?;
     let min = parse_u128(&args.min).map_err(|e| e.in_source("--min"))?;
@@ -134,18 +134,19 @@ pub fn run(args: CountArgs) -> Result<(), CliError> {
             "--min {min} is above --max {max}: expected M <= N"
         )));
     }
-    let (game, h) = histogram_for(&args.game, min, max, args.progress)?;
+    let (game, h) = histogram_for(&args.game, min, max, args.progress, settings)?;
     let spec = CountSpec::new(heaps, nim_sum)
         .with_modulus(modulus)
         .with_unordered(args.unordered)
         .with_distribution(args.distribution);
-    // The transforms are held from the memory budget while they are computed.
-    let _tables = crate::output::memory().reserve(
+    // Ctrl-C stops the transforms, which are held from the memory budget while they are
+    // computed.
+    let ctl = settings.interruptible();
+    let _tables = ctl.reserve(
         (h.transform_len() as u64).saturating_mul(TRANSFORM_ENTRY_BYTES),
         "the count's transforms",
     )?;
-    // Ctrl-C stops the transforms.
-    let answer = count_from_histogram_with(&h, &spec, &crate::output::interruptible())?;
+    let answer = count_from_histogram_with(&h, &spec, &ctl)?;
     if args.json {
         return print_json(&CountDocument::new(game, min, max, &spec, &answer));
     }

@@ -2,11 +2,14 @@
 //! generalized Sprague-Grundy values, or drawn as Graphviz DOT.
 
 use crate::error::{CliError, RAISE_MEMORY};
-use crate::output::{control, progress, stdout, ReadError};
+use crate::files::ReadError;
+use crate::output::stdout;
+use crate::progress;
+use crate::settings::Settings;
 use clap::{Args, Subcommand};
-use grundy::control::Reservation;
-use grundy::game::graph::{human_bytes, is_id_cap, Graph, VertexId};
-use grundy::notation::graph::{parse_arcs_stream_as_with, parse_graph_as_with, GraphFormat, Names};
+use grundy::control::format_bytes;
+use grundy::game::graph::{is_id_cap, Graph, VertexId};
+use grundy::notation::graph::{parse_arcs_stream_as, parse_graph_as, GraphFormat, Names};
 use grundy::solve::loopy::{self, Gamma, LoopyValues, VertexDocument};
 use grundy::solve::outcome::{self, Outcomes};
 use grundy::solve::{Outcome, Play};
@@ -71,7 +74,7 @@ pub struct Input {
 }
 
 /// Runs a graph subcommand.
-pub fn run(command: GraphCommand) -> Result<(), CliError> {
+pub fn run(command: GraphCommand, settings: &Settings) -> Result<(), CliError> {
     match command {
         GraphCommand::Solve {
             input,
@@ -79,14 +82,14 @@ pub fn run(command: GraphCommand) -> Result<(), CliError> {
             distributed: true,
             stats,
             checkpoint,
-        } => crate::distributed::graph_solve(&input, json, stats, checkpoint.as_deref()),
-        GraphCommand::Solve { input, json, .. } => match solve(&input)? {
+        } => crate::distributed::graph_solve(&input, json, stats, checkpoint.as_deref(), settings),
+        GraphCommand::Solve { input, json, .. } => match solve(&input, settings)? {
             AnySolved::U32(s) if json => write_json(&s),
             AnySolved::U64(s) if json => write_json(&s),
             AnySolved::U32(s) => write_text(&s),
             AnySolved::U64(s) => write_text(&s),
         },
-        GraphCommand::Dot { input } => match solve(&input)? {
+        GraphCommand::Dot { input } => match solve(&input, settings)? {
             AnySolved::U32(s) => write_dot(&s),
             AnySolved::U64(s) => write_dot(&s),
         },
@@ -108,26 +111,21 @@ enum AnySolved {
     U64(Solved<u64>),
 }
 
-fn limit_error(what: &str, needed: u64, limit: u64) -> CliError {
-    let needs = format!("{what} needs {}", human_bytes(needed));
-    CliError::Lib(memory_error(needs, needed, limit))
-}
-
 /// The limit error of a need (`needs`, e.g. "holding the file needs 2.0 GiB") of `needed`
 /// bytes, above the budget `limit`.
 fn memory_error(needs: String, needed: u64, limit: u64) -> Error {
     Error::limit_with_amounts(
         LimitKind::Memory,
-        format!("{needs}, above the {} memory limit", human_bytes(limit)),
+        format!("{needs}, above the {} memory limit", format_bytes(limit)),
         RAISE_MEMORY,
         needed,
         limit,
     )
 }
 
-fn solve(input: &Input) -> Result<AnySolved, CliError> {
+fn solve(input: &Input, settings: &Settings) -> Result<AnySolved, CliError> {
     // The command's memory budget (`--memory`, `GRUNDY_MEMORY` or a quarter of the RAM).
-    let limit = crate::output::memory().limit();
+    let limit = settings.memory().limit();
     let in_source = |e: Error| in_source(e, &input.file);
     let unreadable = |e: std::io::Error| unreadable(&input.file, e);
     let play = if input.misere {
@@ -141,9 +139,9 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
         // (standard input cannot be read twice), or at once with --wide-ids.
         let read = |wide: bool| -> Result<AnySolved, CliError> {
             Ok(if wide {
-                AnySolved::U64(solve_arcs(input, play, limit)?)
+                AnySolved::U64(solve_arcs(input, play, settings)?)
             } else {
-                AnySolved::U32(solve_arcs(input, play, limit)?)
+                AnySolved::U32(solve_arcs(input, play, settings)?)
             })
         };
         return match read(input.wide_ids) {
@@ -157,14 +155,14 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
         // Read in chunks against the budget: the size a file reports is not trusted (devices
         // and pipes report 0), and a NUL byte (never valid in a graph file) ends it at once.
         let read = if input.file == "-" {
-            crate::output::read_text(std::io::stdin().lock(), limit)
+            crate::files::read_text(std::io::stdin().lock(), limit, settings)
         } else {
             let file = std::fs::File::open(&input.file).map_err(unreadable)?;
-            crate::output::read_text(file, limit)
+            crate::files::read_text(file, limit, settings)
         };
         let bytes = match read {
             Ok(b) => b,
-            Err(ReadError::Io(_)) if crate::output::interrupted() => {
+            Err(ReadError::Io(_)) if settings.interrupted() => {
                 return Err(CliError::Lib(Error::Cancelled(grundy::Interruption::Token)));
             }
             Err(ReadError::Io(e)) => return Err(unreadable(e)),
@@ -174,7 +172,7 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
                 } else {
                     "holding the file"
                 };
-                let needs = format!("{what} needs more than {}", human_bytes(limit));
+                let needs = format!("{what} needs more than {}", format_bytes(limit));
                 return Err(CliError::Lib(memory_error(needs, n, limit)));
             }
             Err(ReadError::Nul(line)) => {
@@ -190,16 +188,14 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
         // The text is held from the command's budget while the reader, drawing on the same
         // budget, numbers the vertices; its limit error counts the text in (it is stated again
         // to say so).
-        let _text = crate::output::memory()
-            .reserve(bytes.len() as u64, "holding the graph's text")
-            .map_err(CliError::Lib)?;
-        let ctl = crate::output::interruptible();
+        let ctl = settings.interruptible();
+        let _text = ctl.reserve(bytes.len() as u64, "holding the graph's text")?;
         let in_source = |e: Error| match e {
             Error::Limit(l) if l.kind == LimitKind::Memory => {
                 let needed = l.amounts.map_or(limit, |(needed, _)| needed);
                 let needs = format!(
                     "reading the graph needs more than {} (its text included)",
-                    human_bytes(needed)
+                    format_bytes(needed)
                 );
                 memory_error(needs, needed, limit)
             }
@@ -210,13 +206,11 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
         let read = |wide: bool| -> Result<AnySolved, CliError> {
             let format = GraphFormat::Adjacency;
             Ok(if wide {
-                let (g, names) =
-                    parse_graph_as_with::<u64>(&bytes, format, &ctl).map_err(in_source)?;
-                AnySolved::U64(solve_checked(g, names, play, limit)?)
+                let (g, names) = parse_graph_as::<u64>(&bytes, format, &ctl).map_err(in_source)?;
+                AnySolved::U64(solve_graph(g, names, play, settings)?)
             } else {
-                let (g, names) =
-                    parse_graph_as_with::<u32>(&bytes, format, &ctl).map_err(in_source)?;
-                AnySolved::U32(solve_checked(g, names, play, limit)?)
+                let (g, names) = parse_graph_as::<u32>(&bytes, format, &ctl).map_err(in_source)?;
+                AnySolved::U32(solve_graph(g, names, play, settings)?)
             })
         };
         match read(input.wide_ids) {
@@ -224,19 +218,6 @@ fn solve(input: &Input) -> Result<AnySolved, CliError> {
             other => other,
         }
     }
-}
-
-/// Checks the memory budget for solving `graph` ([`check_solve_memory`]), then solves it.
-fn solve_checked<I: VertexId>(
-    graph: Graph<I>,
-    names: Names,
-    play: Play,
-    limit: u64,
-) -> Result<Solved<I>, CliError> {
-    let (n, e) = (graph.vertex_count() as u64, graph.arc_count() as u64);
-    // The bytes are held from the command's budget while the solvers run.
-    let _held = check_solve_memory::<I>(n, e, play, limit)?;
-    solve_graph(graph, names, play)
 }
 
 /// A parse error located in `file` (other errors unchanged).
@@ -253,58 +234,43 @@ pub(crate) fn unreadable(file: &str, e: std::io::Error) -> CliError {
 }
 
 /// Reads the arc list of `input` with ids of type `I`, line by line, and solves it.
-fn solve_arcs<I: VertexId>(input: &Input, play: Play, limit: u64) -> Result<Solved<I>, CliError> {
+fn solve_arcs<I: VertexId>(
+    input: &Input,
+    play: Play,
+    settings: &Settings,
+) -> Result<Solved<I>, CliError> {
     const BUFFER: usize = 1 << 20;
-    let ctl = crate::output::interruptible();
+    let ctl = settings.interruptible();
     let (graph, names) = if input.file == "-" {
-        parse_arcs_stream_as_with::<I>(std::io::stdin().lock(), &ctl)
+        parse_arcs_stream_as::<I>(std::io::stdin().lock(), &ctl)
     } else {
         let file = std::fs::File::open(&input.file).map_err(|e| unreadable(&input.file, e))?;
-        parse_arcs_stream_as_with::<I>(std::io::BufReader::with_capacity(BUFFER, file), &ctl)
+        parse_arcs_stream_as::<I>(std::io::BufReader::with_capacity(BUFFER, file), &ctl)
     }
     .map_err(|e| in_source(e, &input.file))?;
-    solve_checked(graph, names, play, limit)
+    solve_graph(graph, names, play, settings)
 }
 
-/// Fails with a limit error unless solving a graph of `n` vertices and `e` arcs with ids of
-/// type `I` fits `limit` bytes: the graph, the solvers' words (of `I`'s width) and 16 bytes a
-/// vertex of output buffers; the bytes are reserved from the command's budget.
-fn check_solve_memory<I: VertexId>(
-    n: u64,
-    e: u64,
-    play: Play,
-    limit: u64,
-) -> Result<Reservation, CliError> {
-    let solver_bytes = outcome::bytes_needed_for::<I>(n)
-        + if play == Play::Normal {
-            loopy::bytes_needed_for::<I>(n)
-        } else {
-            0
-        };
-    let needed = Graph::<I>::bytes_needed(n, e) + solver_bytes + 16 * n;
-    if needed > limit {
-        return Err(limit_error("solving the graph", needed, limit));
-    }
-    // Within the limit: held from the budget, which may still refuse if other work holds
-    // some of it.
-    Ok(crate::output::memory().reserve(needed, "solving the graph")?)
-}
-
-/// Outcomes, remoteness and (normal play) `γ` values of every vertex, with progress bars.
+/// Outcomes, remoteness and (normal play) `γ` values of every vertex, with progress bars. The
+/// graph and 16 bytes a vertex of output buffers are held from the run's budget while the
+/// solvers run; the solvers reserve their own words from it.
 fn solve_graph<I: VertexId>(
     graph: Graph<I>,
     names: Names,
     play: Play,
+    settings: &Settings,
 ) -> Result<Solved<I>, CliError> {
     let n = graph.vertex_count() as u64;
-    let bar = progress(n, "outcomes");
+    let held = graph.memory_bytes() + 16 * n;
+    let _graph = settings.budgeted().reserve(held, "holding the graph")?;
+    let bar = progress::bar(settings, n, "outcomes");
     let report = |done: u64| bar.set_position(done);
-    let outcomes = outcome::solve(&graph, play, &control(&report))?;
+    let outcomes = outcome::solve(&graph, play, &settings.control(&report))?;
     bar.finish_and_clear();
     let values = if play == Play::Normal {
-        let bar = progress(n, "values");
+        let bar = progress::bar(settings, n, "values");
         let report = |done: u64| bar.set_position(done);
-        let v = loopy::solve(&graph, &control(&report))?;
+        let v = loopy::solve(&graph, &settings.control(&report))?;
         bar.finish_and_clear();
         Some(v)
     } else {

@@ -1,7 +1,9 @@
 //! `grundy misere`: the misère quotient of a heap game restricted to heaps up to N.
 
 use crate::error::CliError;
-use crate::output::{control, print_json, progress, stdout};
+use crate::output::{print_json, stdout};
+use crate::progress;
+use crate::settings::Settings;
 use clap::Args;
 use grundy::heap::HeapGame;
 use grundy::misere::{self, MisereQuotient, QuotientDocument, Tameness};
@@ -38,12 +40,13 @@ pub struct MisereArgs {
 }
 
 /// Runs `grundy misere`.
-pub fn run(args: MisereArgs) -> Result<(), CliError> {
+pub fn run(args: MisereArgs, settings: &Settings) -> Result<(), CliError> {
     let spec = parse_game(&args.game).map_err(|e| e.in_source("GAME"))?;
-    let game = HeapGame::from_spec(spec)?;
-    let bar = progress(args.max_heap, "adjoining heaps");
+    let mut game = HeapGame::from_spec(spec)?;
+    settings.watch_game(&mut game);
+    let bar = progress::bar(settings, args.max_heap, "adjoining heaps");
     let report = |done| bar.set_position(done);
-    let q = misere::quotient(&game, args.max_heap, &control(&report))?;
+    let q = misere::quotient(&game, args.max_heap, &settings.control(&report))?;
     bar.finish_and_clear();
     if args.json {
         return print_json(&QuotientDocument::from(&q));

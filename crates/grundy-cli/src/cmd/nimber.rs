@@ -5,7 +5,9 @@
 //! one ([`AnyNimber`]); the answers are the same, only the speed differs.
 
 use crate::error::CliError;
-use crate::output::{interruptible, json_int, json_value, print_json, spinner, stdout, OpDoc};
+use crate::output::{json_int, json_value, print_json, stdout, OpDoc};
+use crate::progress::spinner;
+use crate::settings::Settings;
 use clap::Subcommand;
 use grundy::nimber::{algebra, AnyNimber, NimBig, NimberField};
 use grundy::notation::number::parse_natural;
@@ -202,10 +204,10 @@ fn named_values(values: &[String]) -> Result<Vec<AnyNimber>, CliError> {
 }
 
 /// Runs a nimber subcommand.
-pub fn run(command: NimberCommand) -> Result<(), CliError> {
+pub fn run(command: NimberCommand, settings: &Settings) -> Result<(), CliError> {
     let (op, args, json, answer) = match command {
         NimberCommand::Product { max_input_mib } => {
-            return super::nimber_product::run(max_input_mib)
+            return super::nimber_product::run(max_input_mib, settings)
         }
         NimberCommand::Add { values, json } => {
             let mut sum = BigUint::default();
@@ -245,8 +247,8 @@ pub fn run(command: NimberCommand) -> Result<(), CliError> {
         }
         NimberCommand::Order { a, json } => {
             let x = nimber(&a, "A")?;
-            let bar = spinner("computing the order");
-            let ctl = interruptible();
+            let bar = spinner(settings, "computing the order");
+            let ctl = settings.interruptible();
             let order = match x {
                 AnyNimber::Fixed(x) => algebra::order_with(&x, &ctl).map(one),
                 AnyNimber::Big(x) => algebra::order_with(&x, &ctl).map(one),
@@ -257,8 +259,8 @@ pub fn run(command: NimberCommand) -> Result<(), CliError> {
         }
         NimberCommand::Log { a, b, json } => {
             let (x, y) = (nimber(&a, "A")?, nimber(&b, "B")?);
-            let bar = spinner("computing the logarithm");
-            let ctl = interruptible();
+            let bar = spinner(settings, "computing the logarithm");
+            let ctl = settings.interruptible();
             let log = match (x, y) {
                 (AnyNimber::Fixed(x), AnyNimber::Fixed(y)) => algebra::log_with(&x, &y, &ctl),
                 (x, y) => algebra::log_with(&x.to_big(), &y.to_big(), &ctl),

@@ -26,9 +26,9 @@ pub const MAX_LINE: usize = 4096;
 /// kernel neither copies it nor zeroes a buffer of its size; pipes and terminals are read in
 /// chunks. Both go through the same checks a chunk at a time ([`Checks`]), so both refuse the
 /// same inputs with the same messages.
-pub fn run(max_input_mib: u64) -> Result<(), CliError> {
+pub fn run(max_input_mib: u64, settings: &crate::settings::Settings) -> Result<(), CliError> {
     let limit = max_input_mib.saturating_mul(1 << 20);
-    let budget = crate::output::memory();
+    let budget = settings.memory();
     let mut checks = Checks {
         line: 1,
         line_len: 0,

@@ -177,12 +177,12 @@ pub struct GameOutput {
 }
 
 /// Runs an ordinal subcommand.
-pub fn run(command: OrdinalCommand) -> Result<(), CliError> {
+pub fn run(command: OrdinalCommand, settings: &crate::settings::Settings) -> Result<(), CliError> {
     match command {
-        OrdinalCommand::NimMul(a) => super::ordinal_nim::nim_mul(a),
-        OrdinalCommand::NimInv(a) => super::ordinal_nim::nim_inv(a),
-        OrdinalCommand::NimPow(a) => super::ordinal_nim::nim_pow(a),
-        OrdinalCommand::Excess(a) => super::ordinal_nim::excess(a),
+        OrdinalCommand::NimMul(a) => super::ordinal_nim::nim_mul(a, settings),
+        OrdinalCommand::NimInv(a) => super::ordinal_nim::nim_inv(a, settings),
+        OrdinalCommand::NimPow(a) => super::ordinal_nim::nim_pow(a, settings),
+        OrdinalCommand::Excess(a) => super::ordinal_nim::excess(a, settings),
         OrdinalCommand::NimSum { values, json } => {
             let xs = parse_all(&values)?;
             print_ordinal(json, "nim-sum", ordinals(&xs), &nim_sum_all(&xs))

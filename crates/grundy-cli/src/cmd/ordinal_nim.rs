@@ -3,8 +3,11 @@
 
 use super::ordinal::{ordinals, print_ordinal};
 use crate::error::CliError;
-use crate::output::{json_int, json_value, print_op, spinner, write_atomically};
+use crate::output::{json_int, json_value, print_op};
+use crate::progress::spinner;
+use crate::settings::Settings;
 use clap::Args;
+use grundy::file::write_atomically;
 use grundy::nimber::NimBig;
 use grundy::notation::number::parse_natural;
 use grundy::notation::ordinal::{load_excess_cache, parse_ordinal};
@@ -135,14 +138,14 @@ fn cache_path(args: &CacheArgs) -> Option<PathBuf> {
 const MAX_CACHE_BYTES: u64 = 64 << 20;
 
 /// The field, with the cached excesses read in (an unreadable cache is ignored).
-fn open_field(args: &CacheArgs) -> ClosureField<NimBig> {
+fn open_field(args: &CacheArgs, settings: &Settings) -> ClosureField<NimBig> {
     let mut field = ClosureField::new();
     field.max_degree = args.max_degree;
     // Excess searches started inside products and powers stop on Ctrl-C too.
-    field.watch(&crate::output::interruptible());
+    field.watch(&settings.interruptible());
     if let Some(path) = cache_path(args) {
         let text = match std::fs::File::open(&path) {
-            Ok(file) => match crate::output::read_text(file, MAX_CACHE_BYTES) {
+            Ok(file) => match crate::files::read_text(file, MAX_CACHE_BYTES, settings) {
                 Ok(bytes) => Some(valid_lines(&bytes, &path)),
                 Err(_) => {
                     eprintln!(
@@ -236,11 +239,12 @@ fn parse_arg(s: &str, i: usize) -> Result<Ordinal, CliError> {
 fn with_field<T>(
     args: &CacheArgs,
     always: bool,
+    settings: &Settings,
     f: impl FnOnce(&mut ClosureField<NimBig>) -> Result<T, CliError>,
 ) -> Result<T, CliError> {
-    let mut field = open_field(args);
+    let mut field = open_field(args, settings);
     let before: Vec<u64> = field.known_excesses().map(|e| e.p).collect();
-    let bar = spinner("computing in the field");
+    let bar = spinner(settings, "computing in the field");
     let r = f(&mut field);
     bar.finish_and_clear();
     save_field(args, &field, &before, always);
@@ -248,14 +252,14 @@ fn with_field<T>(
 }
 
 /// `grundy ordinal nim-mul`.
-pub fn nim_mul(args: NimMulArgs) -> Result<(), CliError> {
+pub fn nim_mul(args: NimMulArgs, settings: &Settings) -> Result<(), CliError> {
     let xs: Vec<Ordinal> = args
         .values
         .iter()
         .enumerate()
         .map(|(i, s)| parse_arg(s, i + 1))
         .collect::<Result<_, _>>()?;
-    let product = with_field(&args.cache, false, |field| {
+    let product = with_field(&args.cache, false, settings, |field| {
         let mut acc = Ordinal::one();
         for x in &xs {
             acc = field.mul_ordinals(&acc, x)?;
@@ -266,26 +270,30 @@ pub fn nim_mul(args: NimMulArgs) -> Result<(), CliError> {
 }
 
 /// `grundy ordinal nim-inv`.
-pub fn nim_inv(args: NimInvArgs) -> Result<(), CliError> {
+pub fn nim_inv(args: NimInvArgs, settings: &Settings) -> Result<(), CliError> {
     let x = parse_arg(&args.value, 1)?;
     if x.is_zero() {
         return Err(CliError::usage("A: 0 has no nim inverse"));
     }
-    let inv = with_field(&args.cache, false, |field| Ok(field.inv_ordinal(&x)?))?;
+    let inv = with_field(&args.cache, false, settings, |field| {
+        Ok(field.inv_ordinal(&x)?)
+    })?;
     print_ordinal(args.json, "nim-inv", ordinals(&[x]), &inv)
 }
 
 /// `grundy ordinal nim-pow`.
-pub fn nim_pow(args: NimPowArgs) -> Result<(), CliError> {
+pub fn nim_pow(args: NimPowArgs, settings: &Settings) -> Result<(), CliError> {
     let x = parse_arg(&args.value, 1)?;
     let e = parse_natural(&args.exponent).map_err(|e| e.in_source("argument 2 (E)"))?;
-    let y = with_field(&args.cache, false, |field| Ok(field.pow_ordinal(&x, &e)?))?;
+    let y = with_field(&args.cache, false, settings, |field| {
+        Ok(field.pow_ordinal(&x, &e)?)
+    })?;
     let operands = vec![json_value(&x.to_string()), json_int(&e)];
     print_ordinal(args.json, "nim-pow", operands, &y)
 }
 
 /// `grundy ordinal excess`.
-pub fn excess(args: ExcessArgs) -> Result<(), CliError> {
+pub fn excess(args: ExcessArgs, settings: &Settings) -> Result<(), CliError> {
     let n = parse_natural(&args.prime).map_err(|e| e.in_source("argument P"))?;
     let p = match n.to_u64() {
         Some(p) if p > MAX_EXCESS_PRIME => p,
@@ -295,10 +303,10 @@ pub fn excess(args: ExcessArgs) -> Result<(), CliError> {
     let verbose = args.verbose;
     // Printed once the spinner is gone.
     let mut notes = Vec::new();
-    let m = with_field(&args.cache, true, |field| {
+    let m = with_field(&args.cache, true, settings, |field| {
         let known: Vec<u64> = field.known_excesses().map(|e| e.p).collect();
         let start = Instant::now();
-        let ctl = crate::output::interruptible();
+        let ctl = settings.interruptible();
         let e = field.excess_with(p, &ctl)?;
         if args.check {
             let start = Instant::now();

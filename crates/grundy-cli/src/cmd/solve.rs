@@ -2,7 +2,8 @@
 //! scripts), solved by the search engine of the library.
 
 use crate::error::CliError;
-use crate::output::{interruptible, print_json, stdout};
+use crate::output::{print_json, stdout};
+use crate::settings::Settings;
 use clap::Args;
 use grundy::notation::board::{parse_board_game, BoardGame};
 use grundy::solve::search::{Solution, SolutionDocument};
@@ -56,20 +57,20 @@ pub struct SolveArgs {
 }
 
 /// Runs `grundy solve`.
-pub fn run(args: SolveArgs) -> Result<(), CliError> {
+pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
     if args.distributed {
-        return crate::distributed::solve(&args);
+        return crate::distributed::solve(&args, settings);
     }
-    if let Some(s) = heap_in_disguise(&args)? {
+    if let Some(s) = heap_in_disguise(&args, settings)? {
         return print(&args, &s);
     }
     let game = parse_board_game(&args.game).map_err(|e| Error::Parse(e.in_source("GAME")))?;
     // The command's memory budget (`--memory`, global) bounds the transposition table and the
     // graph file a Node-Kayles game is read from.
     if matches!(game, BoardGame::Rules(_)) {
-        crate::output::start_script_clock();
+        settings.start_script_clock();
     }
-    let ctl = interruptible();
+    let ctl = settings.interruptible();
     let loaded = grundy::notation::board::load(&game, &ctl)?;
     let play = if args.misere {
         Play::Misere
@@ -101,10 +102,10 @@ pub fn run(args: SolveArgs) -> Result<(), CliError> {
 
 /// The solution of a board that is a heap game in disguise (normal play; see
 /// [`super::disguised`]), found before any board is built.
-fn heap_in_disguise(args: &SolveArgs) -> Result<Option<Solution>, CliError> {
+fn heap_in_disguise(args: &SolveArgs, settings: &Settings) -> Result<Option<Solution>, CliError> {
     match super::disguised::recognise(&args.game) {
         Some(d) if !args.misere => {
-            super::disguised::solve(d, args.moves, &interruptible()).map(Some)
+            super::disguised::solve(d, args.moves, &settings.interruptible()).map(Some)
         }
         _ => Ok(None),
     }

@@ -1,8 +1,9 @@
 //! The playground's board games: Chomp and Cram, solved by the library's search engine
 //! ([`families::load`], [`Loaded::solve`]).
 //!
-//! - `POST /api/board {game, misere?}`: the board as cells, who wins, the Grundy value (normal
-//!   play) and every winning move, each with its cells and the board after it.
+//! - `POST /api/board {game, misere?}`: the solution document of `grundy solve --moves --json`
+//!   (who wins, the Grundy value under normal play, every winning move and the board after it),
+//!   with the board as cells and the cells of each winning move.
 //! - `POST /api/board/reply {game, misere?}`: the engine's move (a winning move when there is
 //!   one, else the first legal move; `null` when no move is left) and the board after it,
 //!   analysed as by `/api/board`.
@@ -23,6 +24,7 @@ use axum::Json;
 use grundy::control::Control;
 use grundy::game::families::{self, chomp, Loaded};
 use grundy::notation::board::{parse_board_game, BoardGame};
+use grundy::solve::search::SolutionDocument;
 use grundy::solve::Play;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -51,24 +53,28 @@ pub struct BoardMove {
     pub after: String,
 }
 
-/// The answer of `/api/board`.
+/// The answer of `/api/board`: the library's [`SolutionDocument`], the document `grundy solve
+/// GAME --moves --json` writes (the board in the notation, who wins, the Grundy value under
+/// normal play, every winning move and what the search did), with the playground's fields
+/// beside it.
 #[derive(Serialize, Debug)]
 pub struct BoardAnswer {
-    /// The board in the notation.
-    game: String,
+    /// The solution.
+    #[serde(flatten)]
+    solution: SolutionDocument,
     /// `"chomp"` or `"cram"`.
     kind: &'static str,
     misere: bool,
-    /// `"P"` (the player to move loses) or `"N"`.
-    outcome: String,
-    /// The Grundy value (normal play only).
-    value: Option<u64>,
     /// Whether no move is left.
     over: bool,
     /// Rows of cells, each `"free"`, `"taken"` or `"blocked"`.
     cells: Vec<Vec<&'static str>>,
-    /// Every winning move (none for a P-position).
-    winning_moves: Vec<BoardMove>,
+    /// The cells of each winning move, in the order of `winning_moves` (see
+    /// [`BoardMove::cells`]).
+    winning_cells: Vec<Vec<[usize; 2]>>,
+    /// The winning moves as the playground plays them.
+    #[serde(skip)]
+    winning: Vec<BoardMove>,
 }
 
 /// The answer of `/api/board/reply`.
@@ -257,20 +263,27 @@ fn analyse(board: &Checked, misere: bool, ctl: &Control) -> Result<BoardAnswer, 
     let loaded = board.loaded();
     let s = grundy::solve::solve_loaded(&loaded, play(misere), true, ctl)?;
     let legal = board.moves();
-    let winning_moves = s
+    let winning = s
         .winning_moves
         .iter()
-        .filter_map(|w| legal.iter().find(|m| m.after == w.after).cloned())
-        .collect();
+        .map(|w| {
+            legal
+                .iter()
+                .find(|m| m.after == w.after)
+                .cloned()
+                .ok_or_else(|| {
+                    ApiError::internal(format!("the winning move {} is not a legal move", w.name))
+                })
+        })
+        .collect::<Result<Vec<BoardMove>, ApiError>>()?;
     Ok(BoardAnswer {
-        game: loaded.show()?,
+        solution: SolutionDocument::new(loaded.show()?, &s),
         kind: board.kind(),
         misere,
-        outcome: s.outcome.to_string(),
-        value: s.value,
         over: legal.is_empty(),
         cells: board.cells(),
-        winning_moves,
+        winning_cells: winning.iter().map(|m| m.cells.clone()).collect(),
+        winning,
     })
 }
 
@@ -310,7 +323,7 @@ pub async fn reply(
         .lane(cost)
         .run(move |ctl| {
             let here = analyse(&board, misere, ctl)?;
-            let (mv, winning) = match here.winning_moves.first() {
+            let (mv, winning) = match here.winning.first() {
                 Some(m) => (Some(m.clone()), true),
                 None => (board.moves().into_iter().next(), false),
             };

@@ -20,7 +20,11 @@
 pub mod api;
 pub mod assets;
 pub mod boards;
+pub mod games;
+pub mod graph;
 pub mod limits;
+pub mod position;
+pub mod sequence;
 pub mod sum;
 
 use axum::extract::{Request, State};
@@ -94,13 +98,13 @@ fn build(limits: Limits) -> (Router, Arc<AppState>) {
         .route("/api/board/reply", post(boards::reply))
         .route("/api/sum", post(sum::sum))
         .route("/api/sum/reply", post(sum::reply))
-        .route("/api/games", get(api::games))
-        .route("/api/seq", post(api::seq))
-        .route("/api/analyze", post(api::analyze))
-        .route("/api/hint", post(api::hint))
-        .route("/api/move", post(api::play_move))
-        .route("/api/moves", post(api::moves))
-        .route("/api/graph", post(api::graph))
+        .route("/api/games", get(games::games))
+        .route("/api/seq", post(sequence::seq))
+        .route("/api/analyze", post(sequence::analyze))
+        .route("/api/hint", post(position::hint))
+        .route("/api/move", post(position::play_move))
+        .route("/api/moves", post(position::moves))
+        .route("/api/graph", post(graph::graph))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state.clone())

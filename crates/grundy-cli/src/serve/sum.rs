@@ -21,8 +21,9 @@
 //!
 //! The engine's reply ([`reply`]) is the first winning move, else the first legal move.
 
-use super::api::{self, ApiError, ApiJson, CheckedGame};
+use super::api::{ApiError, ApiJson};
 use super::boards::{self, BoardMove, Checked};
+use super::games::{self, CheckedGame};
 use super::limits::Limits;
 use super::AppState;
 use axum::extract::State;
@@ -177,20 +178,20 @@ fn check(req: &SumRequest, limits: &Limits) -> Result<(SumPosition, u128), ApiEr
                     "a heap game needs \"heaps\" (a board is chomp:... or cram:...)",
                 )));
             };
-            let g = api::check_game(&p.game, None, limits).map_err(at)?;
+            let g = games::check_game(&p.game, None, limits).map_err(at)?;
             // A heap part may be played out (no heaps left) while the others go on.
             if !heaps.is_empty() {
-                api::check_heaps(&g, heaps, limits).map_err(at)?;
+                games::check_heaps(&g, heaps, limits).map_err(at)?;
             }
-            cost = cost.saturating_add(api::position_cost(&g, heaps, false));
+            cost = cost.saturating_add(games::position_cost(&g, heaps, false));
             games.push(Some(g));
             parts.push(PartState::Heaps(heaps.clone()));
         }
     }
     if req.misere {
-        cost = api::UNKNOWN_COST;
+        cost = games::UNKNOWN_COST;
     }
-    api::check_cost(cost, limits)?;
+    games::check_cost(cost, limits)?;
     Ok((
         SumPosition {
             games,

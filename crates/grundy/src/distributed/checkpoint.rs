@@ -38,6 +38,7 @@
 
 use super::explore::Journal;
 use crate::error::{Error, Result};
+use crate::file::write_atomically;
 use std::path::{Path, PathBuf};
 
 /// The first line of a manifest.
@@ -63,20 +64,6 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     h
-}
-
-/// Writes `bytes` to `path` whole: to a temporary file next to it, then renamed over it.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    {
-        use std::io::Write;
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)
 }
 
 impl Directory {

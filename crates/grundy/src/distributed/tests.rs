@@ -12,7 +12,7 @@ use proptest::prelude::*;
 
 /// The one-process answer: every vertex in order of first appearance.
 fn one_process(text: &str, format: GraphFormat, play: Play) -> Result<Vec<Line>> {
-    let p = parse_graph(text.as_bytes(), format, u64::MAX)?;
+    let p = parse_graph(text.as_bytes(), format, &crate::control::Control::none())?;
     let o = outcome::solve(&p.graph, play, &Control::none())?;
     let v = match play {
         Play::Normal => Some(one_loopy::solve(&p.graph, &Control::none())?),

@@ -167,24 +167,6 @@ pub(crate) fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
-/// A byte count for messages: `100 B`, `37.5 KiB`, `2.9 GiB` (binary units, one decimal).
-pub fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
-    if bytes < 1024 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
-}
-
-/// How to raise the memory budget, for limit errors.
-pub const RAISE_MEMORY: &str = "a larger memory budget";
-
 /// Fails with [`Error::Limit`] unless a graph of this size fits the `u32` representation.
 pub fn check_size(vertices: u64, arcs: u64) -> Result<()> {
     check_size_for::<u32>(vertices, arcs)
@@ -744,15 +726,8 @@ mod tests {
         assert!(!is_id_cap(&Error::limit(
             crate::LimitKind::Memory,
             "memory",
-            RAISE_MEMORY
+            crate::control::LIBRARY_MEMORY_ADVICE
         )));
-    }
-
-    #[test]
-    fn byte_counts_read_well() {
-        assert_eq!(human_bytes(100), "100 B");
-        assert_eq!(human_bytes(1536), "1.5 KiB");
-        assert_eq!(human_bytes(3 << 30), "3.0 GiB");
     }
 
     #[test]

@@ -362,7 +362,7 @@ pub fn load(
                     Vec::new(),
                 ),
                 GraphSpec::File(path) => {
-                    use super::graph::{parse_graph_with, read_bounded, GraphFormat};
+                    use super::graph::{parse_graph, read_bounded, GraphFormat};
                     let what = format!("graph file {}", path.display());
                     let file = std::fs::File::open(path)
                         .map_err(|e| Error::invalid(format!("{what}: cannot read it: {e}")))?;
@@ -380,14 +380,13 @@ pub fn load(
                         }
                         other => other?,
                     };
-                    let parsed = parse_graph_with(&bytes, GraphFormat::Adjacency, ctl).map_err(
-                        |e| match e {
+                    let parsed =
+                        parse_graph(&bytes, GraphFormat::Adjacency, ctl).map_err(|e| match e {
                             Error::Parse(p) => {
                                 Error::Parse(p.in_source(path.display().to_string()))
                             }
                             other => other,
-                        },
-                    )?;
+                        })?;
                     let n = parsed.graph.vertex_count();
                     let mut edges = Vec::with_capacity(parsed.graph.arc_count());
                     for u in 0..n {

@@ -11,16 +11,16 @@
 //!
 //! Vertices are numbered in order of first appearance (a line's vertex before its options).
 //! Every error names the line and column (in characters, 1-based) and what was expected. Memory
-//! is reserved from the memory budget of a [`Control`] as the file is read (the `_with`
-//! readers; the others make a budget of the limit they are given): beyond it, [`Error::Limit`]
+//! is reserved from the memory budget of the [`Control`] every reader takes, as the file is
+//! read: beyond it, [`Error::Limit`]
 //! is returned before the allocation that would cross it, and the bytes are given back when
 //! the reading ends (the caller then holds the graph). The readers look at the control's
 //! token and deadline every 65536 lines and report the lines read as progress, so a
 //! cancelled or timed-out read stops with [`Error::Cancelled`].
 
-use crate::control::{Control, MemoryBudget, Reservation};
+use crate::control::{format_bytes, Control, Reservation, LIBRARY_MEMORY_ADVICE};
 use crate::error::{Error, ParseError, Result};
-use crate::game::graph::{check_size_for, human_bytes, Graph, VertexId, RAISE_MEMORY};
+use crate::game::graph::{check_size_for, Graph, VertexId};
 use crate::game::hash::FxHashMap;
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
@@ -87,17 +87,11 @@ pub struct ParsedGraph {
     pub names: Names,
 }
 
-/// Reads a graph file. `memory_limit` bounds the bytes allocated while reading and for the
-/// resulting graph ([`Error::Limit`] beyond it); errors in the text are [`Error::Parse`] with the
-/// line and column.
-pub fn parse_graph(input: &[u8], format: GraphFormat, memory_limit: u64) -> Result<ParsedGraph> {
-    parse_graph_with(input, format, &limited(memory_limit))
-}
-
-/// As [`parse_graph`], drawing memory from the budget of `ctl` and stopping when it says so
-/// (module documentation).
-pub fn parse_graph_with(input: &[u8], format: GraphFormat, ctl: &Control) -> Result<ParsedGraph> {
-    let (graph, names) = parse_graph_as_with::<u32>(input, format, ctl)?;
+/// Reads a graph file, drawing memory from the budget of `ctl` and stopping when it says so
+/// (module documentation): beyond the budget, [`Error::Limit`]; errors in the text are
+/// [`Error::Parse`] with the line and column.
+pub fn parse_graph(input: &[u8], format: GraphFormat, ctl: &Control) -> Result<ParsedGraph> {
+    let (graph, names) = parse_graph_as::<u32>(input, format, ctl)?;
     Ok(ParsedGraph { graph, names })
 }
 
@@ -122,8 +116,8 @@ pub fn read_bounded(
         if len as u64 > cap {
             return Err(Error::limit_with_amounts(
                 crate::LimitKind::Memory,
-                format!("{what} is larger than {}", human_bytes(cap)),
-                RAISE_MEMORY,
+                format!("{what} is larger than {}", format_bytes(cap)),
+                LIBRARY_MEMORY_ADVICE,
                 len as u64,
                 cap,
             ));
@@ -145,11 +139,6 @@ pub fn read_bounded(
     }
 }
 
-/// A control whose only part is a budget of `limit` bytes.
-fn limited(limit: u64) -> Control<'static> {
-    Control::none().with_memory(MemoryBudget::new(limit))
-}
-
 /// How many lines are read between two looks at the control.
 const LINES_PER_CHECK: usize = 1 << 16;
 
@@ -157,16 +146,6 @@ const LINES_PER_CHECK: usize = 1 << 16;
 /// graphs beyond the 32-bit caps (2^31 − 2 vertices, 2^31 − 1 arcs) are read, at twice the
 /// memory an arc and a vertex (the budget counts `I`'s words).
 pub fn parse_graph_as<I: VertexId>(
-    input: &[u8],
-    format: GraphFormat,
-    memory_limit: u64,
-) -> Result<(Graph<I>, Names)> {
-    parse_graph_as_with(input, format, &limited(memory_limit))
-}
-
-/// As [`parse_graph_as`], drawing memory from the budget of `ctl` and stopping when it says so
-/// (module documentation).
-pub fn parse_graph_as_with<I: VertexId>(
     input: &[u8],
     format: GraphFormat,
     ctl: &Control,
@@ -203,18 +182,13 @@ pub(crate) fn long_line(n: usize) -> Error {
     ))
 }
 
-/// Reads an arc-list graph file ([`GraphFormat::Arcs`]) from a stream, one line at a time:
-/// unlike [`parse_graph`], the text is never held in memory, which matters for files of 10^8
-/// arcs (1.6 GB of text). Same errors and limits as [`parse_graph`]; a failure to read is
+/// Reads an arc-list graph file ([`GraphFormat::Arcs`]) from a stream, one line at a time,
+/// drawing memory from the budget of `ctl` and stopping when it says so: unlike
+/// [`parse_graph`], the text is never held in memory, which matters for files of 10^8 arcs
+/// (1.6 GB of text). Same errors and limits as [`parse_graph`]; a failure to read is
 /// [`Error::Invalid`].
-pub fn parse_arcs_stream(input: impl BufRead, memory_limit: u64) -> Result<ParsedGraph> {
-    parse_arcs_stream_with(input, &limited(memory_limit))
-}
-
-/// As [`parse_arcs_stream`], drawing memory from the budget of `ctl` and stopping when it says
-/// so (module documentation).
-pub fn parse_arcs_stream_with(input: impl BufRead, ctl: &Control) -> Result<ParsedGraph> {
-    let (graph, names) = parse_arcs_stream_as_with::<u32>(input, ctl)?;
+pub fn parse_arcs_stream(input: impl BufRead, ctl: &Control) -> Result<ParsedGraph> {
+    let (graph, names) = parse_arcs_stream_as::<u32>(input, ctl)?;
     Ok(ParsedGraph { graph, names })
 }
 
@@ -222,15 +196,6 @@ pub fn parse_arcs_stream_with(input: impl BufRead, ctl: &Control) -> Result<Pars
 /// `u64`, graphs beyond the 32-bit caps (2^31 − 2 vertices, 2^31 − 1 arcs) are read, at twice
 /// the memory an arc and a vertex (the budget counts `I`'s words).
 pub fn parse_arcs_stream_as<I: VertexId>(
-    input: impl BufRead,
-    memory_limit: u64,
-) -> Result<(Graph<I>, Names)> {
-    parse_arcs_stream_as_with(input, &limited(memory_limit))
-}
-
-/// As [`parse_arcs_stream_as`], drawing memory from the budget of `ctl` and stopping when it
-/// says so (module documentation).
-pub fn parse_arcs_stream_as_with<I: VertexId>(
     input: impl BufRead,
     ctl: &Control,
 ) -> Result<(Graph<I>, Names)> {
@@ -499,10 +464,10 @@ impl<'a, 'c, I: VertexId> Reader<'a, 'c, I> {
                     crate::LimitKind::Memory,
                     format!(
                         "reading the graph needs more than {}, above the {} memory limit",
-                        human_bytes(needed),
-                        human_bytes(limit)
+                        format_bytes(needed),
+                        format_bytes(limit)
                     ),
-                    RAISE_MEMORY,
+                    LIBRARY_MEMORY_ADVICE,
                     needed,
                     limit,
                 ))
@@ -730,13 +695,19 @@ impl<I: VertexId> IdMap<I> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::control::MemoryBudget;
+
+    /// A control whose only part is a budget of `limit` bytes.
+    fn budget(limit: u64) -> Control<'static> {
+        Control::none().with_memory(MemoryBudget::new(limit))
+    }
 
     fn parse(s: &str) -> Result<ParsedGraph> {
-        parse_graph(s.as_bytes(), GraphFormat::Adjacency, u64::MAX)
+        parse_graph(s.as_bytes(), GraphFormat::Adjacency, &Control::none())
     }
 
     fn parse_arcs(s: &str) -> Result<ParsedGraph> {
-        parse_graph(s.as_bytes(), GraphFormat::Arcs, u64::MAX)
+        parse_graph(s.as_bytes(), GraphFormat::Arcs, &Control::none())
     }
 
     fn error_at(r: Result<ParsedGraph>) -> (Option<usize>, Option<usize>, String) {
@@ -787,7 +758,7 @@ mod tests {
         let (l, c, m) = error_at(parse_graph(
             b"a: b\nb: \xff\n",
             GraphFormat::Adjacency,
-            u64::MAX,
+            &Control::none(),
         ));
         assert_eq!((l, c), (Some(2), Some(4)));
         assert!(m.contains("UTF-8"));
@@ -827,9 +798,9 @@ mod tests {
         for i in 0..200_000 {
             s.push_str(&format!("{i} {}\n", i + 1));
         }
-        let r = parse_graph(s.as_bytes(), GraphFormat::Arcs, 1 << 20);
+        let r = parse_graph(s.as_bytes(), GraphFormat::Arcs, &budget(1 << 20));
         assert!(matches!(r, Err(Error::Limit(_))), "{r:?}");
-        assert!(parse_graph(s.as_bytes(), GraphFormat::Arcs, 1 << 30).is_ok());
+        assert!(parse_graph(s.as_bytes(), GraphFormat::Arcs, &budget(1 << 30)).is_ok());
     }
 
     /// The readers draw on a shared budget: what others hold counts, the bytes are given back
@@ -849,12 +820,12 @@ mod tests {
             (&arcs, GraphFormat::Arcs),
             (&adjacency, GraphFormat::Adjacency),
         ] {
-            let g = parse_graph_with(text.as_bytes(), format, &ctl).unwrap();
+            let g = parse_graph(text.as_bytes(), format, &ctl).unwrap();
             assert_eq!(g.graph.arc_count(), 100_000);
             assert_eq!(budget.used(), 0, "the reading gives its bytes back");
             // Held elsewhere, 63 MiB leave too little for the reading.
             let others = budget.reserve(63 << 20, "another table").unwrap();
-            match parse_graph_with(text.as_bytes(), format, &ctl) {
+            match parse_graph(text.as_bytes(), format, &ctl) {
                 Err(Error::Limit(l)) => {
                     assert_eq!(l.kind, crate::LimitKind::Memory);
                     assert!(l.what.contains("reading the graph"), "{}", l.what);
@@ -873,10 +844,10 @@ mod tests {
         let past = Control::none().with_deadline(std::time::Instant::now());
         for ctl in [&stopped, &past] {
             for format in [GraphFormat::Arcs, GraphFormat::Adjacency] {
-                let r = parse_graph_with(b"1 2\n", format, ctl).map(|_| ());
+                let r = parse_graph(b"1 2\n", format, ctl).map(|_| ());
                 assert!(matches!(r, Err(Error::Cancelled(_))));
             }
-            let r = parse_arcs_stream_with(arcs.as_bytes(), ctl).map(|_| ());
+            let r = parse_arcs_stream(arcs.as_bytes(), ctl).map(|_| ());
             assert!(matches!(r, Err(Error::Cancelled(_))));
         }
     }
@@ -944,7 +915,7 @@ mod tests {
             let want: Vec<String> = seen.iter().map(u64::to_string).collect();
             proptest::prop_assert_eq!(names, want);
             // Read with 64-bit ids: the same graph, built from 64-bit arcs, and the same names.
-            let (wide, wide_names) = parse_arcs_stream_as::<u64>(text.as_bytes(), u64::MAX).unwrap();
+            let (wide, wide_names) = parse_arcs_stream_as::<u64>(text.as_bytes(), &Control::none()).unwrap();
             let expected64: Vec<(u64, u64)> =
                 expected.iter().map(|&(u, v)| (u.into(), v.into())).collect();
             proptest::prop_assert_eq!(&wide, &Graph::<u64>::from_arcs(seen.len(), &expected64).unwrap());
@@ -967,7 +938,7 @@ mod tests {
                 }
             }
             let narrow = parse(&text).unwrap();
-            let (wide, names) = parse_graph_as::<u64>(text.as_bytes(), GraphFormat::Adjacency, u64::MAX).unwrap();
+            let (wide, names) = parse_graph_as::<u64>(text.as_bytes(), GraphFormat::Adjacency, &Control::none()).unwrap();
             proptest::prop_assert_eq!(Some(wide), narrow.graph.to_width::<u64>());
             proptest::prop_assert_eq!(names, narrow.names);
         }
@@ -978,13 +949,13 @@ mod tests {
         let text = "0 1\n1 2\n2 0\n";
         // Find the least budget that reads the list with 32-bit ids: 64-bit ids need more.
         let least = (0..10_000u64)
-            .find(|&m| parse_arcs_stream_as::<u32>(text.as_bytes(), m).is_ok())
+            .find(|&m| parse_arcs_stream_as::<u32>(text.as_bytes(), &budget(m)).is_ok())
             .unwrap();
         assert!(matches!(
-            parse_arcs_stream_as::<u64>(text.as_bytes(), least),
+            parse_arcs_stream_as::<u64>(text.as_bytes(), &budget(least)),
             Err(Error::Limit(_))
         ));
-        assert!(parse_arcs_stream_as::<u64>(text.as_bytes(), 2 * least).is_ok());
+        assert!(parse_arcs_stream_as::<u64>(text.as_bytes(), &budget(2 * least)).is_ok());
     }
 
     #[test]
@@ -993,22 +964,22 @@ mod tests {
         let whole = parse_arcs(text).unwrap();
         let streamed = parse_arcs_stream(
             std::io::BufReader::with_capacity(3, text.as_bytes()),
-            u64::MAX,
+            &Control::none(),
         )
         .unwrap();
         assert_eq!(whole.graph, streamed.graph);
         assert_eq!(whole.names, streamed.names);
-        let bad = parse_arcs_stream(&b"1 2\n3 \xff4\n"[..], u64::MAX);
+        let bad = parse_arcs_stream(&b"1 2\n3 \xff4\n"[..], &Control::none());
         assert_eq!(error_at(bad).0, Some(2));
-        let bad = parse_arcs_stream(&b"1 2\n3 \xff4\n"[..], u64::MAX);
+        let bad = parse_arcs_stream(&b"1 2\n3 \xff4\n"[..], &Control::none());
         assert_eq!(error_at(bad).1, Some(3));
         let long = format!("1 2\n#{}\n", "x".repeat(MAX_LINE));
-        let (line, _, m) = error_at(parse_arcs_stream(long.as_bytes(), u64::MAX));
+        let (line, _, m) = error_at(parse_arcs_stream(long.as_bytes(), &Control::none()));
         assert_eq!(line, Some(2));
         assert!(m.contains("longer than"), "{m}");
         let fits = format!("1 2\n#{}\n3 4", "x".repeat(MAX_LINE - 2));
         assert_eq!(
-            parse_arcs_stream(fits.as_bytes(), u64::MAX)
+            parse_arcs_stream(fits.as_bytes(), &Control::none())
                 .unwrap()
                 .graph
                 .arc_count(),

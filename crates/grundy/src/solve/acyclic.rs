@@ -228,11 +228,17 @@ where
 /// following such options from any of them must revisit a vertex: that vertex is on a cycle and
 /// is named in the [`Error::Invalid`].
 ///
+/// Its three words of `I` a vertex are reserved from the budget of `ctl` before they are
+/// allocated.
+///
 /// Generic over the id width `I`: values are stored in words of `I`, which they fit since a
 /// Grundy value is at most the vertex's out-degree (the mex of that many values), itself at most
 /// [`VertexId::MAX_ARCS`].
 pub fn grundy_of_graph<I: VertexId>(graph: &Graph<I>, ctl: &Control) -> Result<Vec<I>> {
     let n = graph.vertex_count();
+    // A counter, a value and a queue slot a vertex, held from the budget while the solver runs
+    // (the values it returns are then the caller's).
+    let _held = ctl.reserve(3 * I::BYTES * n as u64, "the Grundy values of the graph")?;
     let (zero, one) = (I::zero(), I::one());
     let mut counter = graph.out_degrees();
     let mut value = vec![I::MAX; n];

@@ -232,7 +232,8 @@ pub fn bytes_needed_for<I: VertexId>(vertices: u64) -> u64 {
 
 /// Computes `γ` for every vertex (see the module documentation). `ctl` receives the number of
 /// vertices labelled so far and is checked at every stage; it may stop the solver
-/// (`Err(Error::Cancelled(_))`).
+/// (`Err(Error::Cancelled(_))`). The solver's own words ([`bytes_needed_for`]) are reserved from
+/// the budget of `ctl` before they are allocated.
 pub fn solve<I: VertexId>(graph: &Graph<I>, ctl: &Control) -> Result<LoopyValues<I>> {
     solve_inner(graph, ctl, None)
 }
@@ -368,6 +369,11 @@ fn solve_inner<I: VertexId>(
     mut counters: Option<&mut [I]>,
 ) -> Result<LoopyValues<I>> {
     let n = graph.vertex_count();
+    // Held from the budget while the solver runs; the answer it returns is the caller's.
+    let _held = ctl.reserve(
+        bytes_needed_for::<I>(n as u64),
+        "solving the graph's values",
+    )?;
     let (zero, one) = (I::zero(), I::one());
     let (open_bit, infinite) = (open_bit::<I>(), infinite::<I>());
     let mut word = graph.out_degrees();

@@ -114,12 +114,21 @@ pub fn bytes_needed_for<I: VertexId>(vertices: u64) -> u64 {
     3 * I::BYTES * vertices
 }
 
+/// Holds [`bytes_needed_for`] the vertices of `graph` from the budget of `ctl` while a solver
+/// runs (the answer it returns is then the caller's), or the memory limit error naming the
+/// outcomes.
+fn reserve<I: VertexId>(graph: &Graph<I>, ctl: &Control) -> Result<crate::control::Reservation> {
+    let n = graph.vertex_count() as u64;
+    ctl.reserve(bytes_needed_for::<I>(n), "solving the graph's outcomes")
+}
+
 /// How far ahead in the queue the solver prefetches.
 const LOOKAHEAD: usize = 4;
 
 /// Solves every vertex of `graph` (see the module documentation for the algorithm).
 /// `ctl` receives the number of vertices labelled so far, and may stop the solver
-/// (`Err(Error::Cancelled(_))`).
+/// (`Err(Error::Cancelled(_))`); the solver's words ([`bytes_needed_for`]) are reserved from its
+/// budget before they are allocated.
 ///
 /// One state word of type `I` a vertex holds either its move counter (unlabelled) or
 /// `LABELLED | (remoteness + 1)` with `LABELLED` the top bit [`VertexId::FLAG`], so each arc costs
@@ -163,6 +172,7 @@ fn solve_layers<I: VertexId>(
     ctl: &Control,
     piece: usize,
 ) -> Result<Outcomes<I>> {
+    let _held = reserve::<I>(graph, ctl)?;
     let piece = piece.max(1);
     let labelled = I::FLAG;
     let (zero, one) = (I::zero(), I::one());
@@ -260,6 +270,7 @@ pub fn solve_sequential<I: VertexId>(
     play: Play,
     ctl: &Control,
 ) -> Result<Outcomes<I>> {
+    let _held = reserve::<I>(graph, ctl)?;
     let n = graph.vertex_count();
     let labelled = I::FLAG;
     let (zero, one) = (I::zero(), I::one());

@@ -66,7 +66,7 @@ const MAX_DRAWN: u64 = 40;
 const WIDTH: usize = 78;
 
 /// Runs `grundy play`.
-pub fn run(args: PlayArgs) -> Result<(), CliError> {
+pub fn run(args: PlayArgs, settings: &crate::settings::Settings) -> Result<(), CliError> {
     let spec = parse_game(&args.game).map_err(|e| e.in_source("GAME"))?;
     let rule = HeapGame::from_spec(spec)?;
     if args.heaps.is_empty() {
@@ -93,7 +93,8 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     }
     // Analysing the start once shows any limit (options, misère search) before the game begins;
     // every later position is reachable from it and so within the same limits.
-    hint::hint(&rule, &heaps, args.misere, &crate::output::budgeted())?;
+    let ctl = settings.budgeted();
+    hint::hint(&rule, &heaps, args.misere, &ctl)?;
     let stdin = io::stdin();
     let mut game = Game {
         game: args.game,
@@ -102,6 +103,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         misere: args.misere,
         hints: args.hints,
         echo: !stdin.is_terminal(),
+        ctl,
     };
     let first = if args.engine_first {
         Player::Engine
@@ -127,6 +129,8 @@ struct Game {
     hints: bool,
     /// Whether to echo each line read (when input does not come from a terminal).
     echo: bool,
+    /// The engine's control: the run's memory budget (Ctrl-C keeps its default action).
+    ctl: grundy::control::Control<'static>,
 }
 
 mod command;
@@ -163,13 +167,8 @@ impl Game {
             shown = false;
             match turn {
                 Player::Engine => {
-                    let mv = hint::engine_move(
-                        &self.rule,
-                        &self.heaps,
-                        self.misere,
-                        &crate::output::budgeted(),
-                    )?
-                    .ok_or_else(|| Error::Internal("the engine found no move".into()))?;
+                    let mv = hint::engine_move(&self.rule, &self.heaps, self.misere, &self.ctl)?
+                        .ok_or_else(|| Error::Internal("the engine found no move".into()))?;
                     writeln!(out, "engine: {}", show_move(&mv))?;
                     self.heaps = hint::apply(&self.rule, &self.heaps, &mv)?;
                     turn = Player::Human;
@@ -267,12 +266,7 @@ impl Game {
 
     /// The hint for the player to move: outcome, explanation, suggested move.
     fn write_hint(&self, out: &mut impl Write) -> Result<(), CliError> {
-        let h = hint::hint(
-            &self.rule,
-            &self.heaps,
-            self.misere,
-            &crate::output::budgeted(),
-        )?;
+        let h = hint::hint(&self.rule, &self.heaps, self.misere, &self.ctl)?;
         let verdict = match h.outcome {
             Outcome::N => "N: the player to move (you) can win",
             Outcome::P => "P: the player to move (you) loses against perfect play",
@@ -323,7 +317,7 @@ impl Game {
             say(out, &m)?;
             return Ok(());
         }
-        let moves = hint::legal_moves(&self.rule, &self.heaps, idx, &crate::output::budgeted())?;
+        let moves = hint::legal_moves(&self.rule, &self.heaps, idx, &self.ctl)?;
         if moves.is_empty() {
             writeln!(out, "heap {i} ({}) has no legal move.", tokens(h))?;
             return Ok(());

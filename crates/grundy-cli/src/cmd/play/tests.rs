@@ -89,6 +89,7 @@ fn game(g: &str, heaps: &[u64], misere: bool) -> Game {
         misere,
         hints: false,
         echo: true,
+        ctl: grundy::control::Control::none(),
     }
 }
 

@@ -1,17 +1,17 @@
-//! `grundy analyze` and `grundy value`: patterns of heap games, with proofs, and values of huge
-//! heaps.
+//! `grundy analyze`: the pattern of a heap game (period, saltus, runs, self-similar rules),
+//! proved where a theorem applies.
 
 use crate::checkpoint::Checkpoint;
 use crate::error::CliError;
-use crate::output::{announce, control, json_int, print_json, stdout, Reporter};
+use crate::output::{print_json, stdout};
 use crate::plot;
+use crate::progress::Reporter;
+use crate::settings::Settings;
 use clap::Args;
 use grundy::heap::sequence::Sequence;
 use grundy::heap::HeapGame;
-use grundy::notation::game::parse_game;
-use grundy::notation::number::{parse_natural, parse_u64};
+use grundy::notation::number::parse_u64;
 use grundy::pattern::value;
-use serde_json::value::RawValue;
 use std::io::Write;
 
 /// Arguments of `grundy analyze`.
@@ -64,47 +64,17 @@ pub struct AnalyzeArgs {
     checkpoint_every: Option<String>,
 }
 
-/// Arguments of `grundy value`.
-#[derive(Args, Debug)]
-#[command(
-    after_help = "Examples:\n  grundy value divide:2,3,4,5,6 1000000000000000000\n  \
-                        3\n  grundy value kayles 1000000000000000000000000 5\n  \
-                        grundy value grundys-game 100 --json\n\n\
-                        Heaps below --max are computed directly; larger ones are answered \
-                        through a proved period or self-similar rule. When none is proved and a \
-                        heap is beyond what was computed, the exit status is 3."
-)]
-pub struct ValueArgs {
-    /// The game (as for `grundy seq`).
-    game: String,
-    /// Heap sizes, any size (decimal or 0x-hexadecimal).
-    #[arg(required = true, value_name = "N")]
-    heaps: Vec<String>,
-    /// Compute at most N values directly or while looking for a proof [default: as for
-    /// `grundy analyze`].
-    #[arg(long, value_name = "N")]
-    max: Option<String>,
-    /// Print one JSON document `{"game", "heaps", "values"}` instead of text.
-    #[arg(long)]
-    json: bool,
-    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
-    /// progress bar is drawn only when stderr is a terminal). Work still running after 2 s and
-    /// estimated above 5 s of CPU time is announced on stderr either way, with the estimate
-    /// (from its progress so far; an analysis may stop early, so its estimate is a bound).
-    #[arg(long)]
-    progress: bool,
-}
-
 /// The game, and `--max` (or the game's default).
-fn game(game: &str, max: &Option<String>) -> Result<(HeapGame, u64), CliError> {
-    let spec = parse_game(game).map_err(|e| e.in_source("GAME"))?;
+pub(crate) fn game(
+    game: &str,
+    max: &Option<String>,
+    settings: &Settings,
+) -> Result<(HeapGame, u64), CliError> {
+    let game = super::heap_game(game, settings)?;
     let max = match max {
         Some(m) => parse_u64(m).map_err(|e| e.in_source("--max"))?,
-        None => value::default_max(&spec),
+        None => value::default_max(game.spec()),
     };
-    let mut game = HeapGame::from_spec(spec)?;
-    // A script stops on Ctrl-C between two of its operations.
-    crate::output::watch_game(&mut game);
     Ok((game, max))
 }
 
@@ -118,13 +88,13 @@ pub fn checkpoint_every(every: &Option<String>) -> Result<std::time::Duration, C
 }
 
 /// Runs `grundy analyze`.
-pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
-    let (rule, max) = game(&args.game, &args.max)?;
+pub fn run(args: AnalyzeArgs, settings: &Settings) -> Result<(), CliError> {
+    let (rule, max) = game(&args.game, &args.max, settings)?;
     let plot_path = args.plot.as_deref().map(plot::target).transpose()?;
-    let announced = announce(&rule, max, true);
-    let bar = Reporter::new(max, "computing", args.progress);
+    let bar =
+        Reporter::new(settings, max, "computing", args.progress).forecasting(&rule, max, true);
     let report = |done| bar.set_position(done);
-    let ctl = control(&report);
+    let ctl = settings.control(&report);
     let a = match &args.checkpoint {
         Some(path) => {
             let every = checkpoint_every(&args.checkpoint_every)?;
@@ -136,7 +106,6 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
         None => value::analyze(&rule, max, &ctl)?,
     };
     bar.finish_and_clear();
-    drop(announced);
     if let Some(path) = plot_path {
         plot::write(&path, &plot::Figure::analysis(&a))?;
     }
@@ -174,43 +143,6 @@ pub fn analyze(args: AnalyzeArgs) -> Result<(), CliError> {
         )?;
     }
     writeln!(out, "pattern: {}", a.pattern_beside_proof())?;
-    out.flush()?;
-    Ok(())
-}
-
-/// Runs `grundy value`.
-pub fn value(args: ValueArgs) -> Result<(), CliError> {
-    let heaps = args
-        .heaps
-        .iter()
-        .enumerate()
-        .map(|(i, h)| parse_natural(h).map_err(|e| e.in_source(format!("N (heap {})", i + 1))))
-        .collect::<Result<Vec<_>, _>>()?;
-    let (rule, max) = game(&args.game, &args.max)?;
-    let announced = announce(&rule, max, true);
-    let bar = Reporter::new(max, "computing", args.progress);
-    let report = |done| bar.set_position(done);
-    let values = value::values(&rule, &heaps, max, &control(&report))?;
-    bar.finish_and_clear();
-    drop(announced);
-    if args.json {
-        // Heaps and values may exceed every fixed-width type: exact JSON integers of any size.
-        #[derive(serde::Serialize)]
-        struct Doc<'a> {
-            game: &'a str,
-            heaps: Vec<Box<RawValue>>,
-            values: Vec<Box<RawValue>>,
-        }
-        return print_json(&Doc {
-            game: &rule.spec().to_string(),
-            heaps: heaps.iter().map(json_int).collect(),
-            values: values.iter().map(json_int).collect(),
-        });
-    }
-    let mut out = stdout();
-    for v in values {
-        writeln!(out, "{v}")?;
-    }
     out.flush()?;
     Ok(())
 }
