@@ -467,7 +467,18 @@ fn the_archive_gets_exact_values_of_large_regions() {
         assert_eq!(s.canonical(), s);
         assert_eq!(u64::from(engine_value(&s.to_board(), 1 << 20)), v);
     }
-    assert_eq!(one_engine(&b, Some(&memo)).stats.positions, 0);
+    // The board itself is in the archive: its value (without the winning moves, which search
+    // its options) takes no search.
+    let ctl = Control::none();
+    let s = Shape::from_board(&b).unwrap().narrow::<u64>();
+    let setup = Setup {
+        table: 1 << 22,
+        archive: Some(&memo),
+        two: false,
+    };
+    let again = solve_alone(&b, &s, false, setup, false, &ctl).unwrap();
+    assert_eq!(again.value, Some(3));
+    assert_eq!(again.stats.positions, 0);
     let b = Board::empty(5, 6).unwrap();
     assert_eq!(one_engine(&b, Some(&memo)).value, Some(2));
     assert_eq!(two_engines(&b, Some(&memo)).value, Some(2));
