@@ -13,33 +13,40 @@
 # must agree), the median wall-clock seconds of each (process start to exit) and their ratio
 # grundy / igsolve (below 1: grundy is faster), then the median of the search time each program
 # reports itself (`grundy solve -v`: "time", igsolve: "Calculation time"; process start and
-# argument parsing left out) and their ratio.
+# argument parsing left out) and their ratio, then the median CPU time (user + system) of each
+# process and their ratio (grundy searches with two threads on boards of 30 cells or more, so
+# its CPU time may exceed its wall-clock time). grundy runs with --no-cache: from scratch.
 set -u
 GRUNDY=${GRUNDY:-target/release/grundy}
 IGSOLVE=${IGSOLVE:-target/peers/bin/igsolve}
 RUNS=${RUNS:-3}
 TIMEOUT=${TIMEOUT:-120}
 if [ $# -eq 0 ]; then
-    set -- 3x11 3x12 5x6 5x7 6x6 4x9 5x8 3x13
+    set -- 3x11 3x12 5x6 5x7 6x6 4x9 5x8 3x13 4x11 3x14 3x15
 fi
 
 # Prints "VALUE SECONDS SEARCH" for one run of a command (SEARCH: the search time the program
-# reports, in seconds), or "- timeout -".
+# reports, in seconds) CPU (user + system seconds of the process), or "- timeout - -".
 run() {
-    local out start end
+    local out start end cpu
+    cpu=$(mktemp)
     start=$(date +%s.%N)
-    out=$(timeout "$TIMEOUT" "$@" 2>&1)
+    out=$(/usr/bin/time -f "%U %S" -o "$cpu" timeout "$TIMEOUT" "$@" 2>&1)
     local rc=$?
     end=$(date +%s.%N)
     if [ $rc -ne 0 ]; then
-        echo "- timeout timeout"
+        rm -f "$cpu"
+        echo "- timeout timeout timeout"
         return
     fi
+    local c
+    c=$(tail -1 "$cpu" | awk '{printf "%.3f\n", $1 + $2}')
+    rm -f "$cpu"
     local v s
     v=$(printf '%s\n' "$out" | sed -n 's/^value \([0-9]*\)$/\1/p; s/^Nimber of initial position: \([0-9]*\)$/\1/p' | head -1)
     s=$(printf '%s\n' "$out" | sed -n 's/.*, time \([0-9.]*\) s$/\1/p; s/^Calculation time: \([0-9.]*\)\(ns\|µs\|ms\|s\)$/\1 \2/p' | head -1 |
         awk '{u=$2; x=$1; if(u=="ns")x/=1e9; else if(u=="µs")x/=1e6; else if(u=="ms")x/=1e3; printf "%.6f\n", x}')
-    echo "$v $(echo "$end - $start" | bc) ${s:-timeout}"
+    echo "$v $(echo "$end - $start" | bc) ${s:-timeout} $c"
 }
 
 # The median of the numbers on stdin ("timeout" if any run timed out).
@@ -47,8 +54,8 @@ median() {
     sort -g | awk '{a[NR]=$1} /timeout/{t=1} END{if(t){print "timeout"} else if(NR%2){printf "%.3f\n",a[(NR+1)/2]} else {printf "%.3f\n",(a[NR/2]+a[NR/2+1])/2}}'
 }
 
-echo "| board | value (grundy) | value (igsolve) | grundy s (median of $RUNS) | igsolve s (median of $RUNS) | grundy / igsolve | grundy search s | igsolve search s | search ratio |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| board | value (grundy) | value (igsolve) | grundy s (median of $RUNS) | igsolve s (median of $RUNS) | grundy / igsolve | grundy search s | igsolve search s | search ratio | grundy CPU s | igsolve CPU s | CPU ratio |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 # $1 / $2, or "-" when either timed out or the divisor rounds to 0.
 ratio() {
     if [ "$1" = timeout ] || [ "$2" = timeout ] || [ "$(echo "$2 == 0" | bc)" = 1 ]; then
@@ -60,17 +67,19 @@ ratio() {
 for b in "$@"; do
     r=${b%x*}
     c=${b#*x}
-    gv=-; iv=-; gt=(); it=(); gs=(); is=()
+    gv=-; iv=-; gt=(); it=(); gs=(); is=(); gc=(); ic=()
     for _ in $(seq "$RUNS"); do
-        read -r v t s < <(run "$GRUNDY" solve "cram:$b" -v)
-        gv=$v; gt+=("$t"); gs+=("$s")
-        read -r v t s < <(run "$IGSOLVE" cram -r "$r" -c "$c")
-        iv=$v; it+=("$t"); is+=("$s")
+        read -r v t s u < <(run "$GRUNDY" solve "cram:$b" -v --no-cache)
+        gv=$v; gt+=("$t"); gs+=("$s"); gc+=("$u")
+        read -r v t s u < <(run "$IGSOLVE" cram -r "$r" -c "$c")
+        iv=$v; it+=("$t"); is+=("$s"); ic+=("$u")
     done
     gm=$(printf '%s\n' "${gt[@]}" | median)
     im=$(printf '%s\n' "${it[@]}" | median)
     gsm=$(printf '%s\n' "${gs[@]}" | median)
     ism=$(printf '%s\n' "${is[@]}" | median)
+    gcm=$(printf '%s\n' "${gc[@]}" | median)
+    icm=$(printf '%s\n' "${ic[@]}" | median)
     [ "$gv" != - ] && [ "$iv" != - ] && [ "$gv" != "$iv" ] && echo "VALUES DIFFER on $b" >&2
-    echo "| cram:$b | $gv | $iv | $gm | $im | $(ratio "$gm" "$im") | $gsm | $ism | $(ratio "$gsm" "$ism") |"
+    echo "| cram:$b | $gv | $iv | $gm | $im | $(ratio "$gm" "$im") | $gsm | $ism | $(ratio "$gsm" "$ism") | $gcm | $icm | $(ratio "$gcm" "$icm") |"
 done

@@ -54,6 +54,14 @@ pub struct SolveArgs {
     /// round all ranks saved.
     #[arg(long, value_name = "DIR", requires = "distributed")]
     pub(crate) checkpoint: Option<std::path::PathBuf>,
+    /// Neither read nor extend the store of solved values (Cram regions of 24 cells or more,
+    /// kept in $XDG_CACHE_HOME/grundy/values.redb, else ~/.cache/grundy/values.redb).
+    #[arg(long)]
+    pub(crate) no_cache: bool,
+    /// The largest size of the store's file, e.g. 512M (binary units); once it is reached no
+    /// value is added. Default: 1G.
+    #[arg(long, value_name = "SIZE")]
+    pub(crate) cache_size: Option<String>,
 }
 
 /// Runs `grundy solve`.
@@ -77,7 +85,20 @@ pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
     } else {
         Play::Normal
     };
-    let s = grundy::solve::solve_loaded(&loaded, play, args.moves, &ctl)?;
+    let cap = match args.cache_size.as_deref() {
+        None => DEFAULT_CACHE_BYTES,
+        Some(c) => crate::output::parse_size(c).ok_or_else(|| {
+            CliError::usage(format!(
+                "--cache-size: expected a size like 512M or 16G, found '{c}'"
+            ))
+        })?,
+    };
+    let s = match &loaded {
+        grundy::game::families::Loaded::Cram(b) if !args.no_cache && !args.misere => {
+            cram_with_store(b, args.moves, cap, &ctl)?
+        }
+        _ => grundy::solve::solve_loaded(&loaded, play, args.moves, &ctl)?,
+    };
     if args.verbose {
         eprintln!(
             "positions searched {}, table hits {} of {} lookups ({:.1}%), table {} bytes, time {:.3} s",
@@ -98,6 +119,72 @@ pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
         eprintln!("method: {method}");
     }
     print(&args, &s)
+}
+
+/// The default of `--cache-size`.
+#[cfg(feature = "store")]
+const DEFAULT_CACHE_BYTES: u64 = grundy::solve::store::DEFAULT_CAP_BYTES;
+#[cfg(not(feature = "store"))]
+const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
+
+/// A Cram board under normal play, with the store of solved values when there is one: a store
+/// that cannot be opened or read is reported on stderr and left out (it can only save time).
+#[cfg(feature = "store")]
+fn cram_with_store(
+    board: &grundy::game::families::cram::Board,
+    moves: bool,
+    cap: u64,
+    ctl: &grundy::Control,
+) -> Result<Solution, CliError> {
+    use grundy::solve::{cram, store};
+    let plain = || cram::solve(board, Play::Normal, moves, ctl);
+    // Only regions of ARCHIVE_MIN_CELLS cells or more are stored; boards beyond the engine go
+    // to the generic search, which keeps no values.
+    let large =
+        cram::Shape::from_board(board).is_some_and(|s| s.cells() >= cram::ARCHIVE_MIN_CELLS);
+    let Some(path) = store::default_path().filter(|_| large) else {
+        return Ok(plain()?);
+    };
+    // The database's pages in memory, from the budget: a budget too small for them goes
+    // without the store.
+    let Ok(_pages) = ctl.reserve(store::MEMORY_BYTES, "the store of solved values") else {
+        return Ok(plain()?);
+    };
+    let warn = |e: &dyn std::fmt::Display| {
+        eprintln!("grundy: warning: the store of solved values is not used: {e}")
+    };
+    let st = match store::Store::open(&path, cap) {
+        Ok(st) => st,
+        // Another run has it open: this one goes without it.
+        Err(store::StoreError::Busy { .. }) => return Ok(plain()?),
+        Err(e) => {
+            warn(&e);
+            return Ok(plain()?);
+        }
+    };
+    let game = match st.game(cram::ARCHIVE_TAG, env!("CARGO_PKG_VERSION")) {
+        Ok(g) => g,
+        Err(e) => {
+            warn(&e);
+            return Ok(plain()?);
+        }
+    };
+    let s = cram::solve_with(board, Play::Normal, moves, Some(&game), ctl);
+    game.flush();
+    if let Some(t) = game.trouble() {
+        eprintln!("grundy: warning: the store of solved values: {t}");
+    }
+    Ok(s?)
+}
+
+#[cfg(not(feature = "store"))]
+fn cram_with_store(
+    board: &grundy::game::families::cram::Board,
+    moves: bool,
+    _cap: u64,
+    ctl: &grundy::Control,
+) -> Result<Solution, CliError> {
+    Ok(grundy::solve::cram::solve(board, Play::Normal, moves, ctl)?)
 }
 
 /// The solution of a board that is a heap game in disguise (normal play; see

@@ -26,6 +26,8 @@ pub mod loopy;
 pub mod misere;
 pub mod outcome;
 pub mod search;
+#[cfg(feature = "store")]
+pub mod store;
 pub mod sum;
 pub mod tartan;
 

@@ -27,6 +27,8 @@ const fn first_cols() -> [u128; 129] {
 /// A word of cells: `u64` for boxes of at most 64 cells, `u128` up to 128.
 pub trait Bits:
     Copy
+    + Send
+    + Sync
     + Eq
     + Ord
     + Hash

@@ -380,3 +380,107 @@ fn published_values() {
         assert_eq!(s.value, Some(u64::from(want)), "{r}x{c}");
     }
 }
+
+/// Dense random boards in boxes of 30 to 36 cells (seven cells in eight free).
+fn dense_board() -> impl Strategy<Value = Board> {
+    prop_oneof![Just((5, 6)), Just((3, 11)), Just((4, 8)), Just((3, 12))].prop_flat_map(|(h, w)| {
+        (any::<u128>(), any::<u128>(), any::<u128>())
+            .prop_map(move |(a, b, c)| board_of(h, w, (a | b | c) & low(h * w)))
+    })
+}
+
+/// The value of `b` by two engines sharing their values ([`parallel`]) with the given archive.
+fn two_engines(b: &Board, archive: Option<&dyn Archive>) -> Solution {
+    let ctl = Control::none();
+    let s = Shape::from_board(b).unwrap().narrow::<u64>();
+    let setup = Setup {
+        table: 1 << 22,
+        archive,
+        two: true,
+    };
+    parallel::solve_in(b, &s, true, setup, false, &ctl).unwrap()
+}
+
+/// The value of `b` by one engine.
+fn one_engine(b: &Board, archive: Option<&dyn Archive>) -> Solution {
+    let ctl = Control::none();
+    let s = Shape::from_board(b).unwrap().narrow::<u64>();
+    let setup = Setup {
+        table: 1 << 22,
+        archive,
+        two: false,
+    };
+    solve_alone(b, &s, true, setup, false, &ctl).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Two engines sharing their values find the value and the winning moves of one engine.
+    #[test]
+    fn two_engines_agree_with_one(b in dense_board()) {
+        let one = one_engine(&b, None);
+        let two = two_engines(&b, None);
+        prop_assert_eq!(one.value, two.value, "{}", b);
+        prop_assert_eq!(one.winning_moves, two.winning_moves, "{}", b);
+    }
+}
+
+/// An archive in memory that counts what it is asked and told.
+#[derive(Default)]
+struct Memo {
+    map: std::sync::Mutex<HashMap<Vec<u8>, u64>>,
+    hits: std::sync::atomic::AtomicUsize,
+}
+
+impl Archive for Memo {
+    fn get(&self, key: &[u8]) -> Option<u64> {
+        let v = self.map.lock().unwrap().get(key).copied();
+        if v.is_some() {
+            self.hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        v
+    }
+    fn put(&self, key: &[u8], value: u64) {
+        self.map.lock().unwrap().insert(key.to_vec(), value);
+    }
+}
+
+/// Values told to an archive are regions of at least [`ARCHIVE_MIN_CELLS`] cells with their
+/// values by a fresh engine; a second board asks them back and finds its published value, by
+/// one engine and by two.
+#[test]
+fn the_archive_gets_exact_values_of_large_regions() {
+    let memo = Memo::default();
+    let b = Board::empty(4, 7).unwrap();
+    assert_eq!(one_engine(&b, Some(&memo)).value, Some(3));
+    let stored: Vec<(Vec<u8>, u64)> = memo.map.lock().unwrap().clone().into_iter().collect();
+    assert!(stored.len() > 10, "{} values", stored.len());
+    for (k, v) in stored {
+        let bits = u128::from_le_bytes(k[2..].try_into().unwrap());
+        let s = Shape {
+            bits,
+            w: k[1],
+            h: k[0],
+        };
+        assert!(s.cells() >= ARCHIVE_MIN_CELLS);
+        assert_eq!(s.canonical(), s);
+        assert_eq!(u64::from(engine_value(&s.to_board(), 1 << 20)), v);
+    }
+    // The board itself is in the archive: its value (without the winning moves, which search
+    // its options) takes no search.
+    let ctl = Control::none();
+    let s = Shape::from_board(&b).unwrap().narrow::<u64>();
+    let setup = Setup {
+        table: 1 << 22,
+        archive: Some(&memo),
+        two: false,
+    };
+    let again = solve_alone(&b, &s, false, setup, false, &ctl).unwrap();
+    assert_eq!(again.value, Some(3));
+    assert_eq!(again.stats.positions, 0);
+    let b = Board::empty(5, 6).unwrap();
+    assert_eq!(one_engine(&b, Some(&memo)).value, Some(2));
+    assert_eq!(two_engines(&b, Some(&memo)).value, Some(2));
+    assert!(memo.hits.load(std::sync::atomic::Ordering::Relaxed) > 0);
+}
