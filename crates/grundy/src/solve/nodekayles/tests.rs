@@ -142,7 +142,7 @@ fn solutions_match_the_generic_engine() {
 #[test]
 fn paths_are_dawsons_chess() {
     let mut chess = vec![0u64];
-    for n in 1..=32 {
+    for n in 1..=32usize {
         let seen: Vec<u64> = (0..n)
             .map(|i| chess[i.saturating_sub(1)] ^ chess[(n - i).saturating_sub(2)])
             .collect();
