@@ -113,6 +113,12 @@ pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
             (grundy::game::families::Loaded::Cram(_), None) if !args.misere => {
                 "the Cram engine".to_string()
             }
+            (grundy::game::families::Loaded::Chomp(_), None) if !args.misere => {
+                "the Chomp engine".to_string()
+            }
+            (grundy::game::families::Loaded::NodeKayles(..), None) if !args.misere => {
+                "the Node-Kayles engine".to_string()
+            }
             (_, None) => "misère search of the whole sum".to_string(),
             (_, Some(m)) => m.to_string(),
         };

@@ -9,7 +9,9 @@
 //! | [`sum`] | values, outcomes and winning moves of sums from those of their components | per component |
 //! | [`tartan`] | the Tartan theorem for products of games: `G(g×h) = G(g) ⊗ G(h)` | — |
 //! | [`misere`] | misère Nim by Bouton's rule | `O(heaps)` |
+//! | [`chomp`] | Chomp: every staircase below the start in one array by rank, options first | staircases of the box |
 //! | [`cram`] | Cram on boards of at most 128 cells: bitboards, a fixed-size table, the pruned nimber search of Beling and Rogalski | positions searched |
+//! | [`nodekayles`] | Node-Kayles on graphs of at most 127 vertices: vertex masks, components in a fixed-size table, the pruned nimber search | positions searched |
 //! | [`search`] | games by rules ([`families`](crate::game::families)): memoised search over canonical components, outcome of `G + *k`, misère play | positions searched |
 //!
 //! The engines over whole graphs take a [`Control`](crate::control::Control): it receives the
@@ -20,10 +22,12 @@
 //! definition, slowly; the tests pit the two against each other.
 
 pub mod acyclic;
+pub mod chomp;
 pub mod cram;
 mod known;
 pub mod loopy;
 pub mod misere;
+pub mod nodekayles;
 pub mod outcome;
 pub mod search;
 #[cfg(feature = "store")]
@@ -76,10 +80,10 @@ pub enum Play {
     Misere,
 }
 
-/// Solves the starting position of a loaded game of the rules notation: Cram with its own
-/// engine ([`cram::solve`]: bitboards and the pruned nimber search, which hands boards it does
-/// not take to the general search), every other game with the search engine for games by
-/// rules ([`search::solve`]). The CLI's `grundy solve`, the playground and Python all answer
+/// Solves the starting position of a loaded game of the rules notation: Cram, Chomp and
+/// Node-Kayles with their own engines ([`cram::solve`], [`chomp::solve`], [`nodekayles::solve`],
+/// each handing what it does not take to the general search), every other game with the
+/// search engine for games by rules ([`search::solve`]). The CLI's `grundy solve`, the playground and Python all answer
 /// through here.
 pub fn solve_loaded(
     loaded: &crate::game::families::Loaded,
@@ -87,12 +91,12 @@ pub fn solve_loaded(
     moves: bool,
     ctl: &crate::control::Control,
 ) -> crate::error::Result<search::Solution> {
-    use crate::game::families::{chomp::Chomp, wythoff::Wythoff, Loaded};
+    use crate::game::families::{wythoff::Wythoff, Loaded};
     use search::{solve, Settings};
     match loaded {
-        Loaded::Chomp(p) => solve(&Chomp, p, play, Settings::new(), moves, ctl),
+        Loaded::Chomp(p) => chomp::solve(p, play, moves, ctl),
         Loaded::Cram(p) => cram::solve(p, play, moves, ctl),
-        Loaded::NodeKayles(f, p) => solve(f, p, play, Settings::new(), moves, ctl),
+        Loaded::NodeKayles(f, p) => nodekayles::solve(f, p, play, moves, ctl),
         Loaded::Wythoff(p) => solve(&Wythoff, p, play, Settings::new(), moves, ctl),
         #[cfg(feature = "script")]
         Loaded::Rules(f, p) => solve(f.as_ref(), p, play, Settings::new(), moves, ctl),

@@ -1,0 +1,532 @@
+//! A dedicated engine for Node-Kayles on graphs of at most 127 vertices: vertex sets as `u128`
+//! masks, components with their values in a table of fixed size, and the pruned nimber search
+//! of Beling and Rogalski.
+//!
+//! # Positions
+//!
+//! A position of Node-Kayles on a graph `G` is the subgraph induced by the vertices left: a
+//! mask of `G`'s vertices. Taking `v` leaves `mask ∖ N[v]` (`N[v]` is `v` with its
+//! neighbours), one word operation. A move touches one connected component, so a position is
+//! the disjunctive sum of its components and its value the xor of theirs (Sprague-Grundy);
+//! components are found by flood fill over the adjacency masks.
+//!
+//! **Keys.** A component is stored under its mask. When `G` is the `r × c` grid (vertex
+//! `i · c + j` at row `i`, column `j`, as [`BitGraph::grid`] numbers it), a component is
+//! stored instead as its cells cropped to their bounding box, the least image under the
+//! symmetries of the box (four reflections of a rectangle oriented with fewer rows than
+//! columns, eight for a square): two sets of cells that are translates or reflections of each
+//! other induce isomorphic subgraphs of the grid (adjacency is being at distance 1, which
+//! translations and the symmetries of the square lattice keep), hence have equal values.
+//!
+//! # The nimber search (Beling and Rogalski, "On pruning search trees of impartial games",
+//! Artificial Intelligence 283, 2020)
+//!
+//! `value_in(C, R)` returns `g(C)` when `g(C) ∈ R` and may answer "not in `R`" otherwise. A
+//! component with `m` vertices has `m` options, so `g(C) ≤ m ≤ 127`. The search keeps a set
+//! `P` of candidates, starting from `{0, …, m}`, and asks each option about
+//! `Q = (P ∖ {max P}) ∩ [0, max R]`: an exact answer `v` removes `v` from `P` if `v ∈ P`, and
+//! `max P` otherwise; "not in `Q`" removes `max P`.
+//!
+//! *Claim.* After the last option `P = {x}` (it lost one element per option); if `x ≤ max R`
+//! then `g(C) = x`, otherwise `g(C) > max R`. *Proof.* An element `y < x` was removed at some
+//! step; had it been removed as `max P` it would exceed `x`, which was still in `P`: so `y` is
+//! an option's value, and `g(C) ≥ x`. If `x ≤ max R` and an option had the value `x`: when it
+//! was asked, `x ∈ P`; if `x = max P` either answer removed `x`, otherwise `x ∈ Q` and the
+//! answer was exact and removed `x` — yet `x` is left. So `g(C) = x`. ∎ Hence once
+//! `P ∩ R = ∅` the answer is "not in `R`" and the search stops.
+//!
+//! An option that is a sum `D₁ + … + Dᵣ` of components has `g = g(D₁) ⊕ … ⊕ g(Dᵣ)`: the
+//! values of all but the largest are computed, and the largest is asked about `Q ⊕ x`, the set
+//! `{q ⊕ x : q ∈ Q}` for `x` the xor of the others (`g(D₁ + … + Dᵣ) ∈ Q` iff
+//! `g(Dᵣ) ∈ Q ⊕ x`): the question "is `G + *k` a P-position" of Lemoine and Viennot ("Nimbers
+//! are inevitable", 2012) for a set of `k` at once. Options whose components are all in the
+//! table are settled before the others are asked.
+//!
+//! # Memory
+//!
+//! The table holds exact values in buckets of one cache line (two entries of a mask, a tag
+//! and the value), reserved in full from the [`Control`]'s budget when the engine starts
+//! ([`table_bytes`]); a new entry takes an empty slot of its bucket, else the slot of the
+//! component with fewer vertices (the cheaper to recompute).
+
+use crate::control::{Control, Reservation};
+use crate::error::{Error, Result};
+use crate::game::families::node_kayles::{BitGraph, NodeKayles};
+use crate::game::Show;
+use crate::solve::search::{Settings, Solution, Stats, WinningMove};
+use crate::solve::{Outcome, Play};
+use std::time::Instant;
+
+/// The most vertices a graph may have for this engine (values are kept as 128-bit sets).
+pub const MAX_VERTICES: usize = 127;
+
+/// The largest table [`table_bytes`] takes: 1 GiB.
+pub const MAX_TABLE_BYTES: u64 = 1 << 30;
+
+/// The stack of the search thread (the search recurses at most twice per vertex taken, in
+/// frames of a few hundred bytes).
+pub const STACK_BYTES: usize = 8 << 20;
+
+/// Positions (new table entries) between two progress reports to the control.
+const PROGRESS_EVERY: u64 = 1 << 14;
+
+/// Every value the engine represents.
+const ALL: u128 = u128::MAX;
+
+/// How components are keyed (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Geometry {
+    /// By their mask.
+    Masks,
+    /// Cells of an `rows × cols` grid, cropped and under the symmetries of their box.
+    Grid { cols: usize },
+}
+
+/// A graph of at most [`MAX_VERTICES`] vertices as masks.
+#[derive(Clone, Debug)]
+pub struct Masks {
+    n: usize,
+    /// `adj[v]`: the neighbours of `v`.
+    adj: Vec<u128>,
+    geometry: Geometry,
+}
+
+impl Masks {
+    /// The masks of `g`, or `None` beyond [`MAX_VERTICES`] vertices. A graph equal to
+    /// [`BitGraph::grid`] of some shape is keyed as a grid.
+    pub fn new(g: &BitGraph) -> Option<Masks> {
+        let n = g.len();
+        if n > MAX_VERTICES {
+            return None;
+        }
+        let adj = (0..n)
+            .map(|u| g.neighbours(u).fold(0u128, |m, v| m | 1 << v))
+            .collect();
+        let geometry = (1..=n)
+            .filter(|&r| n.is_multiple_of(r))
+            .find(|&r| BitGraph::grid(r, n / r).as_ref() == Some(g))
+            .map_or(Geometry::Masks, |r| Geometry::Grid { cols: n / r });
+        Some(Masks { n, adj, geometry })
+    }
+
+    /// Every vertex.
+    pub fn all(&self) -> u128 {
+        low(self.n)
+    }
+
+    /// The vertices left after taking `v` in `mask`.
+    #[inline]
+    pub fn take(&self, mask: u128, v: usize) -> u128 {
+        mask & !self.adj[v] & !(1 << v)
+    }
+
+    /// The component of `mask` holding its lowest vertex.
+    #[inline]
+    fn component(&self, mask: u128) -> u128 {
+        let mut comp = mask & mask.wrapping_neg();
+        let mut frontier = comp;
+        while frontier != 0 {
+            let v = frontier.trailing_zeros() as usize;
+            frontier &= frontier - 1;
+            let new = self.adj[v] & mask & !comp;
+            comp |= new;
+            frontier |= new;
+        }
+        comp
+    }
+
+    /// The key of a component (see the module documentation): its bits and a tag.
+    fn key(&self, comp: u128) -> (u128, u32) {
+        match self.geometry {
+            Geometry::Masks => (comp, 1),
+            Geometry::Grid { cols } => grid_key(comp, cols),
+        }
+    }
+}
+
+/// The lowest `n` bits.
+#[inline]
+fn low(n: usize) -> u128 {
+    if n >= 128 {
+        u128::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+/// The key of a set of cells of a grid `cols` wide: the least image of the cells, cropped to
+/// their `h × w` box, under the box's symmetries (oriented `h ≤ w`), and the tag `h · 256 + w`.
+fn grid_key(comp: u128, cols: usize) -> (u128, u32) {
+    let mut cells = [(0u8, 0u8); MAX_VERTICES];
+    let mut k = 0;
+    let (mut r0, mut c0, mut r1, mut c1) = (usize::MAX, usize::MAX, 0, 0);
+    let mut b = comp;
+    while b != 0 {
+        let i = b.trailing_zeros() as usize;
+        b &= b - 1;
+        let (r, c) = (i / cols, i % cols);
+        (r0, c0, r1, c1) = (r0.min(r), c0.min(c), r1.max(r), c1.max(c));
+        cells[k] = (r as u8, c as u8);
+        k += 1;
+    }
+    let (h, w) = (r1 + 1 - r0, c1 + 1 - c0);
+    let cells = &cells[..k];
+    // Each symmetry: whether it transposes, then reflects rows, then columns.
+    let image = |t: bool, fr: bool, fc: bool| -> u128 {
+        let (hh, ww) = if t { (w, h) } else { (h, w) };
+        cells.iter().fold(0u128, |m, &(r, c)| {
+            let (r, c) = (r as usize - r0, c as usize - c0);
+            let (r, c) = if t { (c, r) } else { (r, c) };
+            let r = if fr { hh - 1 - r } else { r };
+            let c = if fc { ww - 1 - c } else { c };
+            m | 1 << (r * ww + c)
+        })
+    };
+    let mut best = u128::MAX;
+    for t in [false, true] {
+        let (hh, ww) = if t { (w, h) } else { (h, w) };
+        if hh > ww {
+            continue;
+        }
+        for (fr, fc) in [(false, false), (false, true), (true, false), (true, true)] {
+            best = best.min(image(t, fr, fc));
+        }
+    }
+    let (hh, ww) = (h.min(w), h.max(w));
+    (best, (hh * 256 + ww) as u32)
+}
+
+/// Bytes of one bucket of the table: one cache line.
+const BUCKET_BYTES: u64 = 64;
+
+/// One bucket: two entries of four words (mask low, mask high, meta, unused). The meta word of
+/// a used slot is the tag (bits 0–31, never 0), the value (32–39) and the vertices (40–47).
+/// Buckets are plain words so that the table is allocated zeroed: the system hands out its
+/// pages as the search first writes them.
+type Bucket = [u64; 8];
+
+/// A fast mix of a key (the finaliser of splitmix64).
+#[inline]
+fn hash(bits: u128, tag: u32) -> u64 {
+    let lo = bits as u64;
+    let hi = (bits >> 64) as u64;
+    let mut x = lo
+        ^ (hi ^ u64::from(tag) << 40)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(31);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+struct Table {
+    buckets: Vec<Bucket>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(buckets: usize) -> Table {
+        Table {
+            buckets: vec![[0; 8]; buckets],
+            mask: buckets - 1,
+        }
+    }
+
+    #[inline]
+    fn get(&self, (bits, tag): (u128, u32)) -> Option<u8> {
+        let b = &self.buckets[hash(bits, tag) as usize & self.mask];
+        let (lo, hi) = (bits as u64, (bits >> 64) as u64);
+        (0..2)
+            .find(|&k| b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] as u32 == tag)
+            .map(|k| (b[4 * k + 2] >> 32) as u8)
+    }
+
+    fn put(&mut self, (bits, tag): (u128, u32), value: u8) {
+        let b = &mut self.buckets[hash(bits, tag) as usize & self.mask];
+        let (lo, hi) = (bits as u64, (bits >> 64) as u64);
+        let size = |m: u64| m >> 40 & 0xff;
+        let k = (0..2)
+            .find(|&k| b[4 * k + 2] == 0)
+            .unwrap_or(usize::from(size(b[2]) > size(b[6])));
+        b[4 * k] = lo;
+        b[4 * k + 1] = hi;
+        b[4 * k + 2] = u64::from(tag) | u64::from(value) << 32 | u64::from(bits.count_ones()) << 40;
+    }
+}
+
+/// The bytes of the table for a graph of `n` vertices and a budget of `limit` bytes: half the
+/// budget, at most [`MAX_TABLE_BYTES`] and at most `2^(n + 4)` buckets, rounded down to a
+/// power of two of buckets.
+pub fn table_bytes(limit: u64, n: usize) -> u64 {
+    let by_vertices = BUCKET_BYTES << (n + 4).min(40);
+    let b = ((limit / 2).min(MAX_TABLE_BYTES).min(by_vertices) / BUCKET_BYTES).max(1);
+    (1u64 << (63 - b.leading_zeros())) * BUCKET_BYTES
+}
+
+/// The error for a graph whose table does not fit the budget.
+fn no_room() -> Error {
+    Error::limit(
+        crate::error::LimitKind::Memory,
+        "the Node-Kayles engine's table needs a cache line at least",
+        crate::control::LIBRARY_MEMORY_ADVICE,
+    )
+}
+
+/// The engine: the graph's masks, the table and counters.
+pub struct Engine<'a, 'c> {
+    ctl: &'a Control<'c>,
+    graph: Masks,
+    table: Table,
+    stats: Stats,
+    _reservation: Reservation,
+}
+
+/// `{q ⊕ x : q ∈ set}` for values below 128.
+#[inline]
+fn xor_set(set: u128, x: u8) -> u128 {
+    if x == 0 {
+        return set;
+    }
+    let mut out = 0;
+    let mut s = set;
+    while s != 0 {
+        let q = s.trailing_zeros() as u8;
+        s &= s - 1;
+        out |= 1 << ((q ^ x) & 127);
+    }
+    out
+}
+
+/// The largest element of a non-empty set.
+#[inline]
+fn max_of(set: u128) -> u32 {
+    127 - set.leading_zeros()
+}
+
+impl<'a, 'c> Engine<'a, 'c> {
+    /// An engine for `graph` with a table of at most `table` bytes, reserved from `ctl`'s
+    /// budget together with the search's stack.
+    pub fn new(ctl: &'a Control<'c>, graph: Masks, table: u64) -> Result<Self> {
+        let buckets = (table / BUCKET_BYTES) as usize;
+        if buckets == 0 {
+            return Err(no_room());
+        }
+        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let bytes = buckets as u64 * BUCKET_BYTES;
+        let reservation = ctl.reserve(
+            bytes + STACK_BYTES as u64,
+            "the Node-Kayles engine's table and search stack",
+        )?;
+        Ok(Engine {
+            ctl,
+            graph,
+            table: Table::new(buckets),
+            stats: Stats {
+                table_bytes: bytes,
+                ..Stats::default()
+            },
+            _reservation: reservation,
+        })
+    }
+
+    /// What the engine has done so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The Grundy value of the position `mask` (any set of vertices).
+    pub fn value(&mut self, mut mask: u128) -> Result<u8> {
+        let mut x = 0;
+        while mask != 0 {
+            let c = self.graph.component(mask);
+            mask &= !c;
+            x ^= self.value_in(c, ALL)?.ok_or_else(|| internal("a value"))?;
+        }
+        Ok(x)
+    }
+
+    /// `g(c)` for a component `c` if it lies in `r`, else `None` (or the value outside `r`).
+    fn value_in(&mut self, c: u128, r: u128) -> Result<Option<u8>> {
+        let key = self.graph.key(c);
+        self.stats.lookups += 1;
+        if let Some(v) = self.table.get(key) {
+            self.stats.hits += 1;
+            return Ok(Some(v));
+        }
+        let answer = self.search(c, r)?;
+        if let Some(v) = answer {
+            self.table.put(key, v);
+            self.stats.positions += 1;
+            if self.stats.positions.is_multiple_of(PROGRESS_EVERY) {
+                self.ctl.check(self.stats.positions)?;
+            }
+        }
+        Ok(answer)
+    }
+
+    /// The pruned search of [`Engine::value_in`] (see the module documentation).
+    fn search(&mut self, c: u128, r: u128) -> Result<Option<u8>> {
+        self.ctl.tick()?;
+        let m = c.count_ones() as usize;
+        let mut p: u128 = low(m + 1);
+        let upto_r = low(max_of(r) as usize + 1);
+        // Options not settled by the table, asked after those that are.
+        let mut open = [0u128; MAX_VERTICES];
+        let mut n_open = 0;
+        let mut vs = c;
+        while vs != 0 {
+            let v = vs.trailing_zeros() as usize;
+            vs &= vs - 1;
+            let after = self.graph.take(c, v);
+            match self.known_value(after) {
+                Some(x) => remove(&mut p, x),
+                None => {
+                    open[n_open] = after;
+                    n_open += 1;
+                }
+            }
+            if p & r == 0 {
+                return Ok(None);
+            }
+        }
+        for &after in &open[..n_open] {
+            if p & r == 0 {
+                return Ok(None);
+            }
+            let q = (p & !(1 << max_of(p))) & upto_r;
+            let answer = if q == 0 {
+                None
+            } else {
+                self.option_value_in(after, q)?
+            };
+            match answer {
+                Some(v) => remove(&mut p, v),
+                None => p &= !(1 << max_of(p)),
+            }
+        }
+        if p == 0 {
+            return Err(internal("a candidate"));
+        }
+        let x = p.trailing_zeros();
+        Ok((x <= max_of(r)).then_some(x as u8))
+    }
+
+    /// The value of the position `mask` if every component of it is in the table.
+    fn known_value(&mut self, mut mask: u128) -> Option<u8> {
+        let mut x = 0;
+        while mask != 0 {
+            let c = self.graph.component(mask);
+            mask &= !c;
+            self.stats.lookups += 1;
+            x ^= self.table.get(self.graph.key(c))?;
+            self.stats.hits += 1;
+        }
+        Some(x)
+    }
+
+    /// `g` of the position `mask` if it lies in `q`, `None` if it does not; may answer with a
+    /// value outside `q`.
+    fn option_value_in(&mut self, mask: u128, q: u128) -> Result<Option<u8>> {
+        let mut parts = [0u128; MAX_VERTICES];
+        let mut k = 0;
+        let mut largest = 0;
+        let mut rest = mask;
+        while rest != 0 {
+            let c = self.graph.component(rest);
+            rest &= !c;
+            if c.count_ones() > parts[largest].count_ones() {
+                largest = k;
+            }
+            parts[k] = c;
+            k += 1;
+        }
+        if k == 0 {
+            return Ok(Some(0));
+        }
+        let mut x = 0u8;
+        for (i, &c) in parts[..k].iter().enumerate() {
+            if i != largest {
+                x ^= self.value_in(c, ALL)?.ok_or_else(|| internal("a value"))?;
+            }
+        }
+        let want = xor_set(q, x);
+        Ok(self.value_in(parts[largest], want)?.map(|v| v ^ x))
+    }
+}
+
+/// Removes `v` from the candidates if it is one, otherwise the largest candidate.
+#[inline]
+fn remove(p: &mut u128, v: u8) {
+    if *p >> v & 1 == 1 {
+        *p &= !(1 << v);
+    } else {
+        *p &= !(1 << max_of(*p));
+    }
+}
+
+fn internal(what: &str) -> Error {
+    Error::Internal(format!("the Node-Kayles search lost {what}"))
+}
+
+/// Solves a Node-Kayles position as `grundy solve` does: with this engine under normal play on
+/// graphs of at most [`MAX_VERTICES`] vertices, otherwise with the generic engine.
+pub fn solve(
+    family: &NodeKayles,
+    g: &BitGraph,
+    play: Play,
+    moves: bool,
+    ctl: &Control,
+) -> Result<Solution> {
+    let Some(masks) = Masks::new(g).filter(|_| play == Play::Normal) else {
+        return crate::solve::search::solve(family, g, play, Settings::new(), moves, ctl);
+    };
+    let table = table_bytes(
+        ctl.memory().limit().saturating_sub(STACK_BYTES as u64),
+        g.len(),
+    );
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("grundy-node-kayles".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || solve_masks(family, g, masks, moves, table, ctl))
+            .map_err(|e| Error::Internal(format!("cannot start the search thread: {e}")))?
+            .join()
+            .map_err(|_| Error::Internal("the search thread failed".into()))?
+    })
+}
+
+/// [`solve`] with this engine on the calling thread, with a table of at most `table` bytes.
+pub fn solve_masks(
+    family: &NodeKayles,
+    g: &BitGraph,
+    masks: Masks,
+    moves: bool,
+    table: u64,
+    ctl: &Control,
+) -> Result<Solution> {
+    let start = Instant::now();
+    let all = masks.all();
+    let mut engine = Engine::new(ctl, masks, table)?;
+    let v = engine.value(all)?;
+    let outcome = if v == 0 { Outcome::P } else { Outcome::N };
+    let mut winning_moves = Vec::new();
+    if moves && v != 0 {
+        // `described_moves` lists the moves by vertex, in order.
+        for (vertex, (name, after, _)) in family.described_moves(g)?.into_iter().enumerate() {
+            let q = engine.graph.take(all, vertex);
+            if engine.value(q)? == 0 {
+                winning_moves.push(WinningMove { name, after });
+            }
+        }
+    }
+    Ok(Solution {
+        outcome,
+        value: Some(u64::from(v)),
+        winning_moves,
+        stats: engine.stats(),
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+#[cfg(test)]
+mod tests;
