@@ -237,6 +237,18 @@ pub(crate) fn extend(
     ))
 }
 
+/// `out |= { c : row[c] ∈ d }` for the row `row[c] = b·c` of an element `b`: the multipliers
+/// `c` with `b·c` in the set `d` (bit sets, 64 elements a word), without branches.
+pub(crate) fn pull_back(row: &[u32], d: &[u64], out: &mut [u64]) {
+    for (x, chunk) in out.iter_mut().zip(row.chunks(64)) {
+        let mut acc = 0u64;
+        for (i, &e) in chunk.iter().enumerate() {
+            acc |= (d[(e >> 6) as usize] >> (e & 63) & 1) << i;
+        }
+        *x |= acc;
+    }
+}
+
 /// The most elements a refined base ([`refine`]) may have.
 pub const MAX_BASE: usize = 4096;
 
@@ -298,15 +310,10 @@ pub(crate) fn refine(
             }
         }
     }
-    // π(b)⁻¹·D.
+    // π(b)⁻¹·D, read off the row of π(b) (the monoid is commutative).
     let act = |d: &[u64], b: u32, out: &mut [u64]| {
-        let b = labels[b as usize];
-        for c in 0..q {
-            let cb = cand.m(c as u32, b) as usize;
-            if d[cb / 64] >> (cb % 64) & 1 == 1 {
-                out[c / 64] |= 1 << (c % 64);
-            }
-        }
+        let b = labels[b as usize] as usize;
+        pull_back(&cand.mul[b * q..(b + 1) * q], d, out);
     };
     let product = |x: &(u32, Vec<u64>), y: &(u32, Vec<u64>)| {
         let mut u = vec![0u64; w];
