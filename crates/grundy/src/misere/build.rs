@@ -76,6 +76,15 @@ pub(crate) fn weight(h: u64) -> u64 {
     (h << 20) - 1
 }
 
+/// The error of a quotient that passes `max_order` elements once heap `n` is adjoined.
+pub(crate) fn too_many(max_order: usize, n: u64) -> Error {
+    Error::limit(
+        crate::LimitKind::Positions,
+        format!("the misère quotient has more than {max_order} elements once heap {n} is adjoined"),
+        "use a smaller heap bound",
+    )
+}
+
 /// A quotient with its quotient map, as the construction keeps it.
 #[derive(Clone)]
 pub(crate) struct Stage {

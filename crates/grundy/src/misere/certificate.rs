@@ -51,11 +51,13 @@
 //! types but no new element (Kayles from heap 40 on), each check visits the new states only.
 
 use super::build::{weight, Stage};
+use super::extension::pull_back;
 use crate::control::Control;
 use crate::control::Reservation;
 use crate::error::Result;
+use crate::game::hash::FxHashMap;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
 /// A heap as the certificate sees it: its element and the classes of its options.
 #[derive(Clone, Debug)]
@@ -87,8 +89,49 @@ pub(crate) fn check(st: &Stage, types: &[HeapType], ctl: &Control) -> Result<Opt
     check_keeping(st, types, None, ctl)
 }
 
-/// A state `(Φ(x), D(x))` of the automaton, `D(x)` as a bit set.
-type State = (u32, Box<[u64]>);
+/// The states `(Φ(x), D(x))` of the automaton, each stored as `1 + w` words: the element, then
+/// `D(x)` as a bit set of `w` words. A state is looked up by its words, so a transition that
+/// reaches a known state allocates nothing.
+#[derive(Default)]
+struct States {
+    stride: usize,
+    arena: Vec<u64>,
+    index: FxHashMap<Box<[u64]>, u32>,
+}
+
+impl States {
+    fn new(w: usize) -> States {
+        States {
+            stride: 1 + w,
+            ..States::default()
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// The element and the set `D` of state `i`.
+    fn get(&self, i: usize) -> (u32, &[u64]) {
+        let s = &self.arena[i * self.stride..(i + 1) * self.stride];
+        (s[0] as u32, &s[1..])
+    }
+
+    fn find(&self, key: &[u64]) -> Option<u32> {
+        self.index.get(key).copied()
+    }
+
+    fn insert(&mut self, key: &[u64]) -> u32 {
+        let id = self.len() as u32;
+        self.arena.extend_from_slice(key);
+        self.index.insert(key.into(), id);
+        id
+    }
+}
 
 /// The states reached by the last successful [`check_cached`], with what they were reached
 /// under: the monoid, its P-portion and the heap types (element, classes of the options).
@@ -98,8 +141,7 @@ pub(crate) struct Reached {
     mul: Vec<u32>,
     p: Vec<bool>,
     types: Vec<(u32, Vec<u32>)>,
-    index: HashMap<State, u32>,
-    states: Vec<State>,
+    states: States,
     mem: Option<Reservation>,
 }
 
@@ -125,18 +167,18 @@ fn p_multipliers(st: &Stage, w: usize) -> Vec<u64> {
 }
 
 /// The transition of the state `(a, ds)` by a heap of type `ty` (module documentation): the
-/// new element, with the new `D` written to `d`, and whether (iii) holds there.
-fn step(st: &Stage, pd: &[u64], a: u32, ds: &[u64], ty: &HeapType, d: &mut [u64]) -> (u32, bool) {
+/// new state written to `key` (as [`States`] stores it), and whether (iii) holds there.
+///
+/// `{ c : c·g ∈ D }` is read off the row of `g` in the table (`c·g = g·c`: the monoid is
+/// commutative; [`pull_back`]).
+fn step(st: &Stage, pd: &[u64], a: u32, ds: &[u64], ty: &HeapType, key: &mut [u64]) -> bool {
+    let g = ty.elem as usize;
+    let a2 = st.m(a, ty.elem);
+    key[0] = a2 as u64;
+    let d = &mut key[1..];
     let w = d.len();
-    let g = ty.elem;
-    let a2 = st.m(a, g);
     d.iter_mut().for_each(|x| *x = 0);
-    for c in 0..st.q {
-        let cg = st.m(c as u32, g) as usize;
-        if ds[cg / 64] >> (cg % 64) & 1 == 1 {
-            d[c / 64] |= 1 << (c % 64);
-        }
-    }
+    pull_back(&st.mul[g * st.q..(g + 1) * st.q], ds, d);
     for &o in &ty.opts {
         let ao = st.m(a, o) as usize;
         for (x, y) in d.iter_mut().zip(&pd[ao * w..ao * w + w]) {
@@ -144,7 +186,7 @@ fn step(st: &Stage, pd: &[u64], a: u32, ds: &[u64], ty: &HeapType, d: &mut [u64]
         }
     }
     let p_option = d[0] & 1 == 1;
-    (a2, st.p[a2 as usize] != p_option)
+    st.p[a2 as usize] != p_option
 }
 
 /// [`check`], starting from the states of the last success in `reached` when they were
@@ -169,29 +211,26 @@ pub(crate) fn check_cached(
     let new: Vec<usize> = (0..types.len())
         .filter(|&t| !reached.types.contains(&now[t]))
         .collect();
+    let all: Vec<usize> = (0..types.len()).collect();
     let w = st.q.div_ceil(64);
     let pd = p_multipliers(st, w);
-    let state_bytes = (w * 8 + 64) as u64;
-    let mut d = vec![0u64; w];
+    let state_bytes = (w * 16 + 64) as u64;
+    let mut key = vec![0u64; 1 + w];
+    let mut ds = vec![0u64; w];
     let old = reached.states.len();
     let mut s = 0;
     while s < reached.states.len() {
         ctl.tick()?;
-        let (a, ds) = reached.states[s].clone();
-        let which: Vec<usize> = if s < old {
-            new.clone()
-        } else {
-            (0..types.len()).collect()
-        };
-        for t in which {
-            let (a2, holds) = step(st, &pd, a, &ds, &types[t], &mut d);
-            if !holds {
+        let (a, d) = reached.states.get(s);
+        ds.copy_from_slice(d);
+        let which = if s < old { &new } else { &all };
+        for &t in which {
+            if !step(st, &pd, a, &ds, &types[t], &mut key) {
                 // The least failing sum comes from the full check.
                 *reached = Reached::default();
                 return check(st, types, ctl);
             }
-            let key = (a2, d.clone().into_boxed_slice());
-            if reached.index.contains_key(&key) {
+            if reached.states.find(&key).is_some() {
                 continue;
             }
             if reached.states.len() >= MAX_STATES {
@@ -204,10 +243,7 @@ pub(crate) fn check_cached(
                     reached.mem = Some(ctl.reserve(state_bytes, "misère quotient certificate")?)
                 }
             }
-            reached
-                .index
-                .insert(key.clone(), reached.states.len() as u32);
-            reached.states.push(key);
+            reached.states.insert(&key);
         }
         s += 1;
     }
@@ -229,16 +265,13 @@ fn check_keeping(
     let w = q.div_ceil(64);
     let pd = p_multipliers(st, w);
     let mut mem = ctl.reserve((pd.len() * 8) as u64, "misère quotient certificate")?;
-    let state_bytes = (w * 8 + 64) as u64;
-    let mut index: HashMap<(u32, Box<[u64]>), u32> = HashMap::new();
-    let mut states: Vec<(u32, Box<[u64]>)> = Vec::new();
+    let state_bytes = (w * 16 + 64) as u64;
+    let mut states = States::new(w);
     // The least weight of a sum reaching each state, and the last heap type of such a sum.
     let mut best: Vec<u64> = Vec::new();
     let mut parent: Vec<(u32, u32)> = Vec::new();
     let mut done: Vec<bool> = Vec::new();
-    let start = (0u32, vec![0u64; w].into_boxed_slice());
-    index.insert(start.clone(), 0);
-    states.push(start);
+    states.insert(&vec![0u64; 1 + w]);
     best.push(0);
     parent.push((u32::MAX, u32::MAX));
     done.push(false);
@@ -258,7 +291,8 @@ fn check_keeping(
         }
         sum
     };
-    let mut d = vec![0u64; w];
+    let mut key = vec![0u64; 1 + w];
+    let mut ds = vec![0u64; w];
     while let Some(Reverse((total, failure, s))) = queue.pop() {
         ctl.tick()?;
         if failure {
@@ -272,18 +306,16 @@ fn check_keeping(
             continue;
         }
         done[s as usize] = true;
-        let (a, ref ds) = states[s as usize];
-        let ds = ds.clone();
+        let (a, d) = states.get(s as usize);
+        ds.copy_from_slice(d);
         for (t, ty) in types.iter().enumerate() {
             let next_total = total + weight(ty.heap);
-            let (a2, holds) = step(st, &pd, a, &ds, ty, &mut d);
-            if !holds {
+            if !step(st, &pd, a, &ds, ty, &mut key) {
                 failures.push((s, t as u32));
                 queue.push(Reverse((next_total, true, failures.len() as u32 - 1)));
                 continue;
             }
-            let key = (a2, d.clone().into_boxed_slice());
-            if let Some(&id) = index.get(&key) {
+            if let Some(id) = states.find(&key) {
                 if !done[id as usize] && next_total < best[id as usize] {
                     best[id as usize] = next_total;
                     parent[id as usize] = (s, t as u32);
@@ -301,9 +333,7 @@ fn check_keeping(
                 ));
             }
             mem.grow(state_bytes, "misère quotient certificate")?;
-            let id = states.len() as u32;
-            index.insert(key.clone(), id);
-            states.push(key);
+            let id = states.insert(&key);
             best.push(next_total);
             parent.push((s, t as u32));
             done.push(false);
@@ -316,7 +346,6 @@ fn check_keeping(
             mul: st.mul.clone(),
             p: st.p.clone(),
             types: types.iter().map(|t| (t.elem, t.opts.clone())).collect(),
-            index,
             states,
             mem: Some(mem),
         };

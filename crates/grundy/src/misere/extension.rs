@@ -32,6 +32,7 @@
 //! does not use the assumption.
 
 use super::build::{weight, Heaps, Stage};
+use super::recalibration::moore;
 use crate::control::Control;
 use crate::error::{Error, Result};
 use std::cmp::Reverse;
@@ -159,48 +160,55 @@ pub(crate) fn extend(
     };
     let len = pre + per;
     let red = |e: usize| if e < len { e } else { pre + (e - pre) % per };
-    // Signatures of the pairs (a, k): bit (c, j) is o(a·c, k + j).
+    // The pairs (a, k), a·len + k, are told apart by their signatures, bit (c, j) being
+    // o(a·c, k + j). Every multiplier (c, j) is a word in the base's letters (the elements of
+    // the heaps, which generate it) and in t = (1, 1), so two pairs have one signature exactly
+    // when Moore's partition refinement of the automaton (pairs; letters acting as
+    // (a, k)·g = (a·g, k), (a, k)·t = (a, k + 1) reduced; accepting o) leaves them in one
+    // class: the classes are the minimal automaton's states.
+    let mut gens: Vec<u32> = Vec::new();
+    for h in 1..st.heap_map.len() as u64 {
+        let g = st.heap_map[h as usize];
+        if heaps.has_moves(h) && g != 0 && !gens.contains(&g) {
+            gens.push(g);
+        }
+    }
     let pairs = q * len;
-    let words = pairs.div_ceil(64);
+    let nl = gens.len() + 1;
     let _sig_mem = ctl.reserve(
-        (pairs * 16 + 2 * words * 8 * pairs.min(max_order + 1)) as u64,
+        (pairs * (2 * nl + 6) * 4) as u64,
         "misère quotient signatures",
     )?;
+    let mut trans = vec![0u32; pairs * nl];
+    for a in 0..q {
+        ctl.tick()?;
+        for k in 0..len {
+            let row = &mut trans[(a * len + k) * nl..(a * len + k + 1) * nl];
+            for (x, &g) in row.iter_mut().zip(&gens) {
+                *x = (st.m(a as u32, g) as usize * len + k) as u32;
+            }
+            row[nl - 1] = (a * len + red(k + 1)) as u32;
+        }
+    }
+    let mut class: Vec<u32> = (0..pairs).map(|i| cols[i % len][i / len] as u32).collect();
+    let count = moore(&mut class, &trans, nl, ctl)?;
+    drop(trans);
+    // Classes numbered in the order of their least representatives.
     let mut order: Vec<usize> = (0..pairs).collect();
     order.sort_by_key(|&i| (size[i / len] + (i % len) as u64 * weight(n), i));
-    let mut class_of_sig: HashMap<Vec<u64>, u32> = HashMap::new();
-    let mut cls = vec![0u32; pairs];
+    let mut renum = vec![u32::MAX; count];
     let mut firsts: Vec<usize> = Vec::new();
     for &i in &order {
-        ctl.tick()?;
-        let (a, k) = ((i / len) as u32, i % len);
-        let mut sig = vec![0u64; words];
-        for c in 0..q {
-            let ac = st.m(a, c as u32) as usize;
-            for j in 0..len {
-                if cols[red(k + j)][ac] {
-                    let bit = c * len + j;
-                    sig[bit / 64] |= 1 << (bit % 64);
-                }
-            }
-        }
-        let next = firsts.len() as u32;
-        let c = *class_of_sig.entry(sig).or_insert(next);
-        if c == next {
+        let c = &mut renum[class[i] as usize];
+        if *c == u32::MAX {
+            *c = firsts.len() as u32;
             firsts.push(i);
-            if firsts.len() > max_order {
-                return Err(Error::limit(
-                    crate::LimitKind::Positions,
-                    format!(
-                        "the misère quotient has more than {max_order} elements once heap {n} \
-                         is adjoined"
-                    ),
-                    "use a smaller heap bound",
-                ));
-            }
         }
-        cls[i] = c;
     }
+    if firsts.len() > max_order {
+        return Err(super::build::too_many(max_order, n));
+    }
+    let cls: Vec<u32> = class.iter().map(|&c| renum[c as usize]).collect();
     let nq = firsts.len();
     let _mul_mem = ctl.reserve((nq * nq * 4) as u64, "misère quotient table")?;
     let pair = |a: u32, k: usize| cls[a as usize * len + k];
@@ -235,6 +243,18 @@ pub(crate) fn extend(
         },
         labels,
     ))
+}
+
+/// `out |= { c : row[c] ∈ d }` for the row `row[c] = b·c` of an element `b`: the multipliers
+/// `c` with `b·c` in the set `d` (bit sets, 64 elements a word), without branches.
+pub(crate) fn pull_back(row: &[u32], d: &[u64], out: &mut [u64]) {
+    for (x, chunk) in out.iter_mut().zip(row.chunks(64)) {
+        let mut acc = 0u64;
+        for (i, &e) in chunk.iter().enumerate() {
+            acc |= (d[(e >> 6) as usize] >> (e & 63) & 1) << i;
+        }
+        *x |= acc;
+    }
 }
 
 /// The most elements a refined base ([`refine`]) may have.
@@ -298,15 +318,10 @@ pub(crate) fn refine(
             }
         }
     }
-    // π(b)⁻¹·D.
+    // π(b)⁻¹·D, read off the row of π(b) (the monoid is commutative).
     let act = |d: &[u64], b: u32, out: &mut [u64]| {
-        let b = labels[b as usize];
-        for c in 0..q {
-            let cb = cand.m(c as u32, b) as usize;
-            if d[cb / 64] >> (cb % 64) & 1 == 1 {
-                out[c / 64] |= 1 << (c % 64);
-            }
-        }
+        let b = labels[b as usize] as usize;
+        pull_back(&cand.mul[b * q..(b + 1) * q], d, out);
     };
     let product = |x: &(u32, Vec<u64>), y: &(u32, Vec<u64>)| {
         let mut u = vec![0u64; w];

@@ -17,7 +17,7 @@
 
 use super::build::Stage;
 use crate::control::Control;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use std::collections::HashMap;
 
 /// An element: the nim-sum and whether a heap of two or more tokens is in the sum.
@@ -58,14 +58,7 @@ pub(crate) fn stage(max_heap: u64, max_order: usize, ctl: &Control) -> Result<St
                 .map(|j| 1u64 << j)
                 .find(|&h| (2 * h as usize) + 2 > max_order)
                 .unwrap_or(1 << (k - 1));
-            return Err(Error::limit(
-                crate::LimitKind::Positions,
-                format!(
-                    "the misère quotient has more than {max_order} elements once heap {n} is \
-                     adjoined"
-                ),
-                "use a smaller heap bound",
-            ));
+            return Err(super::build::too_many(max_order, n));
         }
         elements.extend((0..1u64 << k).map(|v| (v, true)));
     }

@@ -113,6 +113,49 @@ impl Product<'_> {
     }
 }
 
+/// Moore's partition refinement: `class` (one entry per element, the initial partition) is
+/// refined until two elements share a class exactly when they share it initially and, for
+/// every letter `l`, their products `trans[i·nl + l]` share a class; returns the number of
+/// classes. The keys of a round are written to one buffer and hashed as slices.
+pub(crate) fn moore(
+    class: &mut Vec<u32>,
+    trans: &[u32],
+    nl: usize,
+    ctl: &Control,
+) -> Result<usize> {
+    let n = class.len();
+    let mut count = {
+        let mut seen: Vec<u32> = class.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.len()
+    };
+    let mut keys = vec![0u32; n * (nl + 1)];
+    loop {
+        ctl.stop_check()?;
+        for i in 0..n {
+            let key = &mut keys[i * (nl + 1)..(i + 1) * (nl + 1)];
+            key[0] = class[i];
+            for (k, &j) in key[1..].iter_mut().zip(&trans[i * nl..(i + 1) * nl]) {
+                *k = class[j as usize];
+            }
+        }
+        let mut ids: FxHashMap<&[u32], u32> = FxHashMap::default();
+        let mut next = vec![0u32; n];
+        for (i, key) in keys.chunks(nl + 1).enumerate() {
+            let id = ids.len() as u32;
+            next[i] = *ids.entry(key).or_insert(id);
+        }
+        let c = ids.len();
+        drop(ids);
+        *class = next;
+        if c == count {
+            return Ok(c);
+        }
+        count = c;
+    }
+}
+
 /// The index and period of the powers of `g` in `t`: the least `i`, `p >= 1` with
 /// `g^(i+p) = g^i`.
 pub(crate) fn index_period(t: &Stage, g: u32) -> (usize, usize) {
@@ -328,29 +371,7 @@ pub(crate) fn free_product(
         }
     }
     let mut class: Vec<u32> = order.iter().map(|&e| p[e as usize] as u32).collect();
-    let mut count = if class.contains(&1) { 2 } else { 1 };
-    loop {
-        ctl.stop_check()?;
-        let mut ids: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
-        let mut next = vec![0u32; reached];
-        for i in 0..reached {
-            let mut key = Vec::with_capacity(nl + 1);
-            key.push(class[i]);
-            key.extend(
-                trans[i * nl..(i + 1) * nl]
-                    .iter()
-                    .map(|&j| class[j as usize]),
-            );
-            let id = ids.len() as u32;
-            next[i] = *ids.entry(key).or_insert(id);
-        }
-        let c = ids.len();
-        class = next;
-        if c == count {
-            break;
-        }
-        count = c;
-    }
+    let count = moore(&mut class, &trans, nl, ctl)?;
     // Classes numbered in the order of their least representatives (the identity first).
     let mut renum = vec![u32::MAX; count];
     let mut firsts: Vec<usize> = Vec::new();
@@ -363,13 +384,7 @@ pub(crate) fn free_product(
     }
     let nq = firsts.len();
     if nq > max_order {
-        return Err(Error::limit(
-            crate::LimitKind::Positions,
-            format!(
-                "the misère quotient has more than {max_order} elements once heap {n} is adjoined"
-            ),
-            "use a smaller heap bound",
-        ));
+        return Err(super::build::too_many(max_order, n));
     }
     let class_of = |x: Packed| -> Result<u32> {
         match id_of.get(&x) {
@@ -379,16 +394,35 @@ pub(crate) fn free_product(
             )),
         }
     };
-    let _mul_mem = ctl.reserve((nq * nq * 4) as u64, "misère quotient table")?;
+    // The classes' products with the letters, then x·y = (x·f)·g for the parent f of the
+    // least representative of y and its last letter g: f weighs less, so its class is numbered
+    // before y's (`≡` is a congruence, so any representative of a class does).
+    let _mul_mem = ctl.reserve((nq * (nq + nl) * 4) as u64, "misère quotient table")?;
+    let mut by_letter = vec![0u32; nq * nl];
+    for (x, &i) in firsts.iter().enumerate() {
+        for l in 0..nl {
+            by_letter[x * nl + l] = class[trans[i * nl + l] as usize];
+        }
+    }
+    let last: Vec<(u32, usize)> = firsts
+        .iter()
+        .map(|&i| {
+            let (f, l) = parent[order[i] as usize];
+            if f == u32::MAX {
+                (0, usize::MAX)
+            } else {
+                (class[pos[f as usize] as usize], l as usize)
+            }
+        })
+        .collect();
     let mut mul = vec![0u32; nq * nq];
     for x in 0..nq {
         ctl.tick()?;
-        for y in 0..nq {
-            let e = prod.mul(
-                elems[order[firsts[x]] as usize],
-                elems[order[firsts[y]] as usize],
-            );
-            mul[x * nq + y] = class_of(e)?;
+        mul[x * nq] = x as u32;
+        for y in 1..nq {
+            let (f, l) = last[y];
+            let xf = mul[x * nq + f as usize] as usize;
+            mul[x * nq + y] = by_letter[xf * nl + l];
         }
     }
     let reps: Vec<Vec<u64>> = firsts

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Misère quotients: `grundy misere` beside Aaron Siegel's MisereSolver (Java), in one run.
+#
+# The peer is built from its public sources, never vendored: MisereSolver lives in CGSuite's
+# repository (github.com/aaron-siegel/cgsuite, package org.cgsuite.core.misere.solver). Its
+# solver files call a few types of CGSuite's Scala core (heap rulesets) and of the Scala
+# library; `benches/miseresolver/Shim.java` is this project's own Java version of that surface
+# (octal codes, Grundy's game) and of the loop of the solver's command line (`Bench`: `next()`
+# heap by heap, stopping where the periodicity checker of a take-and-break code proves the
+# heap map periodic, as the command line does), so that javac alone builds it:
+#     git clone https://github.com/aaron-siegel/cgsuite target/peers/cgsuite   # or CGSUITE_GIT=
+#     cargo build --release -p grundy-cli
+#     bash crates/grundy-cli/benches/misere_vs_miseresolver.sh ["GAME MAXHEAP" ...]
+# The script checks out the pinned commit's solver files (`git archive`) into
+# target/peers/miseresolver/src, splits the shim there and compiles all with javac into
+# target/peers/miseresolver/classes (once; remove that folder to rebuild).
+#
+# Settings (environment): GRUNDY (default target/release/grundy), CGSUITE_GIT (a git directory
+# of CGSuite, default target/peers/cgsuite), JAVA (default java), RUNS (runs per row and program,
+# alternating, default 5: the median is shown), TIMEOUT (seconds a run may take, default 600).
+# Each row: |Q| as each program prints it (they must agree), the heap the peer stopped at,
+# the median CPU seconds (user + system, GNU time) and wall seconds of each whole process
+# (JVM start included) and the ratios grundy / MisereSolver (below 1: grundy is faster).
+set -u
+GRUNDY=${GRUNDY:-target/release/grundy}
+CGSUITE_GIT=${CGSUITE_GIT:-target/peers/cgsuite}
+CGSUITE_COMMIT=e909ab8bc330e39bc837d26b22bc8a96f9fa512a
+JAVA=${JAVA:-java}
+RUNS=${RUNS:-5}
+TIMEOUT=${TIMEOUT:-600}
+PEER=target/peers/miseresolver
+HERE=$(dirname "$0")
+if [ $# -eq 0 ]; then
+    set -- "kayles 200" "dawsons-kayles 30" "dawsons-kayles 25" "octal:0.137 24"
+fi
+
+if [ ! -d "$PEER/classes" ]; then
+    rm -rf "$PEER/src" && mkdir -p "$PEER/src" || exit 1
+    [ -d "$CGSUITE_GIT/.git" ] && CGSUITE_GIT=$CGSUITE_GIT/.git
+    git --git-dir="$CGSUITE_GIT" archive "$CGSUITE_COMMIT" \
+        lib/core/src/main/scala/org/cgsuite/core/misere/solver \
+        lib/core/src/main/scala/org/cgsuite/core/impartial/PeriodicityChecker.java |
+        tar -x -C "$PEER/src" || { echo "no CGSuite sources at $CGSUITE_GIT" >&2; exit 1; }
+    SRC=$PEER/src/lib/core/src/main/scala
+    # The command line parses CGScript (the whole CGSuite language): `Bench` stands for it.
+    rm "$SRC/org/cgsuite/core/misere/solver/CommandLineInterface.java" \
+        "$SRC/org/cgsuite/core/misere/solver/CommandLineOptions.java"
+    awk -v root="$SRC" '/^\/\/FILE /{f=root "/" $2; system("mkdir -p $(dirname " f ")"); next} f{print > f}' \
+        "$HERE/miseresolver/Shim.java"
+    mkdir -p "$PEER/classes"
+    javac -nowarn -encoding UTF-8 -d "$PEER/classes" $(find "$SRC" -name '*.java') ||
+        { rm -rf "$PEER/classes"; exit 1; }
+fi
+
+# Prints "ORDER CPU WALL" for one run of a command, or "- timeout timeout".
+run() {
+    local out
+    out=$( { /usr/bin/time -f 'TIME %U %S %e' timeout "$TIMEOUT" "$@" ; } 2>&1 )
+    if ! printf '%s\n' "$out" | grep -q '^TIME' || printf '%s\n' "$out" | grep -q 'Command exited'; then
+        echo "- timeout timeout"
+        return
+    fi
+    local q t
+    q=$(printf '%s\n' "$out" | sed -n 's/^|Q| = \([0-9]*\).*/\1/p; s/^heap \([0-9]*\) |Q| = \([0-9]*\).*/\2@\1/p; s/^order: \([0-9]*\)$/\1/p' | head -1)
+    t=$(printf '%s\n' "$out" | sed -n 's/^TIME //p' | tail -1)
+    echo "$q $(echo "$t" | awk '{printf "%.3f %.3f", $1 + $2, $3}')"
+}
+
+# The median of the numbers on stdin ("timeout" if any run timed out).
+median() {
+    sort -g | awk '{a[NR]=$1} /timeout/{t=1} END{if(t){print "timeout"} else if(NR%2){printf "%.3f\n",a[(NR+1)/2]} else {printf "%.3f\n",(a[NR/2]+a[NR/2+1])/2}}'
+}
+
+# $1 / $2, or "-" when either timed out or the divisor is 0.
+ratio() {
+    if [ "$1" = timeout ] || [ "$2" = timeout ] || [ "$(echo "$2 == 0" | bc)" = 1 ]; then
+        echo -
+    else
+        echo "scale=3; $1 / $2" | bc | sed 's/^\./0./'
+    fi
+}
+
+echo "| game, heaps up to | \|Q\| (grundy) | \|Q\| (MisereSolver, at heap) | grundy CPU s | MisereSolver CPU s | CPU ratio | grundy wall s | MisereSolver wall s | wall ratio |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for row in "$@"; do
+    set -- $row
+    runs=""
+    for _ in $(seq "$RUNS"); do
+        runs+="$(run "$GRUNDY" misere "$1" --max-heap "$2") "
+        runs+="$(run "$JAVA" -cp "$PEER/classes" org.cgsuite.core.misere.solver.Bench "$1" "$2")"$'\n'
+    done
+    # Columns of $runs: grundy's order, CPU, wall, then MisereSolver's.
+    col() { printf '%s' "$runs" | awk -v c="$1" 'NF {print $c}'; }
+    gq=$(col 1 | tail -1); mq=$(col 4 | tail -1)
+    gcm=$(col 2 | median); gwm=$(col 3 | median)
+    mcm=$(col 5 | median); mwm=$(col 6 | median)
+    [ "$gq" != - ] && [ "$mq" != - ] && [ "$gq" != "${mq%@*}" ] && echo "ORDERS DIFFER on $row" >&2
+    echo "| $1 $2 | $gq | ${mq/@/ (heap }${mq:+)} | $gcm | $mcm | $(ratio "$gcm" "$mcm") | $gwm | $mwm | $(ratio "$gwm" "$mwm") |"
+done
