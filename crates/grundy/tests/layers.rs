@@ -6,7 +6,7 @@
 //! ```text
 //! 4 loading   notation, serde_impls            text and documents -> typed values
 //! 3 engines   heap, solve, misere, pattern,    compute answers
-//!             count, distributed
+//!             count, distributed, transfinite
 //! 2 games     game                             what a game is, and the families
 //! 1 fields    nimber, ordinal                  arithmetic
 //! 0 ground    error, control, script, gf2,     errors, budgets, the script sandbox,
@@ -41,6 +41,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("pattern", 3),
     ("count", 3),
     ("distributed", 3),
+    ("transfinite", 3),
     ("notation", 4),
     ("serde_impls", 4),
     ("figure", 4),
