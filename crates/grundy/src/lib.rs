@@ -152,6 +152,7 @@ macro_rules! testing_pub {
     };
 }
 
+pub mod checksum;
 pub mod control;
 pub mod count;
 pub mod distributed;

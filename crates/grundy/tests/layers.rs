@@ -9,7 +9,7 @@
 //!             count, distributed, transfinite
 //! 2 games     game                             what a game is, and the families
 //! 1 fields    nimber, ordinal                  arithmetic
-//! 0 ground    error, control, script, gf2,     errors, budgets, the script sandbox,
+//! 0 ground    checksum, error, control, script, gf2,     errors, budgets, the script sandbox,
 //!             varint, document                 polynomials over GF(2), bytes of positions,
 //!                                              exact integers of documents
 //! ```
@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 
 /// Layer of each top-level module; modules not listed (lib, prelude) are not checked.
 const LAYERS: &[(&str, u8)] = &[
+    ("checksum", 0),
     ("error", 0),
     ("control", 0),
     ("script", 0),
