@@ -34,16 +34,17 @@
 use crate::control::{Control, Reservation};
 use crate::error::Result;
 use crate::heap::naive::{bound, Marks, Splits};
-use crate::heap::rule::Rule;
+use crate::game::spec::GameSpec;
+use crate::heap::HeapGame;
 use crate::heap::sequence::{push, Cell, Fill, PROGRESS_EVERY};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 /// Whether the sparse engine handles `rule` (moves leave at most two heaps).
-pub fn handles(rule: &Rule) -> bool {
-    match rule {
-        Rule::TakeBreak(c) => c.max_heaps() <= 2,
-        Rule::GrundysGame => true,
+pub fn handles(rule: &HeapGame) -> bool {
+    match rule.spec() {
+        GameSpec::TakeBreak(c) => c.max_heaps() <= 2,
+        GameSpec::GrundysGame => true,
         _ => false,
     }
 }
@@ -282,7 +283,7 @@ const BLOCK: usize = 1 << 13;
 /// *while* the next block is proposed. The first heap whose verification fails is recomputed
 /// exactly and everything after it is dropped, so the result is exactly the sequential one.
 pub fn extend<T: Cell>(
-    rule: &Rule,
+    rule: &HeapGame,
     values: &mut Vec<T>,
     n: usize,
     ctl: &Control,
@@ -295,15 +296,15 @@ pub fn extend<T: Cell>(
 /// remove numbers of tokens of both parities.
 #[inline(never)]
 pub fn extend_with<T: Cell>(
-    rule: &Rule,
+    rule: &HeapGame,
     values: &mut Vec<T>,
     n: usize,
     ctl: &Control,
     parity: Parity,
 ) -> Result<Fill> {
-    let sp = match rule {
-        Rule::TakeBreak(c) if c.max_heaps() <= 2 => Splits::of_code(c),
-        Rule::GrundysGame => Splits::grundy(),
+    let sp = match rule.spec() {
+        GameSpec::TakeBreak(c) if c.max_heaps() <= 2 => Splits::of_code(c),
+        GameSpec::GrundysGame => Splits::grundy(),
         _ => return crate::heap::naive::extend(rule, values, n, ctl),
     };
     if values
@@ -1266,7 +1267,7 @@ mod tests {
             matches!(r, Err(crate::Error::Limit(l)) if l.kind == crate::LimitKind::Memory)
         };
         for game in ["octal:0.77", "grundys-game", "octal:0.137"] {
-            let rule = Rule::parse(game).unwrap();
+            let rule = game.parse::<HeapGame>().unwrap();
             let n = 60_000;
             let mut want: Vec<u32> = Vec::new();
             crate::heap::naive::extend(&rule, &mut want, n, &Control::none()).unwrap();
@@ -1283,7 +1284,7 @@ mod tests {
         // Taking one or two tokens (0.3) has G(n) = n mod 3, and 0 is rare under every mask,
         // so a third of the positions are rare: its rare list grows with n, 8 bytes an entry.
         // A budget with room for the tables and 64 KiB more stops it midway.
-        let rule = Rule::parse("octal:0.3").unwrap();
+        let rule = "octal:0.3".parse::<HeapGame>().unwrap();
         let budget = crate::control::MemoryBudget::new(table_bytes(64) + (64 << 10));
         let ctl = Control::none().with_memory(budget.clone());
         assert!(is_memory(extend(&rule, &mut Vec::<u32>::new(), 200_000, &ctl)));
