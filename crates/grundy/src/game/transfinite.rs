@@ -52,7 +52,8 @@ pub enum OptionFamily<'a, P> {
 /// some of which may be infinite (see the module documentation).
 ///
 /// [`Game::options`] of such a game lists the options where they are finitely many and
-/// returns [`infinitely_many_options`]' error where they are not.
+/// returns [`Error::Limit`] of kind [`LimitKind::Fixed`](crate::LimitKind::Fixed), "infinitely
+/// many options", where they are not.
 pub trait Transfinite: Game {
     /// The option families of `p` (none for a terminal position). Errors: a position that is
     /// not one of the game's (a wrong number of heaps).
