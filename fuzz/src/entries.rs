@@ -13,7 +13,7 @@ use grundy::notation::graph::{parse_arcs_stream, parse_graph, GraphFormat};
 use grundy::notation::ordinal::{
     parse_heap_graph, parse_matrix, parse_ordinal, parse_row, parse_token_heap,
 };
-use grundy::ordinal::games::{FreeSet, LevelGame};
+use grundy::transfinite::games::{FreeSet, LevelGame};
 use grundy_cli::serve::api::check_request;
 use grundy_cli::serve::limits::Limits;
 use std::time::{Duration, Instant};

@@ -108,23 +108,23 @@ impl Checkpoint {
     }
 }
 
-/// 64-bit FNV-1a over everything written to it.
-struct Fnv(u64);
+/// 64-bit FNV-1a over everything written to it: the checksum of [`grundy::checksum`], taken
+/// as the bytes stream by.
+struct Fnv(fnv::FnvHasher);
 
 impl Fnv {
     fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+        Fnv(fnv::FnvHasher::default())
+    }
+
+    fn finish(&self) -> u64 {
+        std::hash::Hasher::finish(&self.0)
     }
 }
 
 impl Write for Fnv {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let mut h = self.0;
-        for &b in buf {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        self.0 = h;
+        std::hash::Hasher::write(&mut self.0, buf);
         Ok(buf.len())
     }
 
@@ -143,7 +143,7 @@ fn rule_digest(game: &str) -> Result<u64, CliError> {
         let _ = h.write_all(b"\n");
         let _ = h.write_all(source.as_bytes());
     }
-    Ok(h.0)
+    Ok(h.finish())
 }
 
 /// The header lines covered by the checksum (everything between the first line and
@@ -157,7 +157,7 @@ fn checksum(header: &str, values: &Sequence) -> u64 {
     // Writing to the hash cannot fail.
     let _ = h.write_all(header.as_bytes());
     let _ = values.write_le(&mut h);
-    h.0
+    h.finish()
 }
 
 fn write(path: &Path, game: &str, rule: u64, values: &Sequence) -> io::Result<()> {
@@ -297,7 +297,7 @@ mod tests {
         let values_only = {
             let mut h = Fnv::new();
             let _ = s.write_le(&mut h);
-            h.0
+            h.finish()
         };
         let sum_line = b
             .lines()

@@ -47,8 +47,9 @@ mod with_mpi {
     use super::*;
     use crate::cmd::graph::{in_source, json_end, json_start, json_vertex, text_line};
     use crate::output::stdout;
+    use grundy::checksum::fnv1a;
     use grundy::control::Control;
-    use grundy::distributed::checkpoint::{fnv1a, Directory};
+    use grundy::distributed::checkpoint::Directory;
     use grundy::distributed::explore::Journal;
     use grundy::distributed::game::solve_loaded;
     use grundy::distributed::mpi::{abort_world, MpiComm};

@@ -192,7 +192,7 @@ fn bad_notation_is_exit_2_with_the_column() {
 #[test]
 fn a_tiny_memory_budget_is_exit_3_naming_memory() {
     grundy()
-        .args(["solve", "cram:5x5", "--memory", "1K"])
+        .args(["solve", "cram:5x5", "--no-cache", "--memory", "1K"])
         .assert()
         .code(3)
         .stderr(contains("transposition table").and(contains("--memory")));
@@ -205,7 +205,7 @@ fn a_tiny_memory_budget_is_exit_3_naming_memory() {
 #[test]
 fn a_huge_cram_board_stops_at_the_memory_budget() {
     grundy()
-        .args(["solve", "cram:64x64"])
+        .args(["solve", "cram:64x64", "--no-cache"])
         .env("GRUNDY_MEMORY", "1G")
         .timeout(std::time::Duration::from_secs(60))
         .assert()

@@ -10,9 +10,9 @@ mod common;
 use common::{header, median_time, row};
 use grundy::control::Control;
 use grundy::heap::sequence::{compute_with, SequenceEngine};
-use grundy::heap::{reference, sparse, Rule};
+use grundy::heap::{reference, sparse, HeapGame};
 
-fn time(rule: &Rule, n: u64, engine: SequenceEngine, runs: usize) -> std::time::Duration {
+fn time(rule: &HeapGame, n: u64, engine: SequenceEngine, runs: usize) -> std::time::Duration {
     median_time(runs, || {
         compute_with(rule, n, engine, &Control::none())
             .expect("computes")
@@ -42,7 +42,7 @@ fn thread_cpu() -> f64 {
 /// Median wall time of `runs` runs of `rule` to `n` by the sparse engine on a one-thread pool,
 /// and the CPU time of that thread per run (the machine is shared: the CPU time is what the
 /// work costs, the wall time also counts waiting for a core).
-fn one_core_timed(rule: &Rule, n: u64, runs: usize) -> (std::time::Duration, f64) {
+fn one_core_timed(rule: &HeapGame, n: u64, runs: usize) -> (std::time::Duration, f64) {
     one_core(|| {
         let c0 = thread_cpu();
         let wall = time(rule, n, SequenceEngine::Sparse, runs);
@@ -63,7 +63,7 @@ fn main() {
     header("Heap games: Grundy sequences (sparse-space engine vs naive, values per second)");
     let quick = std::env::var("GRUNDY_BENCH_QUICK").is_ok();
 
-    let officers = Rule::parse("officers").unwrap();
+    let officers = "officers".parse::<HeapGame>().unwrap();
     let small = 30_000;
     let naive = time(&officers, small, SequenceEngine::Naive, 1);
     let sparse = time(&officers, small, SequenceEngine::Sparse, 3);
@@ -85,7 +85,7 @@ fn main() {
     }
 
     // The heap's parity as a class bit: 0.207's rare values follow the parity of n.
-    let rule = Rule::parse("octal:0.207").unwrap();
+    let rule = "octal:0.207".parse::<HeapGame>().unwrap();
     let n = 100_000;
     let with_parity = one_core(|| time(&rule, n, SequenceEngine::Sparse, 3));
     let without = one_core(|| {
@@ -109,7 +109,7 @@ fn main() {
         Some(without),
     );
 
-    let grundy = Rule::parse("grundys-game").unwrap();
+    let grundy = "grundys-game".parse::<HeapGame>().unwrap();
     let naive = time(&grundy, small, SequenceEngine::Naive, 1);
     let sparse = time(&grundy, small, SequenceEngine::Sparse, 3);
     row("grundy's game, N = 3·10^4", small, sparse, Some(naive));
@@ -117,7 +117,7 @@ fn main() {
     row("grundy's game, N = 10^6, two cores", big, t, None);
 
     for game in ["dawsons-kayles", "kayles"] {
-        let rule = Rule::parse(game).unwrap();
+        let rule = game.parse::<HeapGame>().unwrap();
         let n = 100_000;
         let naive = time(&rule, n, SequenceEngine::Naive, 1);
         let sparse = time(&rule, n, SequenceEngine::Sparse, 3);
@@ -125,7 +125,7 @@ fn main() {
     }
 
     // Three-heap moves: the naive engine's pair table against the definition.
-    let hex = Rule::parse("octal:0.8").unwrap();
+    let hex = "octal:0.8".parse::<HeapGame>().unwrap();
     let n = 1_000;
     let naive = time(&hex, n, SequenceEngine::Naive, 3);
     let slow = median_time(1, || {
@@ -139,11 +139,11 @@ fn main() {
     );
 
     // A subtraction range of a million elements: sliding windows, O(1) per value.
-    let sub = Rule::parse("sub:1-1000000").unwrap();
+    let sub = "sub:1-1000000".parse::<HeapGame>().unwrap();
     let n = 3_000_000;
     let t = time(&sub, n, SequenceEngine::Naive, 3);
     row("sub:1-1000000, N = 3·10^6, windows", n, t, None);
-    let sub = Rule::parse("sub:1-1000").unwrap();
+    let sub = "sub:1-1000".parse::<HeapGame>().unwrap();
     let n = 20_000;
     let naive = time(&sub, n, SequenceEngine::Naive, 3);
     let slow = median_time(1, || {
@@ -158,7 +158,7 @@ fn main() {
 
     // Linearity on a window whose values all differ (G(n) = n): the "naive" column is four
     // times the 10^7 time, so a ratio near 1.0× is linear growth.
-    let sub = Rule::parse("sub:1-1000000000").unwrap();
+    let sub = "sub:1-1000000000".parse::<HeapGame>().unwrap();
     let runs = if quick { 1 } else { 3 };
     let ten = time(&sub, 10_000_000, SequenceEngine::Naive, runs);
     let forty = time(&sub, 40_000_000, SequenceEngine::Naive, runs);

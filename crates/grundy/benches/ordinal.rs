@@ -6,9 +6,9 @@ mod common;
 
 use common::{header, median_time, row};
 use grundy::notation::ordinal::{parse_heap_graph, parse_matrix, parse_ordinal};
-use grundy::ordinal::games::{reference as games_ref, FreeSet, LevelGame};
 use grundy::ordinal::nim_sum::{nim_sum, reference};
 use grundy::ordinal::Ordinal;
+use grundy::transfinite::games::{reference as games_ref, FreeSet, LevelGame};
 use num_bigint::BigUint;
 use rand::{Rng, SeedableRng};
 

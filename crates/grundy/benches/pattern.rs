@@ -28,14 +28,9 @@ fn main() {
     });
     let naive_n = 1_000_000;
     let naive = median_time(3, || {
-        compute_with(
-            game.rule(),
-            naive_n,
-            SequenceEngine::Naive,
-            &Control::none(),
-        )
-        .expect("computes")
-        .len()
+        compute_with(&game, naive_n, SequenceEngine::Naive, &Control::none())
+            .expect("computes")
+            .len()
     });
     row(
         "value divide:2,3,4,5,6 10^18 (naive: engine to n = 10^6)",

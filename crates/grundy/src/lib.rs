@@ -94,7 +94,8 @@
 //! | [`solve`] | engines: Grundy values, outcomes and remoteness, the generalized Sprague-Grundy function of games with cycles, sums, misère Nim |
 //! | [`heap`] | heap games: [`HeapGame`] (octal, subtraction, divide, scripts), Grundy sequences, sums of heaps, hints |
 //! | [`count`] | counting positions: value histograms over huge heap ranges, the Walsh-Hadamard transform, xor-convolution powers, multisets by Pólya counting |
-//! | [`ordinal`] | ordinals below epsilon-0 (Cantor normal form, arithmetic, nim-sum) and transfinite games: cascading nim, nim with increases, games with "any number" moves |
+//! | [`ordinal`] | ordinals below epsilon-0 (Cantor normal form, arithmetic, nim-sum) and the nim product of ordinals |
+//! | [`transfinite`] | games with "any number" moves and their ordinal values: the ordinal engine, cascading nim, nim with increases, level games |
 //! | [`notation`] | parsing of the notations of the command line (numbers, games, ordinals, graph files) |
 //! | [`pattern`] | what a sequence does: periods with proofs, arithmetic periods, run tables, self-similar rules, values of huge heaps |
 //! | [`control`] | the handle every long computation takes: progress reports, cancellation, deadlines, a memory budget in bytes |
@@ -151,6 +152,7 @@ macro_rules! testing_pub {
     };
 }
 
+pub mod checksum;
 pub mod control;
 pub mod count;
 pub mod distributed;
@@ -173,6 +175,7 @@ pub mod script;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod solve;
+pub mod transfinite;
 pub(crate) mod varint;
 
 pub use control::{CancelToken, Control, MemoryBudget};

@@ -6,11 +6,11 @@
 //! ```text
 //! 4 loading   notation, serde_impls            text and documents -> typed values
 //! 3 engines   heap, solve, misere, pattern,    compute answers
-//!             count, distributed
+//!             count, distributed, transfinite
 //! 2 games     game                             what a game is, and the families
 //! 1 fields    nimber, ordinal                  arithmetic
-//! 0 ground    error, control, file, script,    errors, budgets, files written whole, the
-//!             gf2, varint, document            script sandbox, polynomials over GF(2), bytes
+//! 0 ground    checksum, error, control, file,     errors, budgets, files written whole, the
+//!             script, gf2, varint, document     script sandbox, polynomials over GF(2), bytes
 //!                                              of positions, exact integers of documents
 //! ```
 //!
@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 
 /// Layer of each top-level module; modules not listed (lib, prelude) are not checked.
 const LAYERS: &[(&str, u8)] = &[
+    ("checksum", 0),
     ("error", 0),
     ("control", 0),
     ("file", 0),
@@ -42,6 +43,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("pattern", 3),
     ("count", 3),
     ("distributed", 3),
+    ("transfinite", 3),
     ("notation", 4),
     ("serde_impls", 4),
     ("figure", 4),

@@ -6,11 +6,11 @@ use clap::{Args, Subcommand};
 use grundy::notation::ordinal::{
     parse_heap_graph, parse_matrix, parse_ordinal, parse_row, parse_token_heap, MAX_PRODUCT_TERMS,
 };
-use grundy::ordinal::games::{
-    cascade_value, increases_value, FreeSet, IncreaseRule, LevelGame, LevelMove, NimWithIncreases,
-};
 use grundy::ordinal::nim_sum::nim_sum_all;
 use grundy::ordinal::Ordinal;
+use grundy::transfinite::games::{
+    cascade_value, increases_value, FreeSet, IncreaseRule, LevelGame, LevelMove, NimWithIncreases,
+};
 use num_bigint::BigUint;
 use serde::Serialize;
 use std::io::{Read, Write};

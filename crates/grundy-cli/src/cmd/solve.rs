@@ -87,7 +87,7 @@ pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
     };
     let cap = match args.cache_size.as_deref() {
         None => DEFAULT_CACHE_BYTES,
-        Some(c) => crate::output::parse_size(c).ok_or_else(|| {
+        Some(c) => crate::settings::parse_size(c).ok_or_else(|| {
             CliError::usage(format!(
                 "--cache-size: expected a size like 512M or 16G, found '{c}'"
             ))

@@ -54,7 +54,6 @@ fn a_past_deadline_stops_at_the_first_check() {
 use crate::count::histogram::{histogram_of_fn, Limits};
 use crate::game::graph::Graph;
 use crate::heap::position;
-use crate::heap::rule::Rule;
 use crate::heap::sequence::{compute, compute_with, SequenceEngine};
 use crate::heap::HeapGame;
 use crate::pattern::value;
@@ -89,7 +88,7 @@ fn sequence_engines_stop_on_a_cancelled_token_and_a_past_deadline() {
         "divide:2,3",
         "squares",
     ] {
-        let r = Rule::parse(game).unwrap();
+        let r = game.parse::<HeapGame>().unwrap();
         for engine in [
             SequenceEngine::Auto,
             SequenceEngine::Naive,

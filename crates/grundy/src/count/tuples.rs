@@ -30,8 +30,7 @@
 
 use super::histogram::Histogram;
 use super::wht::{
-    crt_odd_pow2, modular_inverse, split_odd, wht, wht_bigint, Float64, Montgomery, Ring,
-    Wrapping128,
+    crt_odd_pow2, split_odd, wht, wht_bigint, Float64, Montgomery, Ring, Wrapping128,
 };
 use crate::control::Control;
 use crate::document::Natural;
@@ -344,7 +343,8 @@ impl<'c> Problem<'c> {
         }
         let odd = &self.divisor >> v;
         let two_a = BigUint::one() << a;
-        let inv = modular_inverse(&odd, &two_a)
+        let inv = odd
+            .modinv(&two_a)
             .and_then(|x| x.to_u128())
             .ok_or_else(|| Error::Internal("odd divisor not invertible mod 2^a".into()))?;
         let keep = a + v as u32; // ≤ 128

@@ -259,7 +259,8 @@ impl Montgomery {
     /// The Montgomery form of the inverse of `x` modulo `n`, if `gcd(x, n) = 1`.
     pub fn inverse_of(&self, x: &BigUint) -> Option<u64> {
         let n = BigUint::from(self.n);
-        let inv = modular_inverse(&(x % &n), &n)?;
+        // n is odd, so n ≥ 1 (num-bigint's inverse refuses a zero modulus).
+        let inv = x.modinv(&n)?;
         Some(self.to_mont(u64::try_from(inv).ok()?))
     }
 }
@@ -301,18 +302,6 @@ impl Ring for Montgomery {
     }
 }
 
-/// The inverse of `a` modulo `m` (`m ≥ 1`), if `gcd(a, m) = 1`, by the extended Euclidean
-/// algorithm (`0` modulo 1).
-pub fn modular_inverse(a: &BigUint, m: &BigUint) -> Option<BigUint> {
-    use num_integer::Integer;
-    let (m_i, a_i) = (BigInt::from(m.clone()), BigInt::from(a % m));
-    let e = a_i.extended_gcd(&m_i);
-    if e.gcd != BigInt::from(1u8) && m != &BigUint::from(1u8) {
-        return None;
-    }
-    e.x.mod_floor(&m_i).to_biguint()
-}
-
 /// Joins `r_o mod o` (`o` odd) and `r_2 mod 2^a` into the residue modulo `o·2^a < 2^64`.
 ///
 /// `c = r_2 + 2^a t` satisfies the second congruence for every `t`, and the first exactly when
@@ -322,7 +311,9 @@ pub fn crt_odd_pow2(r_o: u64, o: u64, r_2: u64, a: u32) -> u64 {
         return r_o % o;
     }
     let p = 1u128 << a;
-    let inv = modular_inverse(&BigUint::from(p % o as u128), &BigUint::from(o))
+    // o is odd, so o ≥ 1; modulo 1 the inverse is 0.
+    let inv = BigUint::from(p % o as u128)
+        .modinv(&BigUint::from(o))
         .and_then(|x| u64::try_from(x).ok())
         .unwrap_or(0); // o = 1: every t works.
     let diff = (r_o as u128 + o as u128 - r_2 as u128 % o as u128) % o as u128;

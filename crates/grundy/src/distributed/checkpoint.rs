@@ -37,6 +37,7 @@
 //! ([`Error::Invalid`]): a checkpoint is used as it is or not at all.
 
 use super::explore::Journal;
+use crate::checksum::fnv1a;
 use crate::error::{Error, Result};
 use crate::file::write_atomically;
 use std::path::{Path, PathBuf};
@@ -54,16 +55,6 @@ pub struct Directory {
     ranks: usize,
     /// The progress lines of the manifest, in order.
     progress: Vec<(String, String)>,
-}
-
-/// 64-bit FNV-1a of `bytes`.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 impl Directory {

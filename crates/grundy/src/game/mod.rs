@@ -16,6 +16,7 @@ pub(crate) mod hash;
 pub mod product;
 pub mod spec;
 pub mod sum;
+pub mod transfinite;
 
 use crate::error::Result;
 use std::hash::Hash;
@@ -42,6 +43,7 @@ use std::hash::Hash;
 /// | [`Footprint`] | the bytes a stored position takes, and its size | the memory budget |
 /// | [`Encoding`] | positions as bytes and back | the distributed engine, checkpoints |
 /// | [`Retrograde`] | the positions a position is reached from | retrograde analysis |
+/// | [`Transfinite`](transfinite::Transfinite) | options in families, some infinite, with their ordinal values | [`crate::transfinite`] |
 ///
 /// The trait is kept generic for speed: solvers are monomorphised per game, and generation
 /// writes into a caller-owned buffer so that no allocation happens per position.

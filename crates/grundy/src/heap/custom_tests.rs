@@ -175,6 +175,6 @@ fn faulty_rules_give_errors_not_values() {
 fn a_custom_rule_has_no_notation() {
     let g = kayles(false);
     assert_eq!(g.to_string(), "my-kayles");
-    let e = super::rule::Rule::from_spec(g.spec()).unwrap_err();
+    let e = HeapGame::from_spec(g.spec().clone()).unwrap_err();
     assert!(e.to_string().contains("HeapGame::custom"), "{e}");
 }

@@ -1,17 +1,23 @@
 //! [`HeapGame`]: a heap game parsed once and passed to every engine.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::game::spec::GameSpec;
 use crate::game::{Canonical, Components, Encoding, Footprint, Game, Show};
-use crate::heap::rule::{sum_options, CustomRule, HeapRule, Options, Rule};
+use crate::heap::rule::{
+    notation_option_count_bound, notation_options, sum_options, CustomRule, HeapRule, Options,
+};
 #[cfg(feature = "script")]
 use crate::heap::script::ScriptRule;
 use std::fmt;
 #[cfg(feature = "script")]
 use std::path::PathBuf;
 
-/// A heap game of the GAME notation, ready to play: the parsed [`GameSpec`] with its rule built
-/// (a script read and compiled once).
+/// A heap game of the GAME notation, ready to play: the parsed [`GameSpec`], and for a rule
+/// that is code, that code (a script read and compiled once, a program's own rule).
+///
+/// The [`GameSpec`] is the one description of the rule: the engines read the options of the
+/// notation's rules from it and derive their tables from it (the splits of a take-and-break
+/// code, the moves of a subtraction set); only the rules that are code run code of their own.
 ///
 /// Every heap-game entry point takes it: [`crate::heap::sequence::compute`],
 /// [`crate::heap::position::normal`], [`crate::heap::hint::hint`],
@@ -36,25 +42,53 @@ use std::path::PathBuf;
 #[derive(Debug)]
 pub struct HeapGame {
     spec: GameSpec,
-    rule: Rule,
+    code: Code,
+}
+
+/// The code a rule runs, for the rules that are code; the rules of the notation run none.
+#[derive(Debug)]
+enum Code {
+    /// A rule of the notation: its options come from the [`GameSpec`].
+    Notation,
+    /// A user's Rhai script (`script:PATH`).
+    #[cfg(feature = "script")]
+    Script(Box<ScriptRule>),
+    /// A program's own rule (Rust code, a Python callable), checked ([`GameSpec::Custom`]).
+    Custom(Box<CustomRule>),
 }
 
 impl HeapGame {
     /// The game of a parsed notation; a `script:PATH` is read and compiled here (errors are
     /// [`Error::Invalid`](crate::Error::Invalid) with the script's line, or [`Error::Limit`](crate::Error::Limit) for an oversized file).
     pub fn from_spec(spec: GameSpec) -> Result<HeapGame> {
-        let rule = Rule::from_spec(&spec)?;
-        Ok(HeapGame::with_rule(spec, rule))
+        let code = match &spec {
+            #[cfg(feature = "script")]
+            GameSpec::Script(p) => Code::Script(Box::new(ScriptRule::load(p)?)),
+            #[cfg(not(feature = "script"))]
+            GameSpec::Script(_) => {
+                return Err(Error::invalid(
+                    "script games need the `script` feature, and this build of the grundy \
+                     library was compiled without it",
+                ))
+            }
+            GameSpec::Custom(name) => {
+                return Err(Error::invalid(format!(
+                    "the rule {name} is code, not notation: build its game with HeapGame::custom"
+                )))
+            }
+            _ => Code::Notation,
+        };
+        Ok(HeapGame { spec, code })
     }
 
     /// The game of a script compiled by the caller (for instance with
     /// [`ScriptRule::compile_limited`]); `name` stands for it in the notation (`script:NAME`).
     #[cfg(feature = "script")]
     pub fn from_script(name: impl Into<PathBuf>, script: ScriptRule) -> HeapGame {
-        HeapGame::with_rule(
-            GameSpec::Script(name.into()),
-            Rule::Script(Box::new(script)),
-        )
+        HeapGame {
+            spec: GameSpec::Script(name.into()),
+            code: Code::Script(Box::new(script)),
+        }
     }
 
     /// The game of a program's own rule, called `name` (its [`GameSpec::Custom`]): it runs in
@@ -81,23 +115,19 @@ impl HeapGame {
     /// ```
     pub fn custom(name: impl Into<String>, rule: impl HeapRule + 'static) -> HeapGame {
         let name = name.into();
-        HeapGame::with_rule(
-            GameSpec::Custom(name.clone()),
-            Rule::Custom(Box::new(CustomRule::new(name, rule))),
-        )
+        HeapGame {
+            spec: GameSpec::Custom(name.clone()),
+            code: Code::Custom(Box::new(CustomRule::new(name, rule))),
+        }
     }
 
     /// The periodicity theorem a program's own rule declares ([`HeapRule::shape`]); `None` for
     /// the rules of the notation (whose theorems follow from the notation).
     pub fn shape(&self) -> Option<crate::pattern::periodic::Theorem> {
-        match &self.rule {
-            Rule::Custom(c) => c.shape(),
+        match &self.code {
+            Code::Custom(c) => c.shape(),
             _ => None,
         }
-    }
-
-    fn with_rule(spec: GameSpec, rule: Rule) -> HeapGame {
-        HeapGame { spec, rule }
     }
 
     /// The parsed notation.
@@ -105,30 +135,42 @@ impl HeapGame {
         &self.spec
     }
 
-    testing_pub! {
-        /// The rule the engines run.
-        pub fn rule(&self) -> &Rule {
-            &self.rule
-        }
-    }
-
     /// Makes the game's script, if it has one, watch the cancel token and deadline of `ctl`: a
     /// call of the script then stops within a few thousand operations of a cancellation. Games
     /// without a script run no code of their own and need nothing.
     pub fn watch(&mut self, ctl: &crate::control::Control) {
-        self.rule.watch(ctl);
+        #[cfg(feature = "script")]
+        if let Code::Script(s) = &mut self.code {
+            s.watch(ctl);
+        }
+        #[cfg(not(feature = "script"))]
+        let _ = ctl;
     }
 
     /// An upper bound on the number of options of a heap of `n` (saturating), for limits on
     /// engines that enumerate options.
     pub fn option_count_bound(&self, n: u64) -> u128 {
-        self.rule.option_count_bound(n)
+        match &self.code {
+            #[cfg(feature = "script")]
+            Code::Script(_) => crate::script::MAX_ARRAY as u128,
+            Code::Custom(c) => c.count_options(n),
+            Code::Notation => notation_option_count_bound(&self.spec, n).unwrap_or(0),
+        }
     }
 
     /// Appends the options of a single heap of `n` tokens to `out`: each option is the list of
     /// heaps left (empty when the heap is gone). Fails only for script rules.
     pub fn heap_options(&self, n: u64, out: &mut Options) -> Result<()> {
-        self.rule.options(n, out)
+        match &self.code {
+            #[cfg(feature = "script")]
+            Code::Script(s) => s.options(n, out),
+            Code::Custom(c) => c.checked_options(n, out),
+            Code::Notation if notation_options(&self.spec, n, out) => Ok(()),
+            Code::Notation => Err(Error::Internal(format!(
+                "the rule {} has no code loaded",
+                self.spec
+            ))),
+        }
     }
 
     /// The normal form of a sum of heaps as a [`Game`] position: the non-empty heaps, ascending.
@@ -153,7 +195,20 @@ impl Game for HeapGame {
     /// Replacing one heap by each of its options (once per distinct heap size). Fails only for
     /// script rules.
     fn options(&self, p: &Vec<u64>, out: &mut Vec<Vec<u64>>) -> Result<()> {
-        sum_options(&self.rule, p, out)
+        sum_options(self, p, out)
+    }
+}
+
+/// The rule of a heap game, for the engines that take any [`HeapRule`] (the definition-level
+/// reference); the same options as [`HeapGame::heap_options`], no declared shape beyond the
+/// program's own ([`HeapGame::shape`]).
+impl HeapRule for HeapGame {
+    fn options(&self, n: u64, out: &mut Options) -> Result<()> {
+        self.heap_options(n, out)
+    }
+
+    fn shape(&self) -> Option<crate::pattern::periodic::Theorem> {
+        HeapGame::shape(self)
     }
 }
 
@@ -253,7 +308,7 @@ mod tests {
     fn positions_are_sorted_multisets_of_non_empty_heaps() {
         assert_eq!(HeapGame::position(&[3, 0, 1, 3]), vec![1, 3, 3]);
         let mut out = Vec::new();
-        game("kayles").options(&vec![2, 2], &mut out).unwrap();
+        Game::options(&game("kayles"), &vec![2, 2], &mut out).unwrap();
         // Once per distinct heap: 2 → 1 or 0 (take one or two).
         assert_eq!(out, vec![vec![1, 2], vec![2]]);
     }
@@ -273,7 +328,7 @@ mod tests {
             let p = HeapGame::position(&heaps);
             let engine = compute(&g, 9, &Control::none()).unwrap();
             let by_engine = heaps.iter().fold(0, |x, &h| x ^ engine.get(h as usize) as u64);
-            let definition = reference::sequence(g.rule(), 9).unwrap();
+            let definition = reference::sequence(&g, 9).unwrap();
             let by_definition = heaps.iter().fold(0, |x, &h| x ^ definition[h as usize] as u64);
             let solved = acyclic::grundy(&g, &p, 1_000_000).unwrap();
             prop_assert_eq!(solved, by_engine, "{} {:?}", GAMES[which], heaps);

@@ -23,8 +23,9 @@
 
 use crate::control::Control;
 use crate::error::{Error, Result};
+use crate::game::spec::GameSpec;
 use crate::heap::position::{self, Move};
-use crate::heap::rule::{Options, Rule};
+use crate::heap::rule::Options;
 use crate::heap::HeapGame;
 use crate::solve::Outcome;
 
@@ -155,13 +156,13 @@ fn column_lines(
 }
 
 fn normal_hint(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<Hint> {
-    let rule = game.rule();
+    let rule = game;
     let mut table = position::Values::new(game, heaps, ctl)?;
     let values: Vec<u64> = heaps.iter().map(|&h| table.get(h)).collect();
     let analysis = position::normal(game, heaps, ctl)?;
     let x = values.iter().fold(0, |a, b| a ^ b);
     let cols = NimColumns::new(&values, x);
-    let nim = matches!(rule, Rule::Nim);
+    let nim = matches!(rule.spec(), GameSpec::Nim);
     let mut ex = Vec::new();
     if heaps.is_empty() {
         ex.push("No heaps are left: the player to move cannot move and loses.".into());
@@ -260,11 +261,11 @@ fn normal_hint(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<Hint> {
 }
 
 fn misere_hint(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<Hint> {
-    let rule = game.rule();
+    let rule = game;
     let analysis = position::misere(game, heaps, ctl)?;
     let suggested = analysis.winning_moves.first().cloned();
     let mut ex = Vec::new();
-    let (values, nim_sum, columns) = if let Rule::Nim = rule {
+    let (values, nim_sum, columns) = if let GameSpec::Nim = rule.spec() {
         let x = heaps.iter().fold(0, |a, b| a ^ b);
         let cols = NimColumns::new(heaps, x);
         let big = heaps.iter().filter(|&&h| h >= 2).count();
@@ -346,7 +347,7 @@ fn misere_hint(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<Hint> {
 /// ascending, each listed once, in the rule's order. Fails with [`Error::Invalid`] when `i` is
 /// out of range, and with [`Error::Limit`] when the heap has too many options to list.
 pub fn legal_moves(game: &HeapGame, heaps: &[u64], i: usize, ctl: &Control) -> Result<Vec<Move>> {
-    let rule = game.rule();
+    let rule = game;
     heap_at(heaps, i)?;
     position::winning_options(rule, heaps, i, &mut Options::new(), ctl, |_| Ok(true))
 }
@@ -367,7 +368,7 @@ fn heap_at(heaps: &[u64], i: usize) -> Result<u64> {
 /// and say what is wrong: a heap number out of range, a size that does not match, or an
 /// option the rule does not allow.
 pub fn apply(game: &HeapGame, heaps: &[u64], mv: &Move) -> Result<Vec<u64>> {
-    let rule = game.rule();
+    let rule = game;
     let i = mv.heap;
     let h = heap_at(heaps, i)?;
     if mv.from != h {
@@ -380,9 +381,9 @@ pub fn apply(game: &HeapGame, heaps: &[u64], mv: &Move) -> Result<Vec<u64>> {
     }
     let mut to: Vec<u64> = mv.to.iter().copied().filter(|&p| p > 0).collect();
     to.sort_unstable();
-    let legal = match rule {
+    let legal = match rule.spec() {
         // Nim: any smaller heap; no need to list the options.
-        Rule::Nim => to.len() <= 1 && to.first().is_none_or(|&t| t < h),
+        GameSpec::Nim => to.len() <= 1 && to.first().is_none_or(|&t| t < h),
         _ => legal_moves(game, heaps, i, &Control::none())?
             .iter()
             .any(|m| m.to == to),
@@ -411,7 +412,7 @@ pub fn engine_move(
     misere: bool,
     ctl: &Control,
 ) -> Result<Option<Move>> {
-    let rule = game.rule();
+    let rule = game;
     let h = hint(game, heaps, misere, ctl)?;
     if h.suggested.is_some() {
         return Ok(h.suggested);
@@ -419,7 +420,7 @@ pub fn engine_move(
     let mut order: Vec<usize> = (0..heaps.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(heaps[i]));
     for i in order {
-        if let Rule::Nim = rule {
+        if let GameSpec::Nim = rule.spec() {
             let from = heaps[i];
             if from > 0 {
                 return Ok(Some(Move {

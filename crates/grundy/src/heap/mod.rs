@@ -35,8 +35,6 @@ testing_pub! {
 }
 
 pub use game::HeapGame;
-#[cfg(any(test, feature = "testing"))]
-pub use rule::Rule;
 pub use rule::{CustomRule, HeapRule, Options};
 pub use sequence::{compute, Sequence};
 

@@ -14,7 +14,8 @@
 use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::heap::reference;
-use crate::heap::rule::Rule;
+use crate::game::spec::GameSpec;
+use crate::heap::HeapGame;
 use crate::heap::sequence::{push, Cell, Fill, PROGRESS_EVERY};
 use crate::game::spec::{SubtractionSet, TakeBreak};
 
@@ -80,13 +81,13 @@ pub(crate) fn bound(max: u32) -> usize {
 
 /// Extends `values` to G(0..n) with the naive engine for `rule`.
 pub fn extend<T: Cell>(
-    rule: &Rule,
+    rule: &HeapGame,
     values: &mut Vec<T>,
     n: usize,
     ctl: &Control,
 ) -> Result<Fill> {
-    match rule {
-        Rule::Nim => {
+    match rule.spec() {
+        GameSpec::Nim => {
             while values.len() < n {
                 let h = values.len() as u32;
                 if let Some(r) = push(values, h) {
@@ -98,16 +99,16 @@ pub fn extend<T: Cell>(
             }
             Ok(Fill::Done)
         }
-        Rule::Subtraction(s) => subtraction(s, values, n, ctl),
-        Rule::TakeBreak(c) => take_break(&Splits::of_code(c), values, n, ctl),
-        Rule::GrundysGame => take_break(&Splits::grundy(), values, n, ctl),
-        Rule::Divide(ds) => simple(values, n, ctl, |h, marks, vals: &[T]| {
+        GameSpec::Subtraction(s) => subtraction(s, values, n, ctl),
+        GameSpec::TakeBreak(c) => take_break(&Splits::of_code(c), values, n, ctl),
+        GameSpec::GrundysGame => take_break(&Splits::grundy(), values, n, ctl),
+        GameSpec::Divide(ds) => simple(values, n, ctl, |h, marks, vals: &[T]| {
             if h > 0 {
                 ds.iter()
                     .for_each(|&d| marks.set(vals[h / d as usize].get()));
             }
         }),
-        Rule::Squares => simple(values, n, ctl, |h, marks, vals: &[T]| {
+        GameSpec::Squares => simple(values, n, ctl, |h, marks, vals: &[T]| {
             let mut k = 1;
             while k * k <= h {
                 marks.set(vals[h - k * k].get());
@@ -116,8 +117,8 @@ pub fn extend<T: Cell>(
         }),
         // Rules that are user code: every option generated, then mex.
         #[cfg(feature = "script")]
-        Rule::Script(_) => reference::extend(rule, values, n, ctl),
-        Rule::Custom(_) => reference::extend(rule, values, n, ctl),
+        GameSpec::Script(_) => reference::extend(rule, values, n, ctl),
+        GameSpec::Custom(_) => reference::extend(rule, values, n, ctl),
     }
 }
 
@@ -565,7 +566,7 @@ mod tests {
     /// without room for it refuses with the memory limit) and given back.
     #[test]
     fn three_heap_codes_stop_by_work_and_charge_their_pair_table() {
-        let rule = Rule::parse("octal:0.FFF").unwrap();
+        let rule = "octal:0.FFF".parse::<HeapGame>().unwrap();
         let token = crate::control::CancelToken::new();
         let stop = token.clone();
         let report = move |done: u64| {

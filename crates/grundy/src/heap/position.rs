@@ -26,8 +26,9 @@
 use crate::control::{Control, Reservation};
 use crate::document::Natural;
 use crate::error::{Error, Result};
+use crate::game::spec::GameSpec;
 use crate::game::Game;
-use crate::heap::rule::{HeapRule, Options, Rule};
+use crate::heap::rule::Options;
 use crate::heap::sequence::{compute_rule, Sequence};
 use crate::heap::HeapGame;
 use num_bigint::BigUint;
@@ -102,7 +103,7 @@ pub struct PositionAnalysis {
 /// Grundy values G(n) of single heaps of a rule, for every n up to the largest heap it was made
 /// for: the sequence is computed once (Nim and divide games need none).
 pub struct Values<'r> {
-    rule: &'r Rule,
+    rule: &'r HeapGame,
     seq: Option<Sequence>,
     memo: HashMap<u64, u64>,
 }
@@ -111,10 +112,10 @@ impl<'r> Values<'r> {
     /// Prepares G(n) for every n up to the largest of `heaps`; heaps above [`MAX_HEAP`] are
     /// refused with [`Error::Limit`] for games that need their sequence.
     pub fn new(game: &'r HeapGame, heaps: &[u64], ctl: &Control) -> Result<Values<'r>> {
-        let rule = game.rule();
+        let rule = game;
         let max = heaps.iter().copied().max().unwrap_or(0);
-        let seq = match rule {
-            Rule::Nim | Rule::Divide(_) => None,
+        let seq = match rule.spec() {
+            GameSpec::Nim | GameSpec::Divide(_) => None,
             _ => {
                 if max > MAX_HEAP {
                     return Err(Error::limit(
@@ -136,9 +137,9 @@ impl<'r> Values<'r> {
     /// G(n), for n at most the largest heap given to [`Values::new`] (any n for Nim and divide
     /// games).
     pub fn get(&mut self, n: u64) -> u64 {
-        match (self.rule, &self.seq) {
-            (Rule::Nim, _) => n,
-            (Rule::Divide(ds), _) => divide_value(ds, n, &mut self.memo),
+        match (self.rule.spec(), &self.seq) {
+            (GameSpec::Nim, _) => n,
+            (GameSpec::Divide(ds), _) => divide_value(ds, n, &mut self.memo),
             (_, Some(s)) => s.get(n as usize) as u64,
             _ => 0,
         }
@@ -173,7 +174,7 @@ pub fn divide_value(ds: &[u64], n: u64, memo: &mut HashMap<u64, u64>) -> u64 {
 
 /// Outcome, nim-sum and every winning move of the sum of `heaps` under normal play.
 pub fn normal(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<PositionAnalysis> {
-    let rule = game.rule();
+    let rule = game;
     let mut vals = Values::new(game, heaps, ctl)?;
     let g: Vec<u64> = heaps.iter().map(|&h| vals.get(h)).collect();
     let x = g.iter().fold(0, |a, b| a ^ b);
@@ -182,7 +183,7 @@ pub fn normal(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<PositionA
         let mut opts = Options::new();
         for (i, &h) in heaps.iter().enumerate() {
             let target = g[i] ^ x;
-            if let Rule::Nim = rule {
+            if let GameSpec::Nim = rule.spec() {
                 if target < h {
                     moves.push(Move {
                         heap: i,
@@ -206,7 +207,7 @@ pub fn normal(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<PositionA
 
 /// The distinct options of heap `i` (parts ascending) for which `wins` holds, as moves.
 pub(crate) fn winning_options(
-    rule: &Rule,
+    rule: &HeapGame,
     heaps: &[u64],
     i: usize,
     opts: &mut Options,
@@ -216,7 +217,7 @@ pub(crate) fn winning_options(
     let h = heaps[i];
     check_option_count(rule, h)?;
     opts.clear();
-    rule.options(h, opts)?;
+    rule.heap_options(h, opts)?;
     let mut seen: HashSet<Vec<u64>> = HashSet::new();
     let mut moves = Vec::new();
     for (k, o) in opts.iter().enumerate() {
@@ -238,7 +239,7 @@ pub(crate) fn winning_options(
     Ok(moves)
 }
 
-fn check_option_count(rule: &Rule, h: u64) -> Result<()> {
+fn check_option_count(rule: &HeapGame, h: u64) -> Result<()> {
     let c = rule.option_count_bound(h);
     if c > MAX_OPTIONS {
         return Err(Error::limit(
@@ -255,8 +256,8 @@ fn check_option_count(rule: &Rule, h: u64) -> Result<()> {
 /// ([`crate::misere::through_quotient`]), else the search, which checks `ctl` at every
 /// position it opens.
 pub fn misere(game: &HeapGame, heaps: &[u64], ctl: &Control) -> Result<PositionAnalysis> {
-    let rule = game.rule();
-    if let Rule::Nim = rule {
+    let rule = game;
+    if let GameSpec::Nim = rule.spec() {
         return Ok(misere_nim(heaps));
     }
     if let Some(found) = crate::misere::through_quotient(game, heaps, ctl)? {
@@ -399,7 +400,7 @@ impl<'r, 'c> MisereSearch<'r, 'c> {
     /// at for every one opened, not every few thousand.
     fn open(&mut self, stack: &mut Vec<Frame>, q: Vec<u64>) -> Result<()> {
         self.ctl.stop_check()?;
-        let rule = self.game.rule();
+        let rule = self.game;
         let mut bound: u128 = 0;
         for (i, &h) in q.iter().enumerate() {
             check_option_count(rule, h)?;

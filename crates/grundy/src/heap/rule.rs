@@ -5,9 +5,7 @@
 //! position is the xor of its heaps' values, so everything reduces to the sequence G(n).
 
 use crate::error::{Error, Result};
-use crate::game::spec::{GameSpec, SubtractionSet, TakeBreak};
-#[cfg(feature = "script")]
-use crate::heap::script::ScriptRule;
+use crate::game::spec::{GameSpec, TakeBreak};
 use crate::pattern::periodic::Theorem;
 
 /// The options of one heap, written by [`HeapRule::options`] into a caller-owned buffer: a flat
@@ -131,7 +129,7 @@ impl CustomRule {
     }
 
     /// The options of `n` from the rule, checked.
-    fn checked_options(&self, n: u64, out: &mut Options) -> Result<()> {
+    pub(crate) fn checked_options(&self, n: u64, out: &mut Options) -> Result<()> {
         let first = out.len();
         self.rule.options(n, out)?;
         for i in first..out.len() {
@@ -175,7 +173,7 @@ impl CustomRule {
 
     /// The number of options of a heap of `n`, by generating them (0 if the rule fails: the
     /// engine meets the error again when it asks for the options).
-    fn count_options(&self, n: u64) -> u128 {
+    pub(crate) fn count_options(&self, n: u64) -> u128 {
         let mut out = Options::new();
         match self.rule.options(n, &mut out) {
             Ok(()) => out.len() as u128,
@@ -184,131 +182,62 @@ impl CustomRule {
     }
 }
 
-testing_pub! {
-/// Every heap game of the GAME notation, ready to play: [`GameSpec`] with the script loaded.
-/// The engines' view of a [`crate::heap::HeapGame`].
-#[derive(Debug)]
-pub enum Rule {
-    /// Nim: n → any smaller heap.
-    Nim,
-    /// Subtraction: n → n - k, k in the set.
-    Subtraction(SubtractionSet),
-    /// Take-and-break code.
-    TakeBreak(TakeBreak),
-    /// Grundy's game: n → a + b, a ≠ b, both positive.
-    GrundysGame,
-    /// n → floor(n/d), d in D (sorted, each >= 2).
-    Divide(Vec<u64>),
-    /// n → n - k², k >= 1.
-    Squares,
-    /// A user's Rhai script.
-    #[cfg(feature = "script")]
-    Script(Box<ScriptRule>),
-    /// A program's own rule (Rust code, a Python callable).
-    Custom(Box<CustomRule>),
-}
-}
-
-impl Rule {
-    /// Builds the rule of a parsed game (loading and compiling a script; errors are
-    /// [`Error::Invalid`] with the script's line).
-    pub fn from_spec(spec: &GameSpec) -> Result<Rule> {
-        Ok(match spec {
-            GameSpec::Nim => Rule::Nim,
-            GameSpec::Subtraction(s) => Rule::Subtraction(s.clone()),
-            GameSpec::TakeBreak(c) => Rule::TakeBreak(c.clone()),
-            GameSpec::GrundysGame => Rule::GrundysGame,
-            GameSpec::Divide(d) => Rule::Divide(d.clone()),
-            GameSpec::Squares => Rule::Squares,
-            #[cfg(feature = "script")]
-            GameSpec::Script(p) => Rule::Script(Box::new(ScriptRule::load(p)?)),
-            GameSpec::Custom(name) => {
-                return Err(Error::invalid(format!(
-                    "the rule {name} is code, not notation: build its game with HeapGame::custom"
-                )))
-            }
-            #[cfg(not(feature = "script"))]
-            GameSpec::Script(_) => {
-                return Err(Error::invalid(
-                    "script games need the `script` feature, and this build of the grundy \
-                     library was compiled without it",
-                ))
-            }
-        })
-    }
-
-    /// Makes the rule's script, if it has one, watch the cancel token and deadline of `ctl`
-    /// ([`ScriptRule::watch`]): a call of the script then stops within a few thousand operations
-    /// of a cancellation. Other rules run no code of their own and need nothing.
-    pub fn watch(&mut self, ctl: &crate::control::Control) {
-        #[cfg(feature = "script")]
-        if let Rule::Script(s) = self {
-            s.watch(ctl);
-        }
-        #[cfg(not(feature = "script"))]
-        let _ = ctl;
-    }
-
-    /// An upper bound on the number of options of a heap of `n` (saturating), for the limits of
-    /// the engines that enumerate options.
-    pub fn option_count_bound(&self, n: u64) -> u128 {
-        let n = n as u128;
-        match self {
-            Rule::Nim => n,
-            Rule::Subtraction(s) => s.len().min(n),
-            Rule::TakeBreak(c) => {
-                let mut total = 0u128;
-                for (k, &d) in c.digits().iter().enumerate() {
-                    let m = n.saturating_sub(k as u128);
-                    total += (d & 3 != 0) as u128 + (d & 4 != 0) as u128 * (m / 2);
-                    if d & 8 != 0 {
-                        total += m * m / 12 + 1;
-                    }
+/// An upper bound on the number of options of a heap of `n` (saturating) in a game of the
+/// notation, for the limits of the engines that enumerate options; `None` for the rules that
+/// are code (a script, a program's own rule), whose options are only known by running them.
+pub(crate) fn notation_option_count_bound(spec: &GameSpec, n: u64) -> Option<u128> {
+    let n = n as u128;
+    Some(match spec {
+        GameSpec::Nim => n,
+        GameSpec::Subtraction(s) => s.len().min(n),
+        GameSpec::TakeBreak(c) => {
+            let mut total = 0u128;
+            for (k, &d) in c.digits().iter().enumerate() {
+                let m = n.saturating_sub(k as u128);
+                total += (d & 3 != 0) as u128 + (d & 4 != 0) as u128 * (m / 2);
+                if d & 8 != 0 {
+                    total += m * m / 12 + 1;
                 }
-                total
             }
-            Rule::GrundysGame => n / 2,
-            Rule::Divide(d) => d.len() as u128,
-            Rule::Squares => (n as f64).sqrt() as u128 + 1,
-            #[cfg(feature = "script")]
-            Rule::Script(_) => crate::script::MAX_ARRAY as u128,
-            Rule::Custom(c) => c.count_options(n as u64),
+            total
         }
-    }
+        GameSpec::GrundysGame => n / 2,
+        GameSpec::Divide(d) => d.len() as u128,
+        GameSpec::Squares => (n as f64).sqrt() as u128 + 1,
+        GameSpec::Script(_) | GameSpec::Custom(_) => return None,
+    })
 }
 
-impl HeapRule for Rule {
-    fn options(&self, n: u64, out: &mut Options) -> Result<()> {
-        match self {
-            Rule::Nim => (0..n).for_each(|m| out.push(&[m])),
-            Rule::Subtraction(s) => {
-                for &(lo, hi) in s.ranges() {
-                    if lo > n {
-                        break;
-                    }
-                    (lo..=hi.min(n)).for_each(|k| out.push(&[n - k]));
+/// Appends the options of a heap of `n` in a game of the notation to `out`, straight from its
+/// description; `false` (nothing appended) for the rules that are code, which run their own.
+pub(crate) fn notation_options(spec: &GameSpec, n: u64, out: &mut Options) -> bool {
+    match spec {
+        GameSpec::Nim => (0..n).for_each(|m| out.push(&[m])),
+        GameSpec::Subtraction(s) => {
+            for &(lo, hi) in s.ranges() {
+                if lo > n {
+                    break;
                 }
+                (lo..=hi.min(n)).for_each(|k| out.push(&[n - k]));
             }
-            Rule::TakeBreak(c) => take_break_options(c, n, out),
-            Rule::GrundysGame => (1..n.div_ceil(2)).for_each(|a| out.push(&[a, n - a])),
-            Rule::Divide(ds) => ds.iter().for_each(|d| {
-                if n > 0 {
-                    out.push(&[n / d])
-                }
-            }),
-            Rule::Squares => {
-                let mut k = 1u64;
-                while k * k <= n {
-                    out.push(&[n - k * k]);
-                    k += 1;
-                }
-            }
-            #[cfg(feature = "script")]
-            Rule::Script(s) => s.options(n, out)?,
-            Rule::Custom(c) => c.checked_options(n, out)?,
         }
-        Ok(())
+        GameSpec::TakeBreak(c) => take_break_options(c, n, out),
+        GameSpec::GrundysGame => (1..n.div_ceil(2)).for_each(|a| out.push(&[a, n - a])),
+        GameSpec::Divide(ds) => ds.iter().for_each(|d| {
+            if n > 0 {
+                out.push(&[n / d])
+            }
+        }),
+        GameSpec::Squares => {
+            let mut k = 1u64;
+            while k * k <= n {
+                out.push(&[n - k * k]);
+                k += 1;
+            }
+        }
+        GameSpec::Script(_) | GameSpec::Custom(_) => return false,
     }
+    true
 }
 
 /// The options of a take-and-break heap of `n`: for each `k` with digit `d_k`, removing `k`
@@ -369,9 +298,9 @@ mod tests {
     use super::*;
 
     fn opts(game: &str, n: u64) -> Vec<Vec<u64>> {
-        let r = Rule::parse(game).unwrap();
+        let r: crate::heap::HeapGame = game.parse().unwrap();
         let mut o = Options::new();
-        r.options(n, &mut o).unwrap();
+        r.heap_options(n, &mut o).unwrap();
         o.iter().map(|s| s.to_vec()).collect()
     }
 

@@ -8,7 +8,7 @@
 
 use crate::control::Control;
 use crate::error::{Error, Result};
-use crate::heap::rule::Rule;
+use crate::game::spec::GameSpec;
 use crate::heap::HeapGame;
 use crate::heap::{naive, reference, sparse};
 
@@ -234,11 +234,11 @@ testing_pub! {
 /// # Ok::<(), grundy::Error>(())
 /// ```
 pub fn compute(game: &HeapGame, n: u64, ctl: &Control) -> Result<Sequence> {
-    compute_rule(game.rule(), n, ctl)
+    compute_rule(game, n, ctl)
 }
 
 /// [`compute`] for the engines' rule.
-pub(crate) fn compute_rule(rule: &Rule, n: u64, ctl: &Control) -> Result<Sequence> {
+pub(crate) fn compute_rule(rule: &HeapGame, n: u64, ctl: &Control) -> Result<Sequence> {
     compute_with(rule, n, SequenceEngine::Auto, ctl)
 }
 
@@ -246,7 +246,7 @@ testing_pub! {
     /// G(0), ..., G(n-1) of `rule` by a chosen engine (the sparse engine falls back to the naive one
     /// for rules it does not handle).
     pub fn compute_with(
-        rule: &Rule,
+        rule: &HeapGame,
         n: u64,
         engine: SequenceEngine,
         ctl: &Control,
@@ -258,11 +258,16 @@ testing_pub! {
 /// Extends a sequence of `game` (as returned by [`compute`]) to G(0..n), reusing the values it
 /// holds; returned unchanged if it already has `n` values or more.
 pub fn extend(game: &HeapGame, seq: Sequence, n: u64, ctl: &Control) -> Result<Sequence> {
-    extend_rule(game.rule(), seq, n, ctl)
+    extend_rule(game, seq, n, ctl)
 }
 
 /// [`extend`] for the engines' rule.
-pub(crate) fn extend_rule(rule: &Rule, seq: Sequence, n: u64, ctl: &Control) -> Result<Sequence> {
+pub(crate) fn extend_rule(
+    rule: &HeapGame,
+    seq: Sequence,
+    n: u64,
+    ctl: &Control,
+) -> Result<Sequence> {
     extend_from(rule, seq, n, SequenceEngine::Auto, ctl)
 }
 
@@ -285,12 +290,12 @@ pub fn extend_saving(
     ctl: &Control,
     saved: &mut SaveFn<'_>,
 ) -> Result<Sequence> {
-    extend_rule_saving(game.rule(), seq, n, ctl, saved)
+    extend_rule_saving(game, seq, n, ctl, saved)
 }
 
 /// [`extend_saving`] for the engines' rule.
 pub(crate) fn extend_rule_saving(
-    rule: &Rule,
+    rule: &HeapGame,
     mut seq: Sequence,
     n: u64,
     ctl: &Control,
@@ -323,7 +328,7 @@ pub(crate) fn extend_rule_saving(
 /// Fails with a [`LimitKind::Length`](crate::LimitKind::Length) error when `n` values of `rule`
 /// are more than a sequence holds: [`MAX_LEN`], and [`MAX_LEN_THREE_HEAPS`] for codes leaving
 /// three heaps (whose cost grows as the square of `n`).
-pub(crate) fn check_len(rule: &Rule, n: u64) -> Result<()> {
+pub(crate) fn check_len(rule: &HeapGame, n: u64) -> Result<()> {
     if n > MAX_LEN {
         return Err(Error::limit(
             crate::LimitKind::Length,
@@ -331,7 +336,7 @@ pub(crate) fn check_len(rule: &Rule, n: u64) -> Result<()> {
             "ask for fewer values",
         ));
     }
-    if let Rule::TakeBreak(c) = rule {
+    if let GameSpec::TakeBreak(c) = rule.spec() {
         if c.max_heaps() == 3 && n > MAX_LEN_THREE_HEAPS {
             return Err(Error::limit(
                 crate::LimitKind::Length,
@@ -347,7 +352,7 @@ pub(crate) fn check_len(rule: &Rule, n: u64) -> Result<()> {
 }
 
 fn extend_from(
-    rule: &Rule,
+    rule: &HeapGame,
     seq: Sequence,
     n: u64,
     engine: SequenceEngine,
@@ -382,7 +387,7 @@ fn extend_from(
 
 fn finish32(
     engine: SequenceEngine,
-    rule: &Rule,
+    rule: &HeapGame,
     mut v32: Vec<u32>,
     n: usize,
     ctl: &Control,
@@ -409,7 +414,7 @@ fn widen<A: Cell, B: Cell>(v: Vec<A>) -> Vec<B> {
 
 fn run<T: Cell>(
     engine: SequenceEngine,
-    rule: &Rule,
+    rule: &HeapGame,
     values: &mut Vec<T>,
     n: usize,
     ctl: &Control,

@@ -2,7 +2,6 @@
 
 use super::naive;
 use super::reference;
-use super::rule::Rule;
 use super::sequence::{compute, compute_with, Sequence, SequenceEngine};
 use super::sparse;
 use super::HeapGame;
@@ -10,8 +9,8 @@ use crate::control::Control;
 use crate::game::spec::{GameSpec, TakeBreak};
 use proptest::prelude::*;
 
-fn rule(game: &str) -> Rule {
-    Rule::parse(game).unwrap()
+fn rule(game: &str) -> HeapGame {
+    game.parse::<HeapGame>().unwrap()
 }
 
 fn heap_game(game: &str) -> HeapGame {
@@ -30,7 +29,7 @@ fn reference(game: &str, n: usize) -> Vec<u32> {
 
 /// All three engines agree with the reference on `r` for `n` values, and naive with sparse on
 /// `long` values.
-fn cross_check(r: &Rule, n: usize, long: u64) {
+fn cross_check(r: &HeapGame, n: usize, long: u64) {
     let want = reference::sequence(r, n).unwrap();
     for e in [
         SequenceEngine::Naive,
@@ -64,7 +63,7 @@ fn every_octal_code_with_three_digits() {
             (code >> 3 & 7) as u8,
             (code & 7) as u8,
         ];
-        let r = Rule::TakeBreak(TakeBreak::new(&digits).unwrap());
+        let r = HeapGame::from_spec(GameSpec::TakeBreak(TakeBreak::new(&digits).unwrap())).unwrap();
         cross_check(&r, 40, 300);
     }
 }
@@ -73,7 +72,7 @@ fn every_octal_code_with_three_digits() {
 fn codes_splitting_without_removal() {
     for code in 0..64u32 {
         let digits = [4, (code >> 3) as u8, (code & 7) as u8];
-        let r = Rule::TakeBreak(TakeBreak::new(&digits).unwrap());
+        let r = HeapGame::from_spec(GameSpec::TakeBreak(TakeBreak::new(&digits).unwrap())).unwrap();
         cross_check(&r, 40, 300);
     }
 }
@@ -90,7 +89,7 @@ fn hexadecimal_codes_sample() {
             rng.gen_range(0..16),
             rng.gen_range(0..16),
         ];
-        let r = Rule::TakeBreak(TakeBreak::new(&digits).unwrap());
+        let r = HeapGame::from_spec(GameSpec::TakeBreak(TakeBreak::new(&digits).unwrap())).unwrap();
         cross_check(&r, 30, 0);
     }
     // Long enough for the pair table to be rebuilt as values outgrow their bound.
@@ -131,7 +130,7 @@ fn scripts() {
 #[cfg(not(feature = "script"))]
 #[test]
 fn scripts_need_the_script_feature() {
-    let e = Rule::parse("script:rules.rhai").unwrap_err();
+    let e = "script:rules.rhai".parse::<HeapGame>().unwrap_err();
     assert!(
         matches!(&e, crate::error::Error::Invalid(m) if m.contains("`script` feature")),
         "{e:?}"

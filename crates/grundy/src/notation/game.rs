@@ -16,7 +16,6 @@
 
 use crate::error::{Error, ParseError};
 use crate::game::spec::{GameSpec, SubtractionSet, TakeBreak};
-use crate::heap::rule::Rule;
 use crate::heap::HeapGame;
 use std::path::PathBuf;
 
@@ -26,14 +25,6 @@ impl std::str::FromStr for HeapGame {
     /// Parses the GAME notation ([`parse_game`]) and builds the rule.
     fn from_str(s: &str) -> Result<HeapGame, Error> {
         HeapGame::from_spec(parse_game(s)?)
-    }
-}
-
-impl Rule {
-    /// Parses GAME and builds its rule.
-    #[cfg(any(test, feature = "testing"))]
-    pub fn parse(game: &str) -> Result<Rule, Error> {
-        Rule::from_spec(&parse_game(game)?)
     }
 }
 

@@ -18,9 +18,10 @@
 //! `w*2`, `3+w` as `w`, `w^w` as `w^(w)`. Parentheses may nest at most [`MAX_DEPTH`] deep, and
 //! the left factor of a product may have at most [`MAX_PRODUCT_TERMS`] terms.
 
+use crate::checksum::fnv1a;
 use crate::error::ParseError;
 use crate::notation::number::{parse_natural, parse_u64};
-use crate::ordinal::excess::{cache_checksum, CacheLoad, CachedExcess};
+use crate::ordinal::excess::{CacheLoad, CachedExcess};
 use crate::ordinal::nim_mul::{ClosureField, Coefficient};
 use crate::ordinal::Ordinal;
 use num_bigint::BigUint;
@@ -390,7 +391,7 @@ pub fn read_excess_cache(text: &str) -> (Vec<CachedExcess>, usize) {
 /// One line `p<TAB>m<TAB>f<TAB>field degree<TAB>α_p<TAB>checksum`, if the checksum matches.
 fn read_excess_line(line: &str) -> Option<CachedExcess> {
     let (fields, sum) = line.rsplit_once('\t')?;
-    if sum.len() != 16 || u64::from_str_radix(sum, 16).ok()? != cache_checksum(fields) {
+    if sum.len() != 16 || u64::from_str_radix(sum, 16).ok()? != fnv1a(fields.as_bytes()) {
         return None;
     }
     let cols: Vec<&str> = fields.split('\t').collect();

@@ -379,14 +379,17 @@ impl<C: Coefficient> ClosureField<C> {
     }
 
     /// The known excesses as a cache file: one line `p<TAB>m<TAB>f<TAB>field degree<TAB>α_p<TAB>sum`
-    /// each, after a comment line. `sum` is [`cache_checksum`] of the five fields before it, so a
+    /// each, after a comment line. `sum` is the checksum ([`crate::checksum::fnv1a`]) of the five fields before it, so a
     /// line cut short or altered is recognised and not used.
     pub fn excesses_to_tsv(&self) -> String {
         let mut s =
             String::from("# grundy excess cache: p\tm_p\tf(p)\tfield degree\talpha_p\tchecksum\n");
         for e in self.excess.values() {
             let fields = format!("{}\t{}\t{}\t{}\t{}", e.p, e.m, e.f, e.field_degree, e.alpha);
-            s.push_str(&format!("{fields}\t{:016x}\n", cache_checksum(&fields)));
+            s.push_str(&format!(
+                "{fields}\t{:016x}\n",
+                crate::checksum::fnv1a(fields.as_bytes())
+            ));
         }
         s
     }
@@ -531,17 +534,6 @@ pub struct CacheLoad {
     /// Non-comment lines not taken: a checksum that does not match (a line cut short or
     /// altered), or an entry that is not consistent.
     pub rejected: usize,
-}
-
-/// The checksum of a cache line's fields: 64-bit FNV-1a of their bytes. It guards against
-/// lines cut short or altered by accident (a crash while writing, an edit), not against a
-/// forger; every taken entry is also checked for consistency.
-pub fn cache_checksum(fields: &str) -> u64 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    fields
-        .bytes()
-        .fold(OFFSET, |h, b| (h ^ u64::from(b)).wrapping_mul(PRIME))
 }
 
 #[cfg(any(test, feature = "testing"))]
@@ -858,7 +850,12 @@ mod tests {
             assert_eq!((a.m, a.f, &a.alpha), (b.m, b.f, &b.alpha));
         }
         // Inconsistent entries, each with a correct checksum: rejected by the consistency checks.
-        let signed = |fields: &str| format!("{fields}\t{:016x}\n", cache_checksum(fields));
+        let signed = |fields: &str| {
+            format!(
+                "{fields}\t{:016x}\n",
+                crate::checksum::fnv1a(fields.as_bytes())
+            )
+        };
         let bad: String = ["9\t0\t6\t6\tw", "7\t1\t4\t6\tw+1", "7\t1\t3\t6\tw^(w^5)"]
             .into_iter()
             .map(signed)

@@ -1,14 +1,13 @@
-//! Ordinals and transfinite games.
+//! Ordinals: the values of transfinite games, and the field of ordinals under nim arithmetic.
 //!
 //! When a move may set a pile to *any* natural number, a position can reach every natural
-//! Grundy value and its value is `ω = mex ℕ`. This module holds what such games need:
+//! Grundy value and its value is `ω = mex ℕ`. This module holds the arithmetic such values
+//! need (the games and their engine are [`crate::transfinite`]):
 //!
 //! | module | what it holds |
 //! |---|---|
 //! | [`cnf`] | ordinals below epsilon-0 in Cantor normal form: order, sum, product, powers |
 //! | [`nim_sum`] | the nim-sum (xor of base-2 expansions, coefficient-wise on powers of ω) and the mex of sets with initial segments |
-//! | [`transfinite`] | a Grundy engine for games whose positions have infinitely many options, given as finitely many families |
-//! | [`games`] | cascading nim, nim with increases, the Codeforces 1451F matrix game, the DAG path game, the Codeforces 1149E game |
 //! | [`nim_mul`] | the nim product below `ω^(ω^ω)`, the algebraic closure of GF(2): ordinals as polynomials in Lenstra's κ's; product, power, inverse, quotient |
 //! | [`excess`] | the excesses `α_p = κ_p^p` by Lenstra's algorithm, computed on demand, with a cache format |
 //! | [`binomial`] | the same pieces kept as towers of binomial extensions `Y^n = α`, never flattened: Kronecker products (in the large towers through the polynomial basis of a lower level), Frobenius powers by composed tables, the `p`-th power test by a norm (Itoh–Tsujii); memory linear in `M` |
@@ -22,10 +21,8 @@
 pub mod binomial;
 pub mod cnf;
 pub mod excess;
-pub mod games;
 pub mod nim_mul;
 pub mod nim_sum;
 pub mod tower;
-pub mod transfinite;
 
 pub use cnf::{Ordinal, Term};

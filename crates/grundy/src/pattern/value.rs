@@ -23,7 +23,6 @@ use super::runs::{self, RunStats, RunTable};
 use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::game::spec::GameSpec;
-use crate::heap::rule::Rule;
 use crate::heap::sequence::{self, with_cells, Cell, SaveFn, Sequence};
 use crate::heap::HeapGame;
 use num_bigint::BigUint;
@@ -214,7 +213,7 @@ pub fn theorem(game: &HeapGame) -> Option<Theorem> {
 ///
 /// `progress` is called with the number of values done in the current round.
 pub fn analyze(game: &HeapGame, max: u64, ctl: &Control) -> Result<SequenceAnalysis> {
-    let (spec, rule) = (game.spec(), game.rule());
+    let (spec, rule) = (game.spec(), game);
     let heap_game = game;
     let game = spec.to_string();
     match spec {
@@ -248,7 +247,7 @@ pub fn analyze_saving(
         GameSpec::Nim | GameSpec::Divide(_) => analyze(game, max, ctl),
         _ => computed_analysis(
             spec.to_string(),
-            game.rule(),
+            game,
             theorem(game),
             max,
             ctl,
@@ -331,7 +330,7 @@ fn divide_analysis(game: String, divisors: &[u64], table: RunTable) -> SequenceA
 /// done, then describes what was found.
 fn computed_analysis(
     game: String,
-    rule: &Rule,
+    rule: &HeapGame,
     theorem: Option<Theorem>,
     max: u64,
     ctl: &Control,
@@ -607,7 +606,7 @@ impl SequenceAnalysis {
 /// `max`, otherwise through [`analyze`] (computing at most `max` values) and
 /// [`SequenceAnalysis::value`]. Floor-division games use their run engine for any heap below 2^128.
 pub fn values(game: &HeapGame, heaps: &[BigUint], max: u64, ctl: &Control) -> Result<Vec<BigUint>> {
-    let (spec, rule) = (game.spec(), game.rule());
+    let (spec, rule) = (game.spec(), game);
     let largest = heaps.iter().max().cloned().unwrap_or_else(BigUint::zero);
     let direct = largest.to_u64().filter(|&l| l < max);
     let analysis = match (spec, direct) {
@@ -665,8 +664,7 @@ mod tests {
         ] {
             let a = analysis(game, 4096);
             let hg = HeapGame::from_spec(parse_game(game).unwrap()).unwrap();
-            let rule = hg.rule();
-            let reference = reference::sequence(rule, len).unwrap();
+            let reference = reference::sequence(&hg, len).unwrap();
             assert!(a.proved, "{game}: {}", a.pattern);
             for (n, &v) in reference.iter().enumerate() {
                 assert_eq!(
@@ -698,7 +696,7 @@ mod tests {
             let p = a.period.unwrap();
             let t = spec.subtraction().unwrap().max() as u128;
             assert!((p.preperiod + p.period) as u128 + t <= bound, "{game}");
-            let rule = Rule::from_spec(&spec).unwrap();
+            let rule = HeapGame::from_spec(spec.clone()).unwrap();
             let reference = reference::sequence(&rule, 3000).unwrap();
             for (n, &v) in reference.iter().enumerate() {
                 assert_eq!(
@@ -755,8 +753,7 @@ mod tests {
         }
         for game in ["nim", "squares", "grundys-game", "octal:0.8"] {
             let hg = HeapGame::from_spec(parse_game(game).unwrap()).unwrap();
-            let rule = hg.rule();
-            let naive = reference::sequence(rule, 300).unwrap();
+            let naive = reference::sequence(&hg, 300).unwrap();
             let heaps: Vec<BigUint> = (0..300u32).map(BigUint::from).collect();
             let got = values(&hg, &heaps, 1000, &Control::none()).unwrap();
             let want: Vec<BigUint> = naive.iter().map(|&v| BigUint::from(v)).collect();
@@ -792,12 +789,12 @@ mod tests {
             let Some(proof) = &a.proof else { continue };
             proved += 1;
             let hg = HeapGame::from_spec(parse_game(game).unwrap()).unwrap();
-            let (spec, rule) = (hg.spec(), hg.rule());
+            let spec = hg.spec();
             let three = spec.take_break().unwrap().max_heaps() == 3;
             let len = (proof.check.1 as usize * 3)
                 .max(200)
                 .min(if three { 250 } else { 1500 });
-            let reference = reference::sequence(rule, len).unwrap();
+            let reference = reference::sequence(&hg, len).unwrap();
             for (n, &v) in reference.iter().enumerate() {
                 assert_eq!(
                     a.value(&BigUint::from(n)).unwrap(),

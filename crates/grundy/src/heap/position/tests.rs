@@ -59,7 +59,7 @@ proptest! {
         heaps in prop::collection::vec(0u64..25, 1..5),
     ) {
         let r = rule(game);
-        let g = reference::sequence(r.rule(), 25).unwrap();
+        let g = reference::sequence(&r, 25).unwrap();
         let a = normal(&r, &heaps, &Control::none()).unwrap();
         let x = nim_sum(&g, &heaps);
         prop_assert_eq!(a.nim_sum, Some(x as u64));

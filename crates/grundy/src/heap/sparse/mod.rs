@@ -44,7 +44,8 @@ mod state;
 use crate::control::Control;
 use crate::error::Result;
 use crate::heap::naive::{Marks, Splits};
-use crate::heap::rule::Rule;
+use crate::game::spec::GameSpec;
+use crate::heap::HeapGame;
 use crate::heap::sequence::{push, Cell, Fill, PROGRESS_EVERY};
 use block::{propose, verify, Block, Shared, Tables};
 pub use classes::Parity;
@@ -52,10 +53,10 @@ use pairs::{scan_pairs, Mirror, Scratch};
 use state::State;
 
 /// Whether the sparse engine handles `rule` (moves leave at most two heaps).
-pub fn handles(rule: &Rule) -> bool {
-    match rule {
-        Rule::TakeBreak(c) => c.max_heaps() <= 2,
-        Rule::GrundysGame => true,
+pub fn handles(rule: &HeapGame) -> bool {
+    match rule.spec() {
+        GameSpec::TakeBreak(c) => c.max_heaps() <= 2,
+        GameSpec::GrundysGame => true,
         _ => false,
     }
 }
@@ -73,7 +74,7 @@ const BLOCK: usize = 1 << 13;
 /// each c of that block in parallel (every heap of the block is independent given the values)
 /// *while* the next block is proposed. The first heap whose verification fails is recomputed
 /// exactly and everything after it is dropped, so the result is exactly the sequential one.
-pub fn extend<T: Cell>(rule: &Rule, values: &mut Vec<T>, n: usize, ctl: &Control) -> Result<Fill> {
+pub fn extend<T: Cell>(rule: &HeapGame, values: &mut Vec<T>, n: usize, ctl: &Control) -> Result<Fill> {
     extend_with(rule, values, n, ctl, Parity::Auto)
 }
 
@@ -82,15 +83,15 @@ pub fn extend<T: Cell>(rule: &Rule, values: &mut Vec<T>, n: usize, ctl: &Control
 /// remove numbers of tokens of both parities.
 #[inline(never)]
 pub fn extend_with<T: Cell>(
-    rule: &Rule,
+    rule: &HeapGame,
     values: &mut Vec<T>,
     n: usize,
     ctl: &Control,
     parity: Parity,
 ) -> Result<Fill> {
-    let sp = match rule {
-        Rule::TakeBreak(c) if c.max_heaps() <= 2 => Splits::of_code(c),
-        Rule::GrundysGame => Splits::grundy(),
+    let sp = match rule.spec() {
+        GameSpec::TakeBreak(c) if c.max_heaps() <= 2 => Splits::of_code(c),
+        GameSpec::GrundysGame => Splits::grundy(),
         _ => return crate::heap::naive::extend(rule, values, n, ctl),
     };
     if values
@@ -198,7 +199,7 @@ mod tests {
     fn working_tables_are_charged_to_the_budget() {
         let is_memory = |r: Result<Fill>| matches!(r, Err(crate::Error::Limit(l)) if l.kind == crate::LimitKind::Memory);
         for game in ["octal:0.77", "grundys-game", "octal:0.137"] {
-            let rule = Rule::parse(game).unwrap();
+            let rule = game.parse::<HeapGame>().unwrap();
             let n = 60_000;
             let mut want: Vec<u32> = Vec::new();
             crate::heap::naive::extend(&rule, &mut want, n, &Control::none()).unwrap();
@@ -224,7 +225,7 @@ mod tests {
         // Taking one or two tokens (0.3) has G(n) = n mod 3, and 0 is rare under every mask,
         // so a third of the positions are rare: its rare list grows with n, 8 bytes an entry.
         // A budget with room for the tables and 64 KiB more stops it midway.
-        let rule = Rule::parse("octal:0.3").unwrap();
+        let rule = "octal:0.3".parse::<HeapGame>().unwrap();
         let budget = crate::control::MemoryBudget::new(table_bytes(64) + (64 << 10));
         let ctl = Control::none().with_memory(budget.clone());
         assert!(is_memory(extend(

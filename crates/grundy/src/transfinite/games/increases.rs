@@ -51,7 +51,7 @@ pub fn increases_value(rule: IncreaseRule, n: &BigUint, t: u64) -> Ordinal {
     }
 }
 
-/// Nim with increases as a [`TransfiniteGame`] on positions `(n, t)`, for the engine: the
+/// Nim with increases as a [`Transfinite`] game on positions `(n, t)`, for the engine: the
 /// removals are single options, the increases one family whose values come from
 /// [`increases_value`] at `t − 1` (the induction hypothesis).
 #[derive(Clone, Copy, Debug)]
@@ -131,12 +131,12 @@ impl NimWithIncreases {
     }
 
     /// A winning move in the sum of heaps `(n, t)`: the heap's index and its new `(n, t)`, or
-    /// `None` if the sum's value is 0 (see [`TransfiniteSolver::analyze_sum`](crate::ordinal::transfinite::TransfiniteSolver)).
+    /// `None` if the sum's value is 0 (see [`TransfiniteSolver::analyze_sum`](crate::transfinite::TransfiniteSolver::analyze_sum)).
     pub fn winning_move(
         &self,
         heaps: &[(BigUint, u64)],
     ) -> Result<Option<(usize, (BigUint, u64))>> {
-        let mut engine = crate::ordinal::transfinite::TransfiniteSolver::new(self, 100_000);
+        let mut engine = crate::transfinite::TransfiniteSolver::new(self, 100_000);
         let a = engine.analyze_sum(heaps)?;
         Ok(a.winning_move.map(|m| (m.component, m.to)))
     }
@@ -146,10 +146,40 @@ impl NimWithIncreases {
 /// larger heaps give them as one family from the closed form.
 const SMALL_HEAP: u64 = 16;
 
-impl TransfiniteGame for NimWithIncreases {
+/// The moves of nim with increases as a [`Game`]: a heap without tokens has its removals,
+/// finitely many; a heap with tokens may be increased to any larger size, so it has infinitely
+/// many options and [`Game::options`] refuses it with the stated limit of [`Transfinite`] games.
+impl Game for NimWithIncreases {
     type Position = (BigUint, u64);
 
-    fn families(&self, p: &(BigUint, u64)) -> Vec<OptionFamily<'_, (BigUint, u64)>> {
+    fn options(&self, p: &(BigUint, u64), out: &mut Vec<(BigUint, u64)>) -> Result<()> {
+        if p.1 > 0 {
+            return Err(infinitely_many_options(&format!(
+                "a heap with {} increase tokens",
+                p.1
+            )));
+        }
+        if u64::try_from(&p.0).map_or(true, |n| n > MAX_LISTED_OPTIONS) {
+            return Err(Error::limit(
+                crate::LimitKind::Options,
+                format!(
+                    "a heap of {} has more than {MAX_LISTED_OPTIONS} options to list",
+                    p.0
+                ),
+                "use smaller heaps",
+            ));
+        }
+        let mut m = BigUint::zero();
+        while m < p.0 {
+            out.push((m.clone(), 0));
+            m += 1u8;
+        }
+        Ok(())
+    }
+}
+
+impl Transfinite for NimWithIncreases {
+    fn families(&self, p: &(BigUint, u64)) -> Result<Vec<OptionFamily<'_, (BigUint, u64)>>> {
         let (n, t) = (p.0.clone(), p.1);
         let mut out = Vec::new();
         if !self.0.forced || t == 0 {
@@ -180,6 +210,6 @@ impl TransfiniteGame for NimWithIncreases {
                 pick: Box::new(move |v| self.preimage(&lo, None, s, v).map(|m| (m, s))),
             });
         }
-        out
+        Ok(out)
     }
 }

@@ -42,7 +42,7 @@
 
 //!
 //! ```
-//! use grundy::ordinal::games::{FreeSet, LevelGame};
+//! use grundy::transfinite::games::{FreeSet, LevelGame};
 //! use num_bigint::BigUint;
 //!
 //! // Codeforces 1149E, sample 3: roads 1→2, 1→3, 3→2 and taxes 314 159 265.
@@ -53,10 +53,11 @@
 //! assert_eq!((m.vertex, m.to.clone()), (0, BigUint::from(0u8)));
 //! ```
 
-use super::nim_sum::{nim_sum_all, OrdinalSet};
-use super::transfinite::{OptionFamily, TransfiniteGame};
-use super::Ordinal;
 use crate::error::{Error, Result};
+use crate::game::transfinite::{infinitely_many_options, OptionFamily, Transfinite};
+use crate::game::Game;
+use crate::ordinal::nim_sum::{nim_sum_all, OrdinalSet};
+use crate::ordinal::Ordinal;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
@@ -315,7 +316,7 @@ impl LevelGame {
     /// The proof of the theorem with `h = 0`: let `ω^l` be the leading power of the value and
     /// `2^k` the top bit of `X_l`; a vertex `v` of level `l` whose heap has bit `k` gets
     /// `a_v xor X_l < a_v`, and the vertices of [`Self::move_to`] clear the levels below. (The
-    /// tests check this against the generic engine's [`analyze_sum`](super::transfinite::TransfiniteSolver::analyze_sum).)
+    /// tests check this against the generic engine's [`analyze_sum`](super::TransfiniteSolver::analyze_sum).)
     /// Linear in the input size, whatever the heaps' sizes.
     pub fn winning_move(&self, heaps: &[BigUint]) -> Result<Option<LevelMove>> {
         self.check(heaps)?;
@@ -408,19 +409,64 @@ pub fn xor_blocks(y: &BigUint, a: &BigUint) -> Vec<(BigUint, BigUint)> {
     out
 }
 
-impl TransfiniteGame for LevelGame {
+/// The moves of a level game as a [`Game`]: a position has finitely many options exactly when
+/// every non-empty heap is at a vertex without successors (a sink), where a move only lowers the
+/// heap; a move at any other vertex may set the heaps after it to any natural numbers, so such
+/// a position has infinitely many options and [`Game::options`] refuses it with the stated
+/// limit of [`Transfinite`] games. Positions of the first kind are Nim on the sinks' heaps.
+impl Game for LevelGame {
     type Position = Vec<BigUint>;
 
+    fn options(&self, heaps: &Vec<BigUint>, out: &mut Vec<Vec<BigUint>>) -> Result<()> {
+        self.check(heaps)?;
+        let moving = |v: &usize| !heaps[*v].is_zero();
+        if let Some(v) = (0..heaps.len())
+            .filter(moving)
+            .find(|&v| !self.succ[v].is_empty())
+        {
+            return Err(infinitely_many_options(&format!(
+                "a position with a heap at vertex {v}, which has successors,"
+            )));
+        }
+        let count = (0..heaps.len())
+            .filter(moving)
+            .try_fold(0u64, |c, v| {
+                u64::try_from(&heaps[v]).ok().and_then(|a| c.checked_add(a))
+            })
+            .filter(|&c| c <= MAX_LISTED_OPTIONS);
+        if count.is_none() {
+            return Err(Error::limit(
+                crate::LimitKind::Options,
+                format!("the position has more than {MAX_LISTED_OPTIONS} options to list"),
+                "use smaller heaps",
+            ));
+        }
+        for v in (0..heaps.len()).filter(moving) {
+            let mut a = BigUint::zero();
+            while a < heaps[v] {
+                let mut q = heaps.clone();
+                q[v] = a.clone();
+                out.push(q);
+                a += 1u8;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The most options [`Game::options`] lists for one position of a game of this module (a
+/// heap to lower has that many): beyond it, a stated limit.
+const MAX_LISTED_OPTIONS: u64 = 1 << 24;
+
+impl Transfinite for LevelGame {
     /// One family per vertex `v` with `a_v > 0`: the moves at `v`. By the theorem, their values
     /// are `P + ω^l·y + (anything below ω^l)` with `P` the part of the value above `ω^l`
     /// (`l = L(v)`) and `y = X_l xor a_v xor a'` for `a' < a_v`: for each block `[b, b')` of
     /// [`xor_blocks`], the interval `[P + ω^l·b, P + ω^l·b')`. (Under the successor rule the
     /// options that also change higher-level successors are left out: they differ from the
     /// value at `ω^l` and all values below it are already here, so the mex is the same.)
-    fn families(&self, heaps: &Vec<BigUint>) -> Vec<OptionFamily<'_, Vec<BigUint>>> {
-        if heaps.len() != self.len() {
-            return Vec::new();
-        }
+    fn families(&self, heaps: &Vec<BigUint>) -> Result<Vec<OptionFamily<'_, Vec<BigUint>>>> {
+        self.check(heaps)?;
         let x = self.level_xors(heaps);
         let mut out = Vec::new();
         for v in 0..heaps.len() {
@@ -441,7 +487,7 @@ impl TransfiniteGame for LevelGame {
                 pick: Box::new(move |t| self.move_to(&heaps, v, t)),
             });
         }
-        out
+        Ok(out)
     }
 }
 

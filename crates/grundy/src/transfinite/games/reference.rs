@@ -3,7 +3,7 @@
 //! values must be the ordinal values with ω replaced by `b` (the coefficients stay below `b`,
 //! so xor stays coefficient-wise).
 
-use super::super::transfinite::reference::grundy;
+use super::super::reference::grundy;
 use super::{FreeSet, IncreaseRule};
 use std::collections::HashMap;
 

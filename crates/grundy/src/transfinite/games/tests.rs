@@ -1,4 +1,4 @@
-use super::super::transfinite::TransfiniteSolver;
+use super::super::TransfiniteSolver;
 use super::*;
 use crate::notation::ordinal::parse_ordinal;
 use proptest::prelude::*;
@@ -381,7 +381,7 @@ fn seed_motivating_problem_columns() {
             }
             out
         };
-        let truncated = crate::ordinal::transfinite::reference::grundy(
+        let truncated = crate::transfinite::reference::grundy(
             &m,
             &options,
             &mut std::collections::HashMap::new(),
@@ -467,11 +467,52 @@ fn increases_lemma_any_acyclic_rule() {
         };
         for n in 0..b {
             for s in 0..k {
-                let g =
-                    crate::ordinal::transfinite::reference::grundy(&(n, s), &options, &mut memo);
+                let g = crate::transfinite::reference::grundy(&(n, s), &options, &mut memo);
                 assert_eq!(g, n, "{arcs:?} ({n}, {s})");
                 assert_eq!(increases_value(rule, &n.into(), s as u64), Ordinal::from(g));
             }
+        }
+    }
+}
+
+/// The positions with finitely many options all the way down (level games: heaps only on
+/// sinks; nim with increases: no tokens) run in the finite engine through `Game::options`,
+/// and its Grundy value is the ordinal engine's; the other positions are refused there with
+/// the stated limit.
+#[test]
+fn finite_positions_agree_with_the_finite_engine() {
+    use crate::game::Game;
+    use crate::solve::acyclic;
+    // 0 → 1 → 2 and 0 → 3: vertices 2 and 3 are sinks.
+    for rule in [FreeSet::Path, FreeSet::Successors] {
+        let game = LevelGame::new(vec![vec![1, 3], vec![2], vec![], vec![]], rule).unwrap();
+        let mut e = TransfiniteSolver::new(&game, 100_000);
+        for (a, b) in [(0, 0), (3, 0), (5, 6), (7, 7), (12, 9)] {
+            let p = big(&[0, 0, a, b]);
+            let finite = acyclic::grundy(&game, &p, 100_000).unwrap();
+            assert_eq!(Ordinal::from(finite), e.value(&p).unwrap(), "{p:?}");
+        }
+        let err = game
+            .options(&big(&[0, 1, 0, 0]), &mut Vec::new())
+            .unwrap_err();
+        assert!(matches!(err, Error::Limit(_)) && err.to_string().contains("infinitely"));
+        let err = game.options(&big(&[1, 0]), &mut Vec::new()).unwrap_err();
+        assert!(matches!(err, Error::Invalid(_)), "{err:?}");
+    }
+    for forced in [false, true] {
+        for zero_allowed in [false, true] {
+            let game = NimWithIncreases(IncreaseRule {
+                forced,
+                zero_allowed,
+            });
+            let mut e = TransfiniteSolver::new(&game, 100_000);
+            for n in [0u64, 1, 5, 16, 17, 40] {
+                let p = (BigUint::from(n), 0);
+                let finite = acyclic::grundy(&game, &p, 100_000).unwrap();
+                assert_eq!(Ordinal::from(finite), e.value(&p).unwrap(), "{p:?}");
+            }
+            let err = game.options(&(3u8.into(), 1), &mut Vec::new()).unwrap_err();
+            assert!(matches!(err, Error::Limit(_)) && err.to_string().contains("infinitely"));
         }
     }
 }

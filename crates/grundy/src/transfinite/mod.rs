@@ -1,55 +1,26 @@
-//! Grundy values of games whose positions may have infinitely many options.
+//! The ordinal engine, and games whose positions may have infinitely many options.
 //!
-//! **Theorem (Sprague-Grundy for well-founded games).** If every play of an impartial game ends
-//! after finitely many moves (the game is well-founded, though a position may have infinitely
-//! many options and plays have no common bound), then `g(p) = mex { g(q) : q an option of p }`
-//! is a well-defined ordinal, `p` is lost for the player to move iff `g(p) = 0`, and a sum of
-//! games has the nim-sum of its components' values (Conway, *On Numbers and Games*, ch. 11).
-//! When a move may set a pile to any natural number, the values leave ℕ: the mex of all
-//! naturals is ω.
+//! [`TransfiniteSolver`] computes Grundy values of games given by option families
+//! ([`Transfinite`], the capability beside [`Game`](crate::game::Game) that describes them, with
+//! the theorem behind them): the mex of the union of the families' values, an ordinal. It
+//! checks the *induction step* of a game's theory (the mex of the stated option values is the
+//! claimed value), while the truncation tests of [`games`] check the theory as a whole against
+//! a finite game solved by brute force. On positions whose options are finitely many all the
+//! way down, the finite engines run the same games through [`Game::options`](crate::game::Game)
+//! and agree with it (tested).
 //!
-//! An infinite set of options cannot be listed, so a [`TransfiniteGame`] describes each
-//! position's options by finitely many [`OptionFamily`]s: a single option, whose value the engine
-//! computes recursively, or an infinite family whose values the game states as an
-//! [`OrdinalSet`] (finitely many points and intervals — "any x < a", "the prefix followed by
-//! anything below ω^i"), together with a way to pick a member of a given value. The engine takes
-//! the mex of the union; it checks the *induction step* of a game's theory (the mex of the
-//! stated option values is the claimed value), while the truncation tests of
-//! [`super::games`] check the theory as a whole against a finite game solved by brute force.
+//! | module | what it holds |
+//! |---|---|
+//! | this one | the ordinal engine: values, sums, winning moves |
+//! | [`games`] | cascading nim, nim with increases, the Codeforces 1451F matrix game, the DAG path game, the Codeforces 1149E game |
 
-use super::nim_sum::{nim_sum, nim_sum_all, OrdinalSet};
-use super::Ordinal;
+pub mod games;
+
 use crate::error::{Error, Result};
+use crate::game::transfinite::{OptionFamily, Transfinite};
+use crate::ordinal::nim_sum::{nim_sum, nim_sum_all, OrdinalSet};
+use crate::ordinal::Ordinal;
 use std::collections::HashMap;
-use std::hash::Hash;
-
-/// Picks an option of a given value out of an infinite family.
-pub type Pick<'a, P> = Box<dyn Fn(&Ordinal) -> Option<P> + 'a>;
-
-/// A finite description of some of a position's options.
-pub enum OptionFamily<'a, P> {
-    /// One option; its value is computed by the engine.
-    One(P),
-    /// Infinitely (or very) many options. `values` is the set of their Grundy values — or a
-    /// subset of it with the same mex over the whole position (options whose values are
-    /// already covered elsewhere may be left out). `pick(v)` returns an option of value `v`
-    /// for every `v` in `values`.
-    Values {
-        /// The option values.
-        values: OrdinalSet,
-        /// An option with the given value.
-        pick: Pick<'a, P>,
-    },
-}
-
-/// An impartial, well-founded game whose positions' options come in finitely many families.
-pub trait TransfiniteGame {
-    /// A position.
-    type Position: Clone + Eq + Hash;
-
-    /// The option families of `p` (none for a terminal position).
-    fn families(&self, p: &Self::Position) -> Vec<OptionFamily<'_, Self::Position>>;
-}
 
 /// A winning move in a sum of positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,16 +46,16 @@ pub struct SumAnalysis<P> {
     pub winning_move: Option<SumMove<P>>,
 }
 
-/// Memoising Grundy solver over a [`TransfiniteGame`], with a bound on positions evaluated:
+/// Memoising Grundy solver over a [`Transfinite`] game, with a bound on positions evaluated:
 /// `g(p)` is the ordinal mex of the values of the option families (see the module
 /// documentation), and a sum's value is the ordinal nim-sum of its components' values.
-pub struct TransfiniteSolver<'g, G: TransfiniteGame> {
+pub struct TransfiniteSolver<'g, G: Transfinite> {
     game: &'g G,
     memo: HashMap<G::Position, Ordinal>,
     max_positions: usize,
 }
 
-impl<'g, G: TransfiniteGame> TransfiniteSolver<'g, G> {
+impl<'g, G: Transfinite> TransfiniteSolver<'g, G> {
     /// An engine that evaluates at most `max_positions` distinct positions (beyond that it
     /// returns [`Error::Limit`]).
     pub fn new(game: &'g G, max_positions: usize) -> Self {
@@ -107,7 +78,7 @@ impl<'g, G: TransfiniteGame> TransfiniteSolver<'g, G> {
                 stack.pop();
                 continue;
             }
-            let families = self.game.families(top);
+            let families = self.game.families(top)?;
             let mut set = OrdinalSet::new();
             let mut pending = Vec::new();
             for f in families {
@@ -156,7 +127,7 @@ impl<'g, G: TransfiniteGame> TransfiniteSolver<'g, G> {
         p: &G::Position,
         target: &Ordinal,
     ) -> Result<Option<G::Position>> {
-        for f in self.game.families(p) {
+        for f in self.game.families(p)? {
             match f {
                 OptionFamily::One(q) => {
                     if &self.value(&q)? == target {
@@ -254,14 +225,27 @@ pub mod reference {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::transfinite::infinitely_many_options;
+    use crate::game::Game;
 
     /// Nim on ordinals below ω·2: a heap `(a, b)` is ω·a + b with `a ≤ 1`; from ω·1 + b one may
     /// move to `(0, x)` for *any* natural x, or to `(1, b')` for b' < b.
     struct SmallOrdinalNim;
 
-    impl TransfiniteGame for SmallOrdinalNim {
+    /// The finite positions `(0, b)` list their options; `(1, b)` has infinitely many.
+    impl Game for SmallOrdinalNim {
         type Position = (u8, u64);
-        fn families(&self, p: &(u8, u64)) -> Vec<OptionFamily<'_, (u8, u64)>> {
+        fn options(&self, p: &(u8, u64), out: &mut Vec<(u8, u64)>) -> Result<()> {
+            if p.0 == 1 {
+                return Err(infinitely_many_options("a heap of ω or more"));
+            }
+            out.extend((0..p.1).map(|b| (0, b)));
+            Ok(())
+        }
+    }
+
+    impl Transfinite for SmallOrdinalNim {
+        fn families(&self, p: &(u8, u64)) -> Result<Vec<OptionFamily<'_, (u8, u64)>>> {
             let mut f: Vec<OptionFamily<'_, (u8, u64)>> =
                 (0..p.1).map(|b| OptionFamily::One((p.0, b))).collect();
             if p.0 == 1 {
@@ -276,8 +260,23 @@ mod tests {
                     }),
                 });
             }
-            f
+            Ok(f)
         }
+    }
+
+    #[test]
+    fn finite_positions_run_in_the_finite_engine() {
+        let mut e = TransfiniteSolver::new(&SmallOrdinalNim, 10_000);
+        for b in 0..40 {
+            let finite = crate::solve::acyclic::grundy(&SmallOrdinalNim, &(0, b), 10_000).unwrap();
+            assert_eq!(Ordinal::from(finite), e.value(&(0, b)).unwrap());
+        }
+        let err = crate::solve::acyclic::grundy(&SmallOrdinalNim, &(1, 0), 10_000).unwrap_err();
+        assert!(
+            matches!(&err, Error::Limit(l) if l.kind == crate::LimitKind::Fixed),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("infinitely many options"), "{err}");
     }
 
     #[test]
