@@ -64,8 +64,9 @@ fn main() {
     libtest_mimic::run(&args, trials).exit();
 }
 
-/// A child process killed when the test ends, however it ends.
-struct Guard(Child);
+/// A child process killed when the test ends, however it ends, and the temporary directory it
+/// was given (removed after it).
+struct Guard(Child, #[allow(dead_code)] Option<tempfile::TempDir>);
 
 impl Drop for Guard {
     fn drop(&mut self) {
@@ -92,7 +93,7 @@ fn start_server() -> (Guard, u16) {
         .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
         .parse()
         .unwrap();
-    (Guard(child), port)
+    (Guard(child, None), port)
 }
 
 /// A free port (bound, read, released).
@@ -112,13 +113,17 @@ fn free_port() -> u16 {
 fn start_chromedriver() -> (Guard, u16) {
     for _ in 0..5 {
         let port = free_port();
+        // Chromium keeps its profile and scratch directories under TMPDIR: a directory of the
+        // test's own, removed when the guard is dropped, leaves nothing behind.
+        let tmp = tempfile::tempdir().expect("a temporary directory");
         let child = Command::new(chromedriver())
             .arg(format!("--port={port}"))
+            .env("TMPDIR", tmp.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .expect("start chromedriver");
-        let mut guard = Guard(child);
+        let mut guard = Guard(child, Some(tmp));
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(20) {
             if !matches!(guard.0.try_wait(), Ok(None)) {

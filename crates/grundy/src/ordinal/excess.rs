@@ -594,10 +594,11 @@ mod tests {
         1, 1, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0,
     ];
 
-    /// All 105 published excesses (p ≤ 577), each prime in a fresh field: minutes to hours.
+    /// All 105 published excesses (p ≤ 577), each prime in a fresh field: about 6 minutes of
+    /// CPU together (each prime's time is in `docs/performance.md`).
     /// `cargo test -p grundy --release --lib -- --ignored every_published_excess --nocapture`
     #[test]
-    #[ignore]
+    #[ignore = "about 6 min of CPU: all 105 published excesses from scratch; run with --ignored"]
     fn every_published_excess() {
         for (j, &want) in PUBLISHED.iter().enumerate() {
             let p = odd_prime(j);
