@@ -116,9 +116,7 @@ pub fn extend<T: Cell>(
             }
         }),
         // Rules that are user code: every option generated, then mex.
-        #[cfg(feature = "script")]
-        GameSpec::Script(_) => reference::extend(rule, values, n, ctl),
-        GameSpec::Custom(_) => reference::extend(rule, values, n, ctl),
+        GameSpec::Script(_) | GameSpec::Custom(_) => reference::extend(rule, values, n, ctl),
     }
 }
 

@@ -703,7 +703,7 @@ pub fn table_bytes(limit: u64, cells: usize) -> u64 {
 pub const MAX_TABLE_BYTES: u64 = 1 << 36;
 
 /// Values of regions kept outside the engine, such as the on-disk store
-/// ([`GameStore`](crate::solve::store::GameStore) with the `store` feature): asked before a
+/// (`solve::store::GameStore` with the `store` feature): asked before a
 /// region of at least [`ARCHIVE_MIN_CELLS`] cells is searched, and told the value of every such
 /// region the engine computes. The key of a region is [`archive_key`]; an archive must give
 /// back only values it was told under the same key (a wrong value would make a wrong answer).
