@@ -126,7 +126,7 @@ pub fn table_bytes(count: u64, limit: u64) -> Option<u64> {
 }
 
 /// The values (or misère outcomes) of every staircase below a start.
-pub struct Engine {
+pub struct ChompEngine {
     ranks: Ranks,
     /// The start, oriented with no more rows than columns, padded with empty rows to `r`.
     start: Vec<u32>,
@@ -138,10 +138,10 @@ pub struct Engine {
     _reservation: Reservation,
 }
 
-impl Engine {
+impl ChompEngine {
     /// Fills the array for `start` (a Chomp position) under `play`, or returns `Ok(None)` when
     /// its box holds too many staircases for the budget (see [`table_bytes`]).
-    pub fn solve(start: &[u32], play: Play, ctl: &Control) -> Result<Option<Engine>> {
+    pub fn solve(start: &[u32], play: Play, ctl: &Control) -> Result<Option<ChompEngine>> {
         let cells: u64 = start.iter().map(|&x| u64::from(x)).sum();
         if start.is_empty() || start[0] == 0 || cells > MAX_CELLS {
             return Ok(None);
@@ -162,7 +162,7 @@ impl Engine {
         };
         let reservation = ctl.reserve(bytes, "the Chomp engine's array of staircases")?;
         oriented.resize(r, 0);
-        let mut engine = Engine {
+        let mut engine = ChompEngine {
             table: vec![0; ranks.count() as usize],
             ranks,
             start: oriented,
@@ -184,7 +184,7 @@ impl Engine {
     }
 
     /// The entry of the staircase `rows` (below the start, in the start's orientation as
-    /// given to [`Engine::solve`]): its value, or under misère play 1 if the player to move
+    /// given to [`ChompEngine::solve`]): its value, or under misère play 1 if the player to move
     /// wins and 0 otherwise.
     pub fn entry(&self, rows: &[u32]) -> Result<u16> {
         let oriented = if self.transposed {
@@ -291,7 +291,7 @@ impl Engine {
 /// box fit the budget ([`table_bytes`]), otherwise with the generic engine.
 pub fn solve(start: &Rows, play: Play, moves: bool, ctl: &Control) -> Result<Solution> {
     let clock = Instant::now();
-    let Some(engine) = Engine::solve(start, play, ctl)? else {
+    let Some(engine) = ChompEngine::solve(start, play, ctl)? else {
         return crate::solve::search::solve(&Chomp, start, play, Settings::new(), moves, ctl);
     };
     let entry = engine.entry(start)?;

@@ -699,7 +699,7 @@ pub fn table_bytes(limit: u64, cells: usize) -> u64 {
     (limit / 2).min(DEFAULT_TABLE_BYTES).min(by_cells)
 }
 
-/// The largest table [`Engine::new`] builds whatever it is asked: 64 GiB.
+/// The largest table [`CramEngine::new`] builds whatever it is asked: 64 GiB.
 pub const MAX_TABLE_BYTES: u64 = 1 << 36;
 
 /// Values of regions kept outside the engine, such as the on-disk store
@@ -763,7 +763,7 @@ struct Pending<B> {
 }
 
 /// The engine: a transposition table and counters, kept from one question to the next.
-pub struct Engine<'a, 'c, B = u128> {
+pub struct CramEngine<'a, 'c, B = u128> {
     ctl: &'a Control<'c>,
     table: Table,
     /// Parts of the pending options of the searches on the current line.
@@ -866,7 +866,7 @@ fn centre_out(n: usize, k: usize) -> usize {
     }
 }
 
-impl<'a, 'c, B: Bits> Engine<'a, 'c, B> {
+impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// An engine whose table takes at most `table_bytes` (rounded down to a power of two of
     /// buckets), with wide entries when `B` is wider than 64 bits, reserved from `ctl`'s budget
     /// together with the search's stack and option arrays.
@@ -874,7 +874,7 @@ impl<'a, 'c, B: Bits> Engine<'a, 'c, B> {
         Self::with_entries(ctl, table_bytes, B::BITS > 64)
     }
 
-    /// [`Engine::new`] with narrow entries unless `wide` (narrow entries hold shapes of at most
+    /// [`CramEngine::new`] with narrow entries unless `wide` (narrow entries hold shapes of at most
     /// 104 cells).
     fn with_entries(ctl: &'a Control<'c>, table_bytes: u64, wide: bool) -> Result<Self> {
         let cap = Table::buckets(table_bytes.min(MAX_TABLE_BYTES));
@@ -885,7 +885,7 @@ impl<'a, 'c, B: Bits> Engine<'a, 'c, B> {
             "the Cram engine's transposition table and search stack",
         )?;
         let table = Table::new(cap, wide);
-        Ok(Engine {
+        Ok(CramEngine {
             ctl,
             stats: Stats {
                 table_bytes: cap as u64 * BUCKET_BYTES,
@@ -1005,7 +1005,7 @@ impl<'a, 'c, B: Bits> Engine<'a, 'c, B> {
         Ok(self.value_in(&p, want)?.map(|v| v ^ x))
     }
 
-    /// [`Engine::option_value_in`] for an option whose parts did not fit the arena: they are
+    /// [`CramEngine::option_value_in`] for an option whose parts did not fit the arena: they are
     /// computed again, on this frame.
     #[cold]
     #[inline(never)]
@@ -1168,7 +1168,7 @@ impl<'a, 'c, B: Bits> Engine<'a, 'c, B> {
         true
     }
 
-    /// The search of [`Engine::value_in`] for a region not settled by the table; its options
+    /// The search of [`CramEngine::value_in`] for a region not settled by the table; its options
     /// go on `self.pending` from `first` on.
     fn search(&mut self, c: &Shape<B>, r: u64, first: usize) -> Result<Option<u8>> {
         self.ctl.tick()?;
@@ -1438,7 +1438,8 @@ fn solve_alone<B: Bits>(
     ctl: &Control,
 ) -> Result<Solution> {
     let start = Instant::now();
-    let mut engine = Engine::<B>::with_entries(ctl, setup.table, wide)?.with_archive(setup.archive);
+    let mut engine =
+        CramEngine::<B>::with_entries(ctl, setup.table, wide)?.with_archive(setup.archive);
     let v = engine.value(shape)?;
     let winning_moves = winning_moves(&mut engine, board, moves, v)?;
     Ok(solution(v, winning_moves, engine.stats(), start))
@@ -1446,7 +1447,7 @@ fn solve_alone<B: Bits>(
 
 /// The winning moves of `board` (of value `v`) if `moves`, each checked with `engine`.
 fn winning_moves<B: Bits>(
-    engine: &mut Engine<B>,
+    engine: &mut CramEngine<B>,
     board: &Board,
     moves: bool,
     v: u8,

@@ -273,7 +273,7 @@ fn no_room() -> Error {
 }
 
 /// The engine: the graph's masks, the table and counters.
-pub struct Engine<'a, 'c> {
+pub struct NodeKaylesEngine<'a, 'c> {
     ctl: &'a Control<'c>,
     graph: Masks,
     table: Table,
@@ -303,7 +303,7 @@ fn max_of(set: u128) -> u32 {
     127 - set.leading_zeros()
 }
 
-impl<'a, 'c> Engine<'a, 'c> {
+impl<'a, 'c> NodeKaylesEngine<'a, 'c> {
     /// An engine for `graph` with a table of at most `table` bytes, reserved from `ctl`'s
     /// budget together with the search's stack.
     pub fn new(ctl: &'a Control<'c>, graph: Masks, table: u64) -> Result<Self> {
@@ -317,7 +317,7 @@ impl<'a, 'c> Engine<'a, 'c> {
             bytes + STACK_BYTES as u64,
             "the Node-Kayles engine's table and search stack",
         )?;
-        Ok(Engine {
+        Ok(NodeKaylesEngine {
             ctl,
             graph,
             table: Table::new(buckets),
@@ -364,7 +364,7 @@ impl<'a, 'c> Engine<'a, 'c> {
         Ok(answer)
     }
 
-    /// The pruned search of [`Engine::value_in`] (see the module documentation).
+    /// The pruned search of [`NodeKaylesEngine::value_in`] (see the module documentation).
     fn search(&mut self, c: u128, r: u128) -> Result<Option<u8>> {
         self.ctl.tick()?;
         let m = c.count_ones() as usize;
@@ -506,7 +506,7 @@ pub fn solve_masks(
 ) -> Result<Solution> {
     let start = Instant::now();
     let all = masks.all();
-    let mut engine = Engine::new(ctl, masks, table)?;
+    let mut engine = NodeKaylesEngine::new(ctl, masks, table)?;
     let v = engine.value(all)?;
     let outcome = if v == 0 { Outcome::P } else { Outcome::N };
     let mut winning_moves = Vec::new();

@@ -31,8 +31,8 @@ fn below(s: &[u32]) -> Vec<Rows> {
         .collect()
 }
 
-fn engine(start: &[u32], play: Play) -> Engine {
-    Engine::solve(start, play, &Control::none())
+fn engine(start: &[u32], play: Play) -> ChompEngine {
+    ChompEngine::solve(start, play, &Control::none())
         .unwrap()
         .expect("the box fits")
 }
@@ -153,12 +153,16 @@ fn a_box_beyond_the_budget_goes_to_the_generic_engine() {
     let start = chomp::rectangle(3, 4);
     // 35 staircases: 70 bytes, more than half of a budget of 100.
     let ctl = Control::none().with_memory(MemoryBudget::new(100));
-    assert!(Engine::solve(&start, Play::Normal, &ctl).unwrap().is_none());
+    assert!(ChompEngine::solve(&start, Play::Normal, &ctl)
+        .unwrap()
+        .is_none());
     // An L of 60 cells has a box of C(60, 30) staircases: the generic engine answers at once.
     let mut l = vec![1; 30];
     l[0] = 30;
     let ctl = Control::none();
-    assert!(Engine::solve(&l, Play::Normal, &ctl).unwrap().is_none());
+    assert!(ChompEngine::solve(&l, Play::Normal, &ctl)
+        .unwrap()
+        .is_none());
     let s = solve(&l, Play::Normal, false, &ctl).unwrap();
     assert_eq!(s.value, Some(0));
 }

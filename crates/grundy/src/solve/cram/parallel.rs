@@ -17,7 +17,7 @@
 //! compared; a difference would be an internal error.
 
 use super::{
-    Archive, Bits, Engine, Result, Setup, Shape, Solution, ARCHIVE_MIN_CELLS, STACK_BYTES,
+    Archive, Bits, CramEngine, Result, Setup, Shape, Solution, ARCHIVE_MIN_CELLS, STACK_BYTES,
 };
 use crate::control::Control;
 use crate::error::Error;
@@ -154,8 +154,8 @@ pub(super) fn solve_in<B: Bits>(
     let shared = Shared::new((shared_bytes / ENTRY_BYTES) as usize, setup.archive);
     let stop = AtomicBool::new(false);
     let half = setup.table / 2;
-    let mut main = Engine::<B>::with_entries(ctl, half, wide)?.with_archive(Some(&shared));
-    let mut helper = Engine::<B>::with_entries(ctl, half, wide)?.with_archive(Some(&shared));
+    let mut main = CramEngine::<B>::with_entries(ctl, half, wide)?.with_archive(Some(&shared));
+    let mut helper = CramEngine::<B>::with_entries(ctl, half, wide)?.with_archive(Some(&shared));
     main.stop = Some(&stop);
     helper.stop = Some(&stop);
     helper.reverse_root = true;

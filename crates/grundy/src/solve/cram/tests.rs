@@ -28,7 +28,7 @@ fn generic_value(b: &Board) -> u64 {
 
 fn engine_value(b: &Board, table: u64) -> u8 {
     let ctl = Control::none();
-    let mut e = Engine::new(&ctl, table).unwrap();
+    let mut e = CramEngine::new(&ctl, table).unwrap();
     e.value(&Shape::from_board(b).unwrap()).unwrap()
 }
 
@@ -37,7 +37,7 @@ fn engine_value(b: &Board, table: u64) -> u8 {
 #[test]
 fn every_small_board_matches_the_definition() {
     let ctl = Control::none();
-    let mut engine = Engine::new(&ctl, 1 << 16).unwrap();
+    let mut engine = CramEngine::new(&ctl, 1 << 16).unwrap();
     let mut memo = HashMap::new();
     for (h, w) in [(3, 4), (4, 3), (2, 6), (1, 12), (2, 5)] {
         for free in 0u128..1 << (h * w) {
@@ -291,10 +291,10 @@ proptest! {
         let free = u128::from(a ^ b) & low(h * w);
         let s = Shape { bits: free, w: w as u8, h: h as u8 };
         let ctl = Control::none();
-        let v64 = Engine::<u64>::with_entries(&ctl, 1 << 20, false).unwrap().value(&s.narrow()).unwrap();
-        let narrow = Engine::<u128>::with_entries(&ctl, 1 << 20, false).unwrap().value(&s).unwrap();
-        let wide = Engine::<u128>::with_entries(&ctl, 1 << 20, true).unwrap().value(&s).unwrap();
-        let tiny = Engine::<u64>::with_entries(&ctl, 64, false).unwrap().value(&s.narrow()).unwrap();
+        let v64 = CramEngine::<u64>::with_entries(&ctl, 1 << 20, false).unwrap().value(&s.narrow()).unwrap();
+        let narrow = CramEngine::<u128>::with_entries(&ctl, 1 << 20, false).unwrap().value(&s).unwrap();
+        let wide = CramEngine::<u128>::with_entries(&ctl, 1 << 20, true).unwrap().value(&s).unwrap();
+        let tiny = CramEngine::<u64>::with_entries(&ctl, 64, false).unwrap().value(&s.narrow()).unwrap();
         prop_assert_eq!(v64, narrow);
         prop_assert_eq!(v64, wide);
         prop_assert_eq!(v64, tiny);
@@ -343,11 +343,11 @@ fn large_boards_stay_within_the_budget() {
 fn the_table_is_reserved() {
     let ctl = Control::none().with_memory(MemoryBudget::new(1 << 20));
     assert!(matches!(
-        Engine::<u64>::new(&ctl, 1 << 10),
+        CramEngine::<u64>::new(&ctl, 1 << 10),
         Err(Error::Limit(l)) if l.kind == LimitKind::Memory
     ));
     let ctl = Control::none().with_memory(MemoryBudget::new(64 << 20));
-    let e = Engine::<u128>::new(&ctl, 1 << 20).unwrap();
+    let e = CramEngine::<u128>::new(&ctl, 1 << 20).unwrap();
     assert_eq!(e.stats().table_bytes, 64 << 14);
     let arrays = ARENA_CAPACITY * std::mem::size_of::<Shape>()
         + PENDING_CAPACITY * std::mem::size_of::<Pending<u128>>();

@@ -15,8 +15,12 @@ fn set(mask: u128) -> BTreeSet<usize> {
 }
 
 /// An engine for `g` with a table of `buckets` buckets.
-fn engine<'a>(g: &BitGraph, ctl: &'a Control<'static>, buckets: u64) -> Engine<'a, 'static> {
-    Engine::new(ctl, Masks::new(g).unwrap(), buckets * BUCKET_BYTES).unwrap()
+fn engine<'a>(
+    g: &BitGraph,
+    ctl: &'a Control<'static>,
+    buckets: u64,
+) -> NodeKaylesEngine<'a, 'static> {
+    NodeKaylesEngine::new(ctl, Masks::new(g).unwrap(), buckets * BUCKET_BYTES).unwrap()
 }
 
 /// The graph on `n` vertices with the edges of `bits` (one bit per pair `u < v`, in order).
