@@ -329,3 +329,30 @@ mod tests {
         assert!(live.exists() && other.exists());
     }
 }
+
+/// `--checkpoint FILE` and `--checkpoint-every SECONDS`, the same for every command that
+/// computes a sequence (`seq`, `analyze`).
+#[derive(clap::Args, Debug)]
+pub struct CheckpointArgs {
+    /// Save the values computed to FILE every --checkpoint-every seconds (written whole to a
+    /// new file, then renamed over FILE), and resume from FILE when it holds values of this
+    /// game: a run killed midway loses at most one interval of work. A FILE of another game, or
+    /// damaged, is refused (exit status 2) and left as it is.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<String>,
+    /// Seconds between two checkpoint writes (decimal) [default: 60].
+    #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
+    pub checkpoint_every: Option<String>,
+}
+
+impl CheckpointArgs {
+    /// The interval of `--checkpoint-every` (60 s by default).
+    pub fn every(&self) -> Result<std::time::Duration, crate::error::CliError> {
+        let secs = match &self.checkpoint_every {
+            Some(s) => grundy::notation::number::parse_u64(s)
+                .map_err(|e| e.in_source("--checkpoint-every"))?,
+            None => 60,
+        };
+        Ok(std::time::Duration::from_secs(secs))
+    }
+}

@@ -53,15 +53,8 @@ pub struct AnalyzeArgs {
     /// axis.
     #[arg(long, value_name = "FILE")]
     plot: Option<String>,
-    /// Save the values computed to FILE every --checkpoint-every seconds (written whole to a
-    /// new file, then renamed over FILE), and resume from FILE when it holds values of this
-    /// game: a run killed midway loses at most one interval of work. A FILE of another game, or
-    /// damaged, is refused (exit status 2) and left as it is.
-    #[arg(long, value_name = "FILE")]
-    checkpoint: Option<String>,
-    /// Seconds between two checkpoint writes (decimal) [default: 60].
-    #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
-    checkpoint_every: Option<String>,
+    #[command(flatten)]
+    save: crate::checkpoint::CheckpointArgs,
 }
 
 /// The game, and `--max` (or the game's default).
@@ -78,15 +71,6 @@ pub(crate) fn game(
     Ok((game, max))
 }
 
-/// The interval of `--checkpoint-every` (60 s by default).
-pub fn checkpoint_every(every: &Option<String>) -> Result<std::time::Duration, CliError> {
-    let secs = match every {
-        Some(s) => parse_u64(s).map_err(|e| e.in_source("--checkpoint-every"))?,
-        None => 60,
-    };
-    Ok(std::time::Duration::from_secs(secs))
-}
-
 /// Runs `grundy analyze`.
 pub fn run(args: AnalyzeArgs, settings: &Settings) -> Result<(), CliError> {
     let (rule, max) = game(&args.game, &args.max, settings)?;
@@ -95,9 +79,9 @@ pub fn run(args: AnalyzeArgs, settings: &Settings) -> Result<(), CliError> {
         Reporter::new(settings, max, "computing", args.progress).forecasting(&rule, max, true);
     let report = |done| bar.set_position(done);
     let ctl = settings.control(&report);
-    let a = match &args.checkpoint {
+    let a = match &args.save.checkpoint {
         Some(path) => {
-            let every = checkpoint_every(&args.checkpoint_every)?;
+            let every = args.save.every()?;
             let (mut cp, start) = Checkpoint::open(path, &rule.spec().to_string(), every)?;
             // The last step of the last round is saved at once.
             let mut save = |s: &Sequence| cp.save(s, s.len() as u64 >= max);

@@ -40,15 +40,8 @@ pub struct SeqArgs {
     /// values).
     #[arg(long, value_name = "FILE")]
     plot: Option<String>,
-    /// Save the values computed to FILE every --checkpoint-every seconds (written whole to a
-    /// new file, then renamed over FILE), and resume from FILE when it holds values of this
-    /// game: a run killed midway loses at most one interval of work. A FILE of another game, or
-    /// damaged, is refused (exit status 2) and left as it is.
-    #[arg(long, value_name = "FILE")]
-    checkpoint: Option<String>,
-    /// Seconds between two checkpoint writes (decimal) [default: 60].
-    #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
-    checkpoint_every: Option<String>,
+    #[command(flatten)]
+    save: crate::checkpoint::CheckpointArgs,
 }
 
 /// Runs `grundy seq`.
@@ -74,9 +67,9 @@ pub fn run(args: SeqArgs, settings: &Settings) -> Result<(), CliError> {
     let bar = Reporter::new(settings, n, "computing", args.progress).forecasting(&rule, n, false);
     let report = |done| bar.set_position(done);
     let ctl = settings.control(&report);
-    let values = match &args.checkpoint {
+    let values = match &args.save.checkpoint {
         Some(path) => {
-            let every = super::analyze::checkpoint_every(&args.checkpoint_every)?;
+            let every = args.save.every()?;
             let (mut cp, mut start) = Checkpoint::open(path, &game, every)?;
             if start.len() as u64 > n {
                 start.truncate(n as usize);
