@@ -97,10 +97,10 @@
 //!
 //! # Memory
 //!
-//! The transposition table holds exact values only, in buckets of one cache line: four entries
-//! of two words (the shape's bits, its width, value and cells) when the board's box has at most
-//! 104 cells, two entries of four words otherwise. Its largest size is reserved in full from the
-//! [`Control`]'s budget when the engine starts ([`table_bytes`]); it starts small and doubles
+//! The transposition table (the one the dedicated engines share, in `solve::table`) holds
+//! exact values only, in buckets of one cache line: four entries of two words (the shape's
+//! bits, its width, value and cells) when the board's box has at most 104 cells, two entries
+//! of four words otherwise. Its largest size is reserved in full from the [`Control`]'s budget when the engine starts ([`table_bytes`]); it starts small and doubles
 //! (splitting each bucket in place) while it is half full, so that a small search stays in the
 //! cache, and once at its largest a new entry takes the slot of the region with the fewest
 //! cells (the cheapest to recompute). The options of the searches on the current line are kept
@@ -118,6 +118,7 @@ use crate::error::{Error, LimitKind, Result};
 use crate::game::families::cram::{Board, Cram};
 use crate::game::{Footprint, Show};
 use crate::solve::search::{Settings, Solution, Stats, WinningMove};
+use crate::solve::table::{self, Table, BUCKET_BYTES};
 use crate::solve::{Outcome, Play};
 use std::time::Instant;
 
@@ -298,6 +299,13 @@ impl<B: Bits> Shape<B> {
     #[inline]
     pub fn cells(&self) -> u32 {
         self.bits.ones()
+    }
+
+    /// The shape's key in the table: its bits and its width (the box's height is that of its
+    /// highest cell, as a canonical shape is cropped).
+    #[inline]
+    fn key(&self) -> (u128, u32) {
+        (self.bits.wide(), u32::from(self.w))
     }
 
     /// The image under `r ↦ h − 1 − r`.
@@ -513,190 +521,12 @@ impl<B: Bits> Default for Parts<B> {
     }
 }
 
-/// A fast mix of a shape's bits and width (the finaliser of splitmix64).
-#[inline]
-fn hash(bits: u128, w: u8) -> u64 {
-    let lo = bits as u64;
-    let hi = (bits >> 64) as u64;
-    let mut x = lo
-        ^ (hi ^ u64::from(w) << 56)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(31);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
-/// Bytes of one bucket of the table: one cache line.
-const BUCKET_BYTES: u64 = 64;
-
-/// The buckets a table starts with.
-const FIRST_BUCKETS: usize = 1 << 10;
-
-/// One bucket: four narrow entries of two words, or two wide entries of four words.
-#[derive(Clone, Copy, Default)]
-#[repr(align(64))]
-struct Bucket([u64; 8]);
-
-/// The transposition table (see the module documentation). A narrow entry is the shape's low
-/// 64 bits, then its bits 64–103 (bits 0–39 of the second word), width (40–47, never 0 in a
-/// used slot), value (48–55) and cells (56–63). A wide entry is the low bits, the high bits,
-/// then the width (bits 0–7), value (8–15) and cells (16–23).
-struct Table {
-    buckets: Vec<Bucket>,
-    mask: usize,
-    /// The most buckets the table grows to.
-    cap: usize,
-    /// Entries written (an upper bound of the entries held).
-    written: usize,
-    wide: bool,
-}
-
-/// The bits of a narrow entry's second word that identify the shape.
-const NARROW_KEY: u64 = (1 << 48) - 1;
-
-impl Table {
-    /// The buckets of a table of at most `bytes` (a power of two, at least one).
-    fn buckets(bytes: u64) -> usize {
-        let b = (bytes / BUCKET_BYTES).max(1);
-        1usize << (63 - b.leading_zeros())
-    }
-
-    /// A table of at most `cap` buckets (a power of two), with wide entries if `wide`.
-    fn new(cap: usize, wide: bool) -> Table {
-        let n = cap.min(FIRST_BUCKETS);
-        let mut buckets = Vec::with_capacity(cap);
-        buckets.resize(n, Bucket::default());
-        Table {
-            buckets,
-            mask: n - 1,
-            cap,
-            written: 0,
-            wide,
-        }
-    }
-
-    #[inline]
-    fn get<B: Bits>(&self, s: &Shape<B>) -> Option<u8> {
-        let bits = s.bits.wide();
-        let b = &self.buckets[hash(bits, s.w) as usize & self.mask].0;
-        let (lo, hi) = (bits as u64, (bits >> 64) as u64);
-        if self.wide {
-            (0..2)
-                .find(|&k| {
-                    b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] & 0xff == u64::from(s.w)
-                })
-                .map(|k| (b[4 * k + 2] >> 8) as u8)
-        } else {
-            let key = hi | u64::from(s.w) << 40;
-            (0..4)
-                .find(|&k| b[2 * k] == lo && b[2 * k + 1] & NARROW_KEY == key)
-                .map(|k| (b[2 * k + 1] >> 48) as u8)
-        }
-    }
-
-    /// Asks the processor to bring the bucket of `s` into the cache (a hint: nothing is read).
-    #[inline]
-    fn prefetch<B: Bits>(&self, s: &Shape<B>) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let b = &self.buckets[hash(s.bits.wide(), s.w) as usize & self.mask];
-            // SAFETY: a prefetch reads no memory and cannot fault; the address is that of a
-            // bucket of the table, and SSE (where the instruction lives) is part of x86-64.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (b as *const Bucket).cast(),
-                );
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = s;
-    }
-
-    /// Records `g(s) = value`.
-    fn put<B: Bits>(&mut self, s: &Shape<B>, value: u8) {
-        let slots = if self.wide { 2 } else { 4 };
-        if self.written * 2 >= self.buckets.len() * slots && self.buckets.len() < self.cap {
-            self.grow();
-        }
-        self.written += 1;
-        self.insert(s.bits.wide(), s.w, value);
-    }
-
-    fn insert(&mut self, bits: u128, w: u8, value: u8) {
-        let i = hash(bits, w) as usize & self.mask;
-        let b = &mut self.buckets[i].0;
-        let (lo, hi) = (bits as u64, (bits >> 64) as u64);
-        let cells = u64::from(bits.count_ones());
-        if self.wide {
-            let same = |b: &[u64; 8], k: usize| {
-                b[4 * k + 2] == 0
-                    || (b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] & 0xff == u64::from(w))
-            };
-            let k = (0..2)
-                .find(|&k| same(b, k))
-                .unwrap_or(usize::from(b[2] >> 16 > b[6] >> 16));
-            b[4 * k] = lo;
-            b[4 * k + 1] = hi;
-            b[4 * k + 2] = u64::from(w) | u64::from(value) << 8 | cells << 16;
-        } else {
-            let key = hi | u64::from(w) << 40;
-            let k = (0..4)
-                .find(|&k| {
-                    b[2 * k + 1] == 0 || (b[2 * k] == lo && b[2 * k + 1] & NARROW_KEY == key)
-                })
-                .unwrap_or_else(|| (0..4).min_by_key(|&k| b[2 * k + 1] >> 56).unwrap_or(0));
-            b[2 * k] = lo;
-            b[2 * k + 1] = key | u64::from(value) << 48 | cells << 56;
-        }
-    }
-
-    /// Doubles the buckets in place: the entries of bucket `i` whose hash has the new bit go to
-    /// bucket `i + n`, which only they fill.
-    fn grow(&mut self) {
-        let n = self.buckets.len();
-        self.buckets.resize(2 * n, Bucket::default());
-        self.mask = 2 * n - 1;
-        let (words, step) = if self.wide { (4, 2) } else { (2, 4) };
-        for i in 0..n {
-            let mut moved = 0;
-            for k in 0..step {
-                let e = self.buckets[i].0;
-                let e = &e[words * k..words * k + words];
-                let (bits, w) = if self.wide {
-                    if e[2] == 0 {
-                        continue;
-                    }
-                    (u128::from(e[0]) | u128::from(e[1]) << 64, e[2] as u8)
-                } else {
-                    if e[1] == 0 {
-                        continue;
-                    }
-                    let hi = e[1] & ((1 << 40) - 1);
-                    (u128::from(e[0]) | u128::from(hi) << 64, (e[1] >> 40) as u8)
-                };
-                if hash(bits, w) as usize & n != 0 {
-                    let to = &mut self.buckets[i + n].0;
-                    to[words * moved..words * moved + words].copy_from_slice(e);
-                    moved += 1;
-                    self.buckets[i].0[words * k..words * k + words].fill(0);
-                }
-            }
-        }
-    }
-
-    /// The bytes in use.
-    fn bytes(&self) -> u64 {
-        self.buckets.len() as u64 * BUCKET_BYTES
-    }
-}
-
 /// The bytes of the transposition table for a board of `cells` cells and a budget of `limit`
 /// bytes: half the budget, at most [`DEFAULT_TABLE_BYTES`], and at most `2^(cells/2 + 4)`
 /// buckets (the regions a board reaches grow about as fast).
 pub fn table_bytes(limit: u64, cells: usize) -> u64 {
     let by_cells = BUCKET_BYTES << (cells / 2 + 4).min(40);
-    (limit / 2).min(DEFAULT_TABLE_BYTES).min(by_cells)
+    table::share(limit, DEFAULT_TABLE_BYTES).min(by_cells)
 }
 
 /// The largest table [`CramEngine::new`] builds whatever it is asked: 64 GiB.
@@ -916,7 +746,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         let v = u8::try_from(a.get(&archive_key(c))?)
             .ok()
             .filter(|&v| v < 64)?;
-        self.table.put(c, v);
+        self.table.put(c.key(), v);
         Some(v)
     }
 
@@ -977,7 +807,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         for i in 0..len {
             let p = self.arena[start + i];
             self.stats.lookups += 1;
-            if let Some(v) = self.table.get(&p) {
+            if let Some(v) = self.table.get(p.key()) {
                 self.stats.hits += 1;
                 x ^= v;
             } else {
@@ -1038,7 +868,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// outside `r`). See the module documentation.
     fn value_in(&mut self, c: &Shape<B>, r: u64) -> Result<Option<u8>> {
         self.stats.lookups += 1;
-        if let Some(v) = self.table.get(c) {
+        if let Some(v) = self.table.get(c.key()) {
             self.stats.hits += 1;
             return Ok(Some(v));
         }
@@ -1088,7 +918,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
                     let after = c.bits & !B::bit(i) & !B::bit(i + step);
                     Shape::split(after, w, &mut self.scratch[cur]);
                     for q in self.scratch[cur].as_slice() {
-                        self.table.prefetch(q);
+                        self.table.prefetch(q.key());
                     }
                     if let Some((after, index)) = waiting {
                         if !self.settle(1 - cur, after, index, p, r, known) {
@@ -1130,7 +960,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             && self.pending.len() < self.pending.capacity();
         for q in parts {
             self.stats.lookups += 1;
-            match self.table.get(q) {
+            match self.table.get(q.key()) {
                 Some(v) => {
                     self.stats.hits += 1;
                     x ^= v;
@@ -1207,7 +1037,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// The exact value of a region in canonical form by aspiration (see the module
     /// documentation).
     fn aspiration(&mut self, c: &Shape<B>) -> Result<u8> {
-        if let Some(v) = self.table.get(c) {
+        if let Some(v) = self.table.get(c.key()) {
             return Ok(v);
         }
         if c.mirror_zero() {
@@ -1254,7 +1084,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         // only such parts (the central domino of an even × odd board) answers at once.
         for i in arena..self.arena.len() {
             let p = self.arena[i];
-            if self.table.get(&p).is_none() && p.mirror_zero() {
+            if self.table.get(p.key()).is_none() && p.mirror_zero() {
                 self.store(&p, 0)?;
             }
         }
@@ -1285,7 +1115,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     }
 
     fn store(&mut self, c: &Shape<B>, value: u8) -> Result<()> {
-        self.table.put(c, value);
+        self.table.put(c.key(), value);
         self.stats.positions += 1;
         if self.stats.positions.is_multiple_of(PROGRESS_EVERY) {
             self.ctl.check(self.stats.positions)?;
@@ -1353,21 +1183,13 @@ fn solve_on(
         ctl.memory().limit().saturating_sub(STACK_BYTES as u64),
         board.rows() * board.cols(),
     );
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("grundy-cram".into())
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || {
-                let setup = Setup {
-                    table,
-                    archive,
-                    two,
-                };
-                solve_setup(board, &shape, moves, setup, ctl)
-            })
-            .map_err(|e| Error::Internal(format!("cannot start the search thread: {e}")))?
-            .join()
-            .map_err(|_| Error::Internal("the search thread failed".into()))?
+    table::on_search_thread("grundy-cram", STACK_BYTES, || {
+        let setup = Setup {
+            table,
+            archive,
+            two,
+        };
+        solve_setup(board, &shape, moves, setup, ctl)
     })
 }
 

@@ -213,58 +213,6 @@ fn equal_parts_cancel() {
     assert_eq!(parts.len, 1);
 }
 
-/// Growing the table (splitting each bucket in place) keeps every entry and its value; a full
-/// table answers with the stored value or nothing, never another value.
-#[test]
-fn the_table_keeps_its_entries_when_it_grows() {
-    for wide in [false, true] {
-        let shape = |i: u128| Shape {
-            bits: i.wrapping_mul(0x9E37_79B9_7F4A_7C15) & low(if wide { 128 } else { 104 }),
-            w: (i % 7 + 5) as u8,
-            h: 9,
-        };
-        let mut t = Table::new(1 << 14, wide);
-        // 300 shapes, leaving out those that would overfill their bucket.
-        let slots = if wide { 2 } else { 4 };
-        let mut load = HashMap::new();
-        let kept: Vec<u128> = (0..300)
-            .filter(|&i| {
-                let n = load
-                    .entry(hash(shape(i).bits, shape(i).w) as usize % FIRST_BUCKETS)
-                    .or_insert(0);
-                *n += 1;
-                *n <= slots
-            })
-            .collect();
-        assert!(kept.len() > 250);
-        for &i in &kept {
-            t.insert(shape(i).bits, shape(i).w, (i % 64) as u8);
-        }
-        for _ in 0..3 {
-            for &i in &kept {
-                assert_eq!(t.get(&shape(i)), Some((i % 64) as u8), "{i}");
-            }
-            t.grow();
-        }
-        assert_eq!(t.buckets.len(), FIRST_BUCKETS << 3);
-        // Filled far past its slots: what it answers is right.
-        let mut t = Table::new(16, wide);
-        for i in 0..10_000 {
-            t.put(&shape(i), (i % 61) as u8);
-        }
-        let kept = (0..10_000)
-            .filter(|&i| match t.get(&shape(i)) {
-                Some(v) => {
-                    assert_eq!(v, (i % 61) as u8);
-                    true
-                }
-                None => false,
-            })
-            .count();
-        assert!(kept > 0 && kept <= 64, "{kept}");
-    }
-}
-
 fn sparse_board() -> impl Strategy<Value = Board> {
     (1usize..=4, 1usize..=6).prop_flat_map(|(h, w)| {
         (any::<u128>(), any::<u128>()).prop_map(move |(a, b)| board_of(h, w, (a | b) & low(h * w)))
