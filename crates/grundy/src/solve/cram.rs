@@ -150,6 +150,28 @@ fn low64(n: usize) -> u64 {
     }
 }
 
+/// `⌈2^16 / w⌉` for `w` in `1..=128` (0 for `w = 0`), so that `i / w = (i · R[w]) ≫ 16` for
+/// every `i < 128`: with `R[w] = 2^16 / w + ε` (`0 ≤ ε < 1`), `i · R[w] / 2^16 = i / w + i · ε / 2^16`
+/// and the error `i · ε / 2^16 < 1/512` is below the gap `1/w` between `i / w` and the next
+/// integer.
+const RECIPROCALS: [u32; 129] = reciprocals();
+
+const fn reciprocals() -> [u32; 129] {
+    let mut t = [0u32; 129];
+    let mut w = 1;
+    while w <= 128 {
+        t[w] = (1u32 << 16).div_ceil(w as u32);
+        w += 1;
+    }
+    t
+}
+
+/// The row of bit `i` (below 128) in a box `w` wide: `i / w` without a division.
+#[inline]
+fn row_of(i: usize, w: usize) -> usize {
+    ((i as u32 * RECIPROCALS[w]) >> 16) as usize
+}
+
 /// A set of free cells inside an `h × w` box (`h · w ≤ 128`), bit `r·w + c` for cell `(r, c)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Shape<B = u128> {
@@ -309,13 +331,24 @@ impl<B: Bits> Shape<B> {
     }
 
     /// The image under `r ↦ h − 1 − r`.
+    #[inline]
     pub fn flip_rows(&self) -> Shape<B> {
         let (h, w) = (self.h as usize, self.width());
         let row = B::low(w);
-        let mut out = B::ZERO;
-        for r in 0..h {
-            out |= (self.bits.shr(r * w) & row).shl((h - 1 - r) * w);
-        }
+        let b = self.bits;
+        // Boxes of one to three rows (the most frequent regions) without a loop.
+        let out = match h {
+            1 => b,
+            2 => (b & row).shl(w) | b.shr(w),
+            3 => (b & row).shl(2 * w) | (b & row.shl(w)) | b.shr(2 * w),
+            _ => {
+                let mut out = B::ZERO;
+                for r in 0..h {
+                    out |= (b.shr(r * w) & row).shl((h - 1 - r) * w);
+                }
+                out
+            }
+        };
         Shape { bits: out, ..*self }
     }
 
@@ -376,8 +409,8 @@ impl<B: Bits> Shape<B> {
 
     /// The cells of `comp` (bits of a shape `w` wide) cropped to their bounding box.
     fn crop(comp: B, w: usize) -> Shape<B> {
-        let r0 = comp.tz() / w;
-        let r1 = (B::BITS - 1 - comp.lz()) / w;
+        let r0 = row_of(comp.tz(), w);
+        let r1 = row_of(B::BITS - 1 - comp.lz(), w);
         let h = r1 - r0 + 1;
         let top = comp.shr(r0 * w);
         // The union of the rows, folded by doubling strides.
@@ -420,22 +453,16 @@ impl<B: Bits> Shape<B> {
     fn split_into(bits: B, w: usize, out: &mut Parts<B>) {
         let p = simplify(bits, w);
         let cut = square_cuts(p, w);
-        // Cells whose right edge the flood fill follows.
-        let right = !B::last_col(w) & !cut;
+        let rows = Rows::new(p, !B::last_col(w) & !cut, w);
         let mut rest = p;
         while rest != B::ZERO {
-            let mut comp = rest.lowest();
+            let mut comp = rows.spans(rest.lowest());
             loop {
-                let grown = (comp
-                    | (comp & right).shl(1)
-                    | (comp.shr(1) & right)
-                    | comp.shl(w)
-                    | comp.shr(w))
-                    & rest;
-                if grown == comp {
+                let new = (comp.shl(w) | comp.shr(w)) & rest & !comp;
+                if new == B::ZERO {
                     break;
                 }
-                comp = grown;
+                comp |= rows.spans(new);
             }
             rest &= !comp;
             if cut != B::ZERO && comp != p {
@@ -477,6 +504,58 @@ impl<B: Bits> Shape<B> {
             return b & b.shr(w) & B::low(w).shl((h / 2 - 1) * w) == B::ZERO;
         }
         false
+    }
+}
+
+/// The horizontal segments of a set of cells `p` (a box `w` wide): maximal runs of cells of a
+/// row joined by the horizontal edges the flood fill follows, so that a region's cells along
+/// its rows are found in a few word operations instead of a step per cell.
+///
+/// Let `T` be the cells whose right edge is followed (the right neighbour is in `p` too): a
+/// segment `a..=b` (bits `a` to `b`, one row) has `a..b` in `T` and `b ∉ T`.
+///
+/// *Rightwards.* Adding `2^s` for a cell `s` of `T` carries through the ones of `T` from `s`
+/// and stops at `b`, a zero of `T`, so carries stay in their segments; for seeds `S` the bits
+/// of `(T + (S ∩ T)) ⊕ T` in a segment are `s₁..=b` (`s₁` its least seed in `T`) except the
+/// other seeds in `T`.
+///
+/// *Leftwards* (a carry only runs towards the high bits), by doubling: with `T₀ = T` and
+/// `T_{k+1} = T_k ∩ (T_k ≫ 2^k)` (the cells `i` whose edges up to `i + 2^{k+1}` are all
+/// followed), the step `F ← F ∪ (T_k ∩ (F ≫ 2^k))` for `k = 0, 1, …` while `2^k < w` adds to
+/// `F` every cell at most `2^{k+1} − 1` cells left of a cell of `F` along followed edges
+/// (induction on `k`), which covers a row.
+#[derive(Clone, Copy)]
+struct Rows<B> {
+    /// `T_k` for `k < levels`.
+    right: [B; 7],
+    levels: usize,
+}
+
+impl<B: Bits> Rows<B> {
+    /// The segments of `p` (a box `w` wide) joined by the right edges of the cells of `follow`.
+    #[inline]
+    fn new(p: B, follow: B, w: usize) -> Rows<B> {
+        let mut right = [B::ZERO; 7];
+        right[0] = p & p.shr(1) & follow;
+        let mut levels = 1;
+        while 1 << levels < w {
+            let t = right[levels - 1];
+            right[levels] = t & t.shr(1 << (levels - 1));
+            levels += 1;
+        }
+        Rows { right, levels }
+    }
+
+    /// The cells of the segments holding a cell of `seeds` (a subset of the cells).
+    #[inline]
+    fn spans(&self, seeds: B) -> B {
+        let t = self.right[0];
+        let fill = seeds | (t.add(seeds & t) ^ t);
+        let mut left = seeds;
+        for (k, &r) in self.right[..self.levels].iter().enumerate() {
+            left |= r & left.shr(1 << k);
+        }
+        fill | left
     }
 }
 

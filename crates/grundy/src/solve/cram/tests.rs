@@ -130,6 +130,16 @@ fn shape() -> impl Strategy<Value = Shape> {
         })
 }
 
+/// The row of a bit without a division is the quotient, for every bit and width.
+#[test]
+fn rows_without_division_are_quotients() {
+    for w in 1..=128 {
+        for i in 0..128 {
+            assert_eq!(row_of(i, w), i / w, "{i} / {w}");
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -140,6 +150,35 @@ proptest! {
         prop_assert!(images(s).contains(&c) || images(c).contains(&s));
         for im in images(s) {
             prop_assert_eq!(im.canonical(), c);
+        }
+    }
+
+    /// The segments found by carries are those a flood fill along the followed horizontal
+    /// edges finds one step at a time, on words of both widths.
+    #[test]
+    fn segments_by_carries_are_the_flood_fill(
+        s in shape(),
+        more in any::<u128>(),
+        follow in any::<[u128; 3]>(),
+        pick in any::<[u128; 2]>(),
+    ) {
+        // Three cells in four free, seven edges in eight followed, one seed in four cells.
+        let w = s.width();
+        let p = (s.bits | more) & low(s.h as usize * w);
+        let seeds = p & pick[0] & pick[1];
+        let right = !<u128 as Bits>::last_col(w) & (follow[0] | follow[1] | follow[2]);
+        let mut fill = seeds;
+        loop {
+            let grown = (fill | (fill & right) << 1 | (fill >> 1 & right)) & p;
+            if grown == fill {
+                break;
+            }
+            fill = grown;
+        }
+        prop_assert_eq!(Rows::new(p, right, w).spans(seeds), fill);
+        if s.h as usize * w <= 64 {
+            let narrow = Rows::new(p as u64, right as u64, w).spans(seeds as u64);
+            prop_assert_eq!(u128::from(narrow), fill);
         }
     }
 
