@@ -1263,12 +1263,7 @@ fn solve_on(
         board.rows() * board.cols(),
     );
     table::on_search_thread("grundy-cram", STACK_BYTES, || {
-        let setup = Setup {
-            table,
-            archive,
-            two,
-        };
-        solve_setup(board, &shape, moves, setup, ctl)
+        solve_setup(&shape, Setup::new(board, moves, table, archive, two), ctl)
     })
 }
 
@@ -1283,66 +1278,69 @@ pub fn solve_shape(
     archive: Option<&dyn Archive>,
     ctl: &Control,
 ) -> Result<Solution> {
-    let setup = Setup {
-        table,
-        archive,
-        two: false,
-    };
-    solve_setup(board, shape, moves, setup, ctl)
+    solve_setup(shape, Setup::new(board, moves, table, archive, false), ctl)
 }
 
-fn solve_setup(
-    board: &Board,
-    shape: &Shape,
-    moves: bool,
-    setup: Setup,
-    ctl: &Control,
-) -> Result<Solution> {
+/// [`solve_in`] on `u64` words when the board's box has at most 64 cells, with narrow table
+/// entries up to 104 cells.
+fn solve_setup(shape: &Shape, setup: Setup, ctl: &Control) -> Result<Solution> {
     let cells = shape.h as usize * shape.width();
+    let setup = Setup {
+        wide: cells > 104,
+        ..setup
+    };
     if cells <= 64 {
-        solve_in::<u64>(board, &shape.narrow(), moves, setup, false, ctl)
+        solve_in::<u64>(&shape.narrow(), setup, ctl)
     } else {
-        solve_in::<u128>(board, shape, moves, setup, cells > 104, ctl)
+        solve_in::<u128>(shape, setup, ctl)
     }
 }
 
-/// What [`solve_in`] is given besides the position: the table's bytes and the archive.
+/// What [`solve_in`] is given besides the position: the board it comes from, whether to find
+/// the winning moves, the table's bytes and entries, and the archive.
 #[derive(Clone, Copy)]
 struct Setup<'a> {
+    board: &'a Board,
+    moves: bool,
     table: u64,
     archive: Option<&'a dyn Archive>,
     /// Whether two engines search the board (when it pays, see [`solve_with_two_engines`]).
     two: bool,
+    /// Whether the table has wide entries (boxes of more than 104 cells).
+    wide: bool,
 }
 
-fn solve_in<B: Bits>(
-    board: &Board,
-    shape: &Shape<B>,
-    moves: bool,
-    setup: Setup,
-    wide: bool,
-    ctl: &Control,
-) -> Result<Solution> {
-    if setup.two && parallel::pays(shape) {
-        return parallel::solve_in(board, shape, moves, setup, wide, ctl);
+impl<'a> Setup<'a> {
+    /// Narrow entries unless changed.
+    fn new(
+        board: &'a Board,
+        moves: bool,
+        table: u64,
+        archive: Option<&'a dyn Archive>,
+        two: bool,
+    ) -> Setup<'a> {
+        Setup {
+            board,
+            moves,
+            table,
+            archive,
+            two,
+            wide: false,
+        }
     }
-    solve_alone(board, shape, moves, setup, wide, ctl)
 }
 
-/// [`solve_in`] with one engine on the calling thread.
-fn solve_alone<B: Bits>(
-    board: &Board,
-    shape: &Shape<B>,
-    moves: bool,
-    setup: Setup,
-    wide: bool,
-    ctl: &Control,
-) -> Result<Solution> {
+/// Solves `shape` (the board of `setup`) with two engines when that pays, else one on the
+/// calling thread.
+fn solve_in<B: Bits>(shape: &Shape<B>, setup: Setup, ctl: &Control) -> Result<Solution> {
+    if setup.two && parallel::pays(shape) {
+        return parallel::solve_in(shape, setup, ctl);
+    }
     let start = Instant::now();
     let mut engine =
-        CramEngine::<B>::with_entries(ctl, setup.table, wide)?.with_archive(setup.archive);
+        CramEngine::<B>::with_entries(ctl, setup.table, setup.wide)?.with_archive(setup.archive);
     let v = engine.value(shape)?;
-    let winning_moves = winning_moves(&mut engine, board, moves, v)?;
+    let winning_moves = winning_moves(&mut engine, setup.board, setup.moves, v)?;
     Ok(solution(v, winning_moves, engine.stats(), start))
 }
 

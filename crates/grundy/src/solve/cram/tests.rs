@@ -380,24 +380,14 @@ fn dense_board() -> impl Strategy<Value = Board> {
 fn two_engines(b: &Board, archive: Option<&dyn Archive>) -> Solution {
     let ctl = Control::none();
     let s = Shape::from_board(b).unwrap().narrow::<u64>();
-    let setup = Setup {
-        table: 1 << 22,
-        archive,
-        two: true,
-    };
-    parallel::solve_in(b, &s, true, setup, false, &ctl).unwrap()
+    parallel::solve_in(&s, Setup::new(b, true, 1 << 22, archive, true), &ctl).unwrap()
 }
 
 /// The value of `b` by one engine.
 fn one_engine(b: &Board, archive: Option<&dyn Archive>) -> Solution {
     let ctl = Control::none();
     let s = Shape::from_board(b).unwrap().narrow::<u64>();
-    let setup = Setup {
-        table: 1 << 22,
-        archive,
-        two: false,
-    };
-    solve_alone(b, &s, true, setup, false, &ctl).unwrap()
+    solve_in(&s, Setup::new(b, true, 1 << 22, archive, false), &ctl).unwrap()
 }
 
 proptest! {
@@ -458,12 +448,8 @@ fn the_archive_gets_exact_values_of_large_regions() {
     // its options) takes no search.
     let ctl = Control::none();
     let s = Shape::from_board(&b).unwrap().narrow::<u64>();
-    let setup = Setup {
-        table: 1 << 22,
-        archive: Some(&memo),
-        two: false,
-    };
-    let again = solve_alone(&b, &s, false, setup, false, &ctl).unwrap();
+    let setup = Setup::new(&b, false, 1 << 22, Some(&memo), false);
+    let again = solve_in(&s, setup, &ctl).unwrap();
     assert_eq!(again.value, Some(3));
     assert_eq!(again.stats.positions, 0);
     let b = Board::empty(5, 6).unwrap();
