@@ -14,15 +14,15 @@
 # grundy / igsolve (below 1: grundy is faster), then the median of the search time each program
 # reports itself (`grundy solve -v`: "time", igsolve: "Calculation time"; process start and
 # argument parsing left out) and their ratio, then the median CPU time (user + system) of each
-# process and their ratio (grundy searches with two threads on boards of 30 cells or more, so
-# its CPU time may exceed its wall-clock time). grundy runs with --no-cache: from scratch.
+# process and their ratio (both search on one thread). grundy runs with --no-cache: from
+# scratch.
 set -u
 GRUNDY=${GRUNDY:-target/release/grundy}
 IGSOLVE=${IGSOLVE:-target/peers/bin/igsolve}
 RUNS=${RUNS:-3}
 TIMEOUT=${TIMEOUT:-120}
 if [ $# -eq 0 ]; then
-    set -- 3x11 3x12 5x6 5x7 6x6 4x9 5x8 3x13 4x11 3x14 3x15
+    set -- 3x11 3x12 3x13 3x14 4x9 4x10 5x6 5x7 5x8 6x6
 fi
 
 # Prints "VALUE SECONDS SEARCH" for one run of a command (SEARCH: the search time the program

@@ -42,6 +42,7 @@ use crate::error::{Error, Result};
 use crate::game::families::chomp::{self, Chomp, Rows};
 use crate::game::Show;
 use crate::solve::search::{Settings, Solution, Stats, WinningMove};
+use crate::solve::table;
 use crate::solve::{Outcome, Play};
 use std::time::Instant;
 
@@ -122,7 +123,7 @@ impl Ranks {
 pub fn table_bytes(count: u64, limit: u64) -> Option<u64> {
     count
         .checked_mul(2)
-        .filter(|&b| b <= MAX_TABLE_BYTES && b <= limit / 2)
+        .filter(|&b| b <= table::share(limit, MAX_TABLE_BYTES))
 }
 
 /// The values (or misère outcomes) of every staircase below a start.

@@ -97,10 +97,10 @@
 //!
 //! # Memory
 //!
-//! The transposition table holds exact values only, in buckets of one cache line: four entries
-//! of two words (the shape's bits, its width, value and cells) when the board's box has at most
-//! 104 cells, two entries of four words otherwise. Its largest size is reserved in full from the
-//! [`Control`]'s budget when the engine starts ([`table_bytes`]); it starts small and doubles
+//! The transposition table (the one the dedicated engines share, in `solve::table`) holds
+//! exact values only, in buckets of one cache line: four entries of two words (the shape's
+//! bits, its width, value and cells) when the board's box has at most 104 cells, two entries
+//! of four words otherwise. Its largest size is reserved in full from the [`Control`]'s budget when the engine starts ([`table_bytes`]); it starts small and doubles
 //! (splitting each bucket in place) while it is half full, so that a small search stays in the
 //! cache, and once at its largest a new entry takes the slot of the region with the fewest
 //! cells (the cheapest to recompute). The options of the searches on the current line are kept
@@ -118,6 +118,7 @@ use crate::error::{Error, LimitKind, Result};
 use crate::game::families::cram::{Board, Cram};
 use crate::game::{Footprint, Show};
 use crate::solve::search::{Settings, Solution, Stats, WinningMove};
+use crate::solve::table::{self, Table, BUCKET_BYTES};
 use crate::solve::{Outcome, Play};
 use std::time::Instant;
 
@@ -147,6 +148,28 @@ fn low64(n: usize) -> u64 {
     } else {
         (1 << n) - 1
     }
+}
+
+/// `⌈2^16 / w⌉` for `w` in `1..=128` (0 for `w = 0`), so that `i / w = (i · R[w]) ≫ 16` for
+/// every `i < 128`: with `R[w] = 2^16 / w + ε` (`0 ≤ ε < 1`), `i · R[w] / 2^16 = i / w + i · ε / 2^16`
+/// and the error `i · ε / 2^16 < 1/512` is below the gap `1/w` between `i / w` and the next
+/// integer.
+const RECIPROCALS: [u32; 129] = reciprocals();
+
+const fn reciprocals() -> [u32; 129] {
+    let mut t = [0u32; 129];
+    let mut w = 1;
+    while w <= 128 {
+        t[w] = (1u32 << 16).div_ceil(w as u32);
+        w += 1;
+    }
+    t
+}
+
+/// The row of bit `i` (below 128) in a box `w` wide: `i / w` without a division.
+#[inline]
+fn row_of(i: usize, w: usize) -> usize {
+    ((i as u32 * RECIPROCALS[w]) >> 16) as usize
 }
 
 /// A set of free cells inside an `h × w` box (`h · w ≤ 128`), bit `r·w + c` for cell `(r, c)`.
@@ -300,14 +323,32 @@ impl<B: Bits> Shape<B> {
         self.bits.ones()
     }
 
+    /// The shape's key in the table: its bits and its width (the box's height is that of its
+    /// highest cell, as a canonical shape is cropped).
+    #[inline]
+    fn key(&self) -> (u128, u32) {
+        (self.bits.wide(), u32::from(self.w))
+    }
+
     /// The image under `r ↦ h − 1 − r`.
+    #[inline]
     pub fn flip_rows(&self) -> Shape<B> {
         let (h, w) = (self.h as usize, self.width());
         let row = B::low(w);
-        let mut out = B::ZERO;
-        for r in 0..h {
-            out |= (self.bits.shr(r * w) & row).shl((h - 1 - r) * w);
-        }
+        let b = self.bits;
+        // Boxes of one to three rows (the most frequent regions) without a loop.
+        let out = match h {
+            1 => b,
+            2 => (b & row).shl(w) | b.shr(w),
+            3 => (b & row).shl(2 * w) | (b & row.shl(w)) | b.shr(2 * w),
+            _ => {
+                let mut out = B::ZERO;
+                for r in 0..h {
+                    out |= (b.shr(r * w) & row).shl((h - 1 - r) * w);
+                }
+                out
+            }
+        };
         Shape { bits: out, ..*self }
     }
 
@@ -368,8 +409,8 @@ impl<B: Bits> Shape<B> {
 
     /// The cells of `comp` (bits of a shape `w` wide) cropped to their bounding box.
     fn crop(comp: B, w: usize) -> Shape<B> {
-        let r0 = comp.tz() / w;
-        let r1 = (B::BITS - 1 - comp.lz()) / w;
+        let r0 = row_of(comp.tz(), w);
+        let r1 = row_of(B::BITS - 1 - comp.lz(), w);
         let h = r1 - r0 + 1;
         let top = comp.shr(r0 * w);
         // The union of the rows, folded by doubling strides.
@@ -412,22 +453,16 @@ impl<B: Bits> Shape<B> {
     fn split_into(bits: B, w: usize, out: &mut Parts<B>) {
         let p = simplify(bits, w);
         let cut = square_cuts(p, w);
-        // Cells whose right edge the flood fill follows.
-        let right = !B::last_col(w) & !cut;
+        let rows = Rows::new(p, !B::last_col(w) & !cut, w);
         let mut rest = p;
         while rest != B::ZERO {
-            let mut comp = rest.lowest();
+            let mut comp = rows.spans(rest.lowest());
             loop {
-                let grown = (comp
-                    | (comp & right).shl(1)
-                    | (comp.shr(1) & right)
-                    | comp.shl(w)
-                    | comp.shr(w))
-                    & rest;
-                if grown == comp {
+                let new = (comp.shl(w) | comp.shr(w)) & rest & !comp;
+                if new == B::ZERO {
                     break;
                 }
-                comp = grown;
+                comp |= rows.spans(new);
             }
             rest &= !comp;
             if cut != B::ZERO && comp != p {
@@ -472,6 +507,58 @@ impl<B: Bits> Shape<B> {
     }
 }
 
+/// The horizontal segments of a set of cells `p` (a box `w` wide): maximal runs of cells of a
+/// row joined by the horizontal edges the flood fill follows, so that a region's cells along
+/// its rows are found in a few word operations instead of a step per cell.
+///
+/// Let `T` be the cells whose right edge is followed (the right neighbour is in `p` too): a
+/// segment `a..=b` (bits `a` to `b`, one row) has `a..b` in `T` and `b ∉ T`.
+///
+/// *Rightwards.* Adding `2^s` for a cell `s` of `T` carries through the ones of `T` from `s`
+/// and stops at `b`, a zero of `T`, so carries stay in their segments; for seeds `S` the bits
+/// of `(T + (S ∩ T)) ⊕ T` in a segment are `s₁..=b` (`s₁` its least seed in `T`) except the
+/// other seeds in `T`.
+///
+/// *Leftwards* (a carry only runs towards the high bits), by doubling: with `T₀ = T` and
+/// `T_{k+1} = T_k ∩ (T_k ≫ 2^k)` (the cells `i` whose edges up to `i + 2^{k+1}` are all
+/// followed), the step `F ← F ∪ (T_k ∩ (F ≫ 2^k))` for `k = 0, 1, …` while `2^k < w` adds to
+/// `F` every cell at most `2^{k+1} − 1` cells left of a cell of `F` along followed edges
+/// (induction on `k`), which covers a row.
+#[derive(Clone, Copy)]
+struct Rows<B> {
+    /// `T_k` for `k < levels`.
+    right: [B; 7],
+    levels: usize,
+}
+
+impl<B: Bits> Rows<B> {
+    /// The segments of `p` (a box `w` wide) joined by the right edges of the cells of `follow`.
+    #[inline]
+    fn new(p: B, follow: B, w: usize) -> Rows<B> {
+        let mut right = [B::ZERO; 7];
+        right[0] = p & p.shr(1) & follow;
+        let mut levels = 1;
+        while 1 << levels < w {
+            let t = right[levels - 1];
+            right[levels] = t & t.shr(1 << (levels - 1));
+            levels += 1;
+        }
+        Rows { right, levels }
+    }
+
+    /// The cells of the segments holding a cell of `seeds` (a subset of the cells).
+    #[inline]
+    fn spans(&self, seeds: B) -> B {
+        let t = self.right[0];
+        let fill = seeds | (t.add(seeds & t) ^ t);
+        let mut left = seeds;
+        for (k, &r) in self.right[..self.levels].iter().enumerate() {
+            left |= r & left.shr(1 << k);
+        }
+        fill | left
+    }
+}
+
 /// The parts of one position: at most 64 (each has two cells or more).
 pub struct Parts<B = u128> {
     /// The parts, `items[..len]`.
@@ -513,190 +600,12 @@ impl<B: Bits> Default for Parts<B> {
     }
 }
 
-/// A fast mix of a shape's bits and width (the finaliser of splitmix64).
-#[inline]
-fn hash(bits: u128, w: u8) -> u64 {
-    let lo = bits as u64;
-    let hi = (bits >> 64) as u64;
-    let mut x = lo
-        ^ (hi ^ u64::from(w) << 56)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(31);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
-/// Bytes of one bucket of the table: one cache line.
-const BUCKET_BYTES: u64 = 64;
-
-/// The buckets a table starts with.
-const FIRST_BUCKETS: usize = 1 << 10;
-
-/// One bucket: four narrow entries of two words, or two wide entries of four words.
-#[derive(Clone, Copy, Default)]
-#[repr(align(64))]
-struct Bucket([u64; 8]);
-
-/// The transposition table (see the module documentation). A narrow entry is the shape's low
-/// 64 bits, then its bits 64–103 (bits 0–39 of the second word), width (40–47, never 0 in a
-/// used slot), value (48–55) and cells (56–63). A wide entry is the low bits, the high bits,
-/// then the width (bits 0–7), value (8–15) and cells (16–23).
-struct Table {
-    buckets: Vec<Bucket>,
-    mask: usize,
-    /// The most buckets the table grows to.
-    cap: usize,
-    /// Entries written (an upper bound of the entries held).
-    written: usize,
-    wide: bool,
-}
-
-/// The bits of a narrow entry's second word that identify the shape.
-const NARROW_KEY: u64 = (1 << 48) - 1;
-
-impl Table {
-    /// The buckets of a table of at most `bytes` (a power of two, at least one).
-    fn buckets(bytes: u64) -> usize {
-        let b = (bytes / BUCKET_BYTES).max(1);
-        1usize << (63 - b.leading_zeros())
-    }
-
-    /// A table of at most `cap` buckets (a power of two), with wide entries if `wide`.
-    fn new(cap: usize, wide: bool) -> Table {
-        let n = cap.min(FIRST_BUCKETS);
-        let mut buckets = Vec::with_capacity(cap);
-        buckets.resize(n, Bucket::default());
-        Table {
-            buckets,
-            mask: n - 1,
-            cap,
-            written: 0,
-            wide,
-        }
-    }
-
-    #[inline]
-    fn get<B: Bits>(&self, s: &Shape<B>) -> Option<u8> {
-        let bits = s.bits.wide();
-        let b = &self.buckets[hash(bits, s.w) as usize & self.mask].0;
-        let (lo, hi) = (bits as u64, (bits >> 64) as u64);
-        if self.wide {
-            (0..2)
-                .find(|&k| {
-                    b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] & 0xff == u64::from(s.w)
-                })
-                .map(|k| (b[4 * k + 2] >> 8) as u8)
-        } else {
-            let key = hi | u64::from(s.w) << 40;
-            (0..4)
-                .find(|&k| b[2 * k] == lo && b[2 * k + 1] & NARROW_KEY == key)
-                .map(|k| (b[2 * k + 1] >> 48) as u8)
-        }
-    }
-
-    /// Asks the processor to bring the bucket of `s` into the cache (a hint: nothing is read).
-    #[inline]
-    fn prefetch<B: Bits>(&self, s: &Shape<B>) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let b = &self.buckets[hash(s.bits.wide(), s.w) as usize & self.mask];
-            // SAFETY: a prefetch reads no memory and cannot fault; the address is that of a
-            // bucket of the table, and SSE (where the instruction lives) is part of x86-64.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (b as *const Bucket).cast(),
-                );
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = s;
-    }
-
-    /// Records `g(s) = value`.
-    fn put<B: Bits>(&mut self, s: &Shape<B>, value: u8) {
-        let slots = if self.wide { 2 } else { 4 };
-        if self.written * 2 >= self.buckets.len() * slots && self.buckets.len() < self.cap {
-            self.grow();
-        }
-        self.written += 1;
-        self.insert(s.bits.wide(), s.w, value);
-    }
-
-    fn insert(&mut self, bits: u128, w: u8, value: u8) {
-        let i = hash(bits, w) as usize & self.mask;
-        let b = &mut self.buckets[i].0;
-        let (lo, hi) = (bits as u64, (bits >> 64) as u64);
-        let cells = u64::from(bits.count_ones());
-        if self.wide {
-            let same = |b: &[u64; 8], k: usize| {
-                b[4 * k + 2] == 0
-                    || (b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] & 0xff == u64::from(w))
-            };
-            let k = (0..2)
-                .find(|&k| same(b, k))
-                .unwrap_or(usize::from(b[2] >> 16 > b[6] >> 16));
-            b[4 * k] = lo;
-            b[4 * k + 1] = hi;
-            b[4 * k + 2] = u64::from(w) | u64::from(value) << 8 | cells << 16;
-        } else {
-            let key = hi | u64::from(w) << 40;
-            let k = (0..4)
-                .find(|&k| {
-                    b[2 * k + 1] == 0 || (b[2 * k] == lo && b[2 * k + 1] & NARROW_KEY == key)
-                })
-                .unwrap_or_else(|| (0..4).min_by_key(|&k| b[2 * k + 1] >> 56).unwrap_or(0));
-            b[2 * k] = lo;
-            b[2 * k + 1] = key | u64::from(value) << 48 | cells << 56;
-        }
-    }
-
-    /// Doubles the buckets in place: the entries of bucket `i` whose hash has the new bit go to
-    /// bucket `i + n`, which only they fill.
-    fn grow(&mut self) {
-        let n = self.buckets.len();
-        self.buckets.resize(2 * n, Bucket::default());
-        self.mask = 2 * n - 1;
-        let (words, step) = if self.wide { (4, 2) } else { (2, 4) };
-        for i in 0..n {
-            let mut moved = 0;
-            for k in 0..step {
-                let e = self.buckets[i].0;
-                let e = &e[words * k..words * k + words];
-                let (bits, w) = if self.wide {
-                    if e[2] == 0 {
-                        continue;
-                    }
-                    (u128::from(e[0]) | u128::from(e[1]) << 64, e[2] as u8)
-                } else {
-                    if e[1] == 0 {
-                        continue;
-                    }
-                    let hi = e[1] & ((1 << 40) - 1);
-                    (u128::from(e[0]) | u128::from(hi) << 64, (e[1] >> 40) as u8)
-                };
-                if hash(bits, w) as usize & n != 0 {
-                    let to = &mut self.buckets[i + n].0;
-                    to[words * moved..words * moved + words].copy_from_slice(e);
-                    moved += 1;
-                    self.buckets[i].0[words * k..words * k + words].fill(0);
-                }
-            }
-        }
-    }
-
-    /// The bytes in use.
-    fn bytes(&self) -> u64 {
-        self.buckets.len() as u64 * BUCKET_BYTES
-    }
-}
-
 /// The bytes of the transposition table for a board of `cells` cells and a budget of `limit`
 /// bytes: half the budget, at most [`DEFAULT_TABLE_BYTES`], and at most `2^(cells/2 + 4)`
 /// buckets (the regions a board reaches grow about as fast).
 pub fn table_bytes(limit: u64, cells: usize) -> u64 {
     let by_cells = BUCKET_BYTES << (cells / 2 + 4).min(40);
-    (limit / 2).min(DEFAULT_TABLE_BYTES).min(by_cells)
+    table::share(limit, DEFAULT_TABLE_BYTES).min(by_cells)
 }
 
 /// The largest table [`CramEngine::new`] builds whatever it is asked: 64 GiB.
@@ -916,7 +825,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         let v = u8::try_from(a.get(&archive_key(c))?)
             .ok()
             .filter(|&v| v < 64)?;
-        self.table.put(c, v);
+        self.table.put(c.key(), v);
         Some(v)
     }
 
@@ -977,7 +886,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         for i in 0..len {
             let p = self.arena[start + i];
             self.stats.lookups += 1;
-            if let Some(v) = self.table.get(&p) {
+            if let Some(v) = self.table.get(p.key()) {
                 self.stats.hits += 1;
                 x ^= v;
             } else {
@@ -1038,7 +947,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// outside `r`). See the module documentation.
     fn value_in(&mut self, c: &Shape<B>, r: u64) -> Result<Option<u8>> {
         self.stats.lookups += 1;
-        if let Some(v) = self.table.get(c) {
+        if let Some(v) = self.table.get(c.key()) {
             self.stats.hits += 1;
             return Ok(Some(v));
         }
@@ -1088,7 +997,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
                     let after = c.bits & !B::bit(i) & !B::bit(i + step);
                     Shape::split(after, w, &mut self.scratch[cur]);
                     for q in self.scratch[cur].as_slice() {
-                        self.table.prefetch(q);
+                        self.table.prefetch(q.key());
                     }
                     if let Some((after, index)) = waiting {
                         if !self.settle(1 - cur, after, index, p, r, known) {
@@ -1130,7 +1039,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             && self.pending.len() < self.pending.capacity();
         for q in parts {
             self.stats.lookups += 1;
-            match self.table.get(q) {
+            match self.table.get(q.key()) {
                 Some(v) => {
                     self.stats.hits += 1;
                     x ^= v;
@@ -1207,7 +1116,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// The exact value of a region in canonical form by aspiration (see the module
     /// documentation).
     fn aspiration(&mut self, c: &Shape<B>) -> Result<u8> {
-        if let Some(v) = self.table.get(c) {
+        if let Some(v) = self.table.get(c.key()) {
             return Ok(v);
         }
         if c.mirror_zero() {
@@ -1254,7 +1163,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         // only such parts (the central domino of an even × odd board) answers at once.
         for i in arena..self.arena.len() {
             let p = self.arena[i];
-            if self.table.get(&p).is_none() && p.mirror_zero() {
+            if self.table.get(p.key()).is_none() && p.mirror_zero() {
                 self.store(&p, 0)?;
             }
         }
@@ -1285,7 +1194,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     }
 
     fn store(&mut self, c: &Shape<B>, value: u8) -> Result<()> {
-        self.table.put(c, value);
+        self.table.put(c.key(), value);
         self.stats.positions += 1;
         if self.stats.positions.is_multiple_of(PROGRESS_EVERY) {
             self.ctl.check(self.stats.positions)?;
@@ -1353,21 +1262,8 @@ fn solve_on(
         ctl.memory().limit().saturating_sub(STACK_BYTES as u64),
         board.rows() * board.cols(),
     );
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("grundy-cram".into())
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || {
-                let setup = Setup {
-                    table,
-                    archive,
-                    two,
-                };
-                solve_setup(board, &shape, moves, setup, ctl)
-            })
-            .map_err(|e| Error::Internal(format!("cannot start the search thread: {e}")))?
-            .join()
-            .map_err(|_| Error::Internal("the search thread failed".into()))?
+    table::on_search_thread("grundy-cram", STACK_BYTES, || {
+        solve_setup(&shape, Setup::new(board, moves, table, archive, two), ctl)
     })
 }
 
@@ -1382,66 +1278,69 @@ pub fn solve_shape(
     archive: Option<&dyn Archive>,
     ctl: &Control,
 ) -> Result<Solution> {
-    let setup = Setup {
-        table,
-        archive,
-        two: false,
-    };
-    solve_setup(board, shape, moves, setup, ctl)
+    solve_setup(shape, Setup::new(board, moves, table, archive, false), ctl)
 }
 
-fn solve_setup(
-    board: &Board,
-    shape: &Shape,
-    moves: bool,
-    setup: Setup,
-    ctl: &Control,
-) -> Result<Solution> {
+/// [`solve_in`] on `u64` words when the board's box has at most 64 cells, with narrow table
+/// entries up to 104 cells.
+fn solve_setup(shape: &Shape, setup: Setup, ctl: &Control) -> Result<Solution> {
     let cells = shape.h as usize * shape.width();
+    let setup = Setup {
+        wide: cells > 104,
+        ..setup
+    };
     if cells <= 64 {
-        solve_in::<u64>(board, &shape.narrow(), moves, setup, false, ctl)
+        solve_in::<u64>(&shape.narrow(), setup, ctl)
     } else {
-        solve_in::<u128>(board, shape, moves, setup, cells > 104, ctl)
+        solve_in::<u128>(shape, setup, ctl)
     }
 }
 
-/// What [`solve_in`] is given besides the position: the table's bytes and the archive.
+/// What [`solve_in`] is given besides the position: the board it comes from, whether to find
+/// the winning moves, the table's bytes and entries, and the archive.
 #[derive(Clone, Copy)]
 struct Setup<'a> {
+    board: &'a Board,
+    moves: bool,
     table: u64,
     archive: Option<&'a dyn Archive>,
     /// Whether two engines search the board (when it pays, see [`solve_with_two_engines`]).
     two: bool,
+    /// Whether the table has wide entries (boxes of more than 104 cells).
+    wide: bool,
 }
 
-fn solve_in<B: Bits>(
-    board: &Board,
-    shape: &Shape<B>,
-    moves: bool,
-    setup: Setup,
-    wide: bool,
-    ctl: &Control,
-) -> Result<Solution> {
-    if setup.two && parallel::pays(shape) {
-        return parallel::solve_in(board, shape, moves, setup, wide, ctl);
+impl<'a> Setup<'a> {
+    /// Narrow entries unless changed.
+    fn new(
+        board: &'a Board,
+        moves: bool,
+        table: u64,
+        archive: Option<&'a dyn Archive>,
+        two: bool,
+    ) -> Setup<'a> {
+        Setup {
+            board,
+            moves,
+            table,
+            archive,
+            two,
+            wide: false,
+        }
     }
-    solve_alone(board, shape, moves, setup, wide, ctl)
 }
 
-/// [`solve_in`] with one engine on the calling thread.
-fn solve_alone<B: Bits>(
-    board: &Board,
-    shape: &Shape<B>,
-    moves: bool,
-    setup: Setup,
-    wide: bool,
-    ctl: &Control,
-) -> Result<Solution> {
+/// Solves `shape` (the board of `setup`) with two engines when that pays, else one on the
+/// calling thread.
+fn solve_in<B: Bits>(shape: &Shape<B>, setup: Setup, ctl: &Control) -> Result<Solution> {
+    if setup.two && parallel::pays(shape) {
+        return parallel::solve_in(shape, setup, ctl);
+    }
     let start = Instant::now();
     let mut engine =
-        CramEngine::<B>::with_entries(ctl, setup.table, wide)?.with_archive(setup.archive);
+        CramEngine::<B>::with_entries(ctl, setup.table, setup.wide)?.with_archive(setup.archive);
     let v = engine.value(shape)?;
-    let winning_moves = winning_moves(&mut engine, board, moves, v)?;
+    let winning_moves = winning_moves(&mut engine, setup.board, setup.moves, v)?;
     Ok(solution(v, winning_moves, engine.stats(), start))
 }
 

@@ -33,6 +33,7 @@ pub mod search;
 #[cfg(feature = "store")]
 pub mod store;
 pub mod sum;
+mod table;
 pub mod tartan;
 
 use std::fmt;

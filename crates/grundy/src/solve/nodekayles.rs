@@ -45,15 +45,17 @@
 //! # Memory
 //!
 //! The table holds exact values in buckets of one cache line (two entries of a mask, a tag
-//! and the value), reserved in full from the [`Control`]'s budget when the engine starts
-//! ([`table_bytes`]); a new entry takes an empty slot of its bucket, else the slot of the
-//! component with fewer vertices (the cheaper to recompute).
+//! and the value: the wide entries of the table the dedicated engines share), reserved in
+//! full from the [`Control`]'s budget when the engine starts ([`table_bytes`]); it starts
+//! small and doubles while half full, and a new entry takes an empty slot of its bucket, else
+//! the slot of the component with fewer vertices (the cheaper to recompute).
 
 use crate::control::{Control, Reservation};
 use crate::error::{Error, Result};
 use crate::game::families::node_kayles::{BitGraph, NodeKayles};
 use crate::game::Show;
 use crate::solve::search::{Settings, Solution, Stats, WinningMove};
+use crate::solve::table::{self, Table, BUCKET_BYTES};
 use crate::solve::{Outcome, Play};
 use std::time::Instant;
 
@@ -196,71 +198,12 @@ fn grid_key(comp: u128, cols: usize) -> (u128, u32) {
     (best, (hh * 256 + ww) as u32)
 }
 
-/// Bytes of one bucket of the table: one cache line.
-const BUCKET_BYTES: u64 = 64;
-
-/// One bucket: two entries of four words (mask low, mask high, meta, unused). The meta word of
-/// a used slot is the tag (bits 0–31, never 0), the value (32–39) and the vertices (40–47).
-/// Buckets are plain words so that the table is allocated zeroed: the system hands out its
-/// pages as the search first writes them.
-type Bucket = [u64; 8];
-
-/// A fast mix of a key (the finaliser of splitmix64).
-#[inline]
-fn hash(bits: u128, tag: u32) -> u64 {
-    let lo = bits as u64;
-    let hi = (bits >> 64) as u64;
-    let mut x = lo
-        ^ (hi ^ u64::from(tag) << 40)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(31);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
-struct Table {
-    buckets: Vec<Bucket>,
-    mask: usize,
-}
-
-impl Table {
-    fn new(buckets: usize) -> Table {
-        Table {
-            buckets: vec![[0; 8]; buckets],
-            mask: buckets - 1,
-        }
-    }
-
-    #[inline]
-    fn get(&self, (bits, tag): (u128, u32)) -> Option<u8> {
-        let b = &self.buckets[hash(bits, tag) as usize & self.mask];
-        let (lo, hi) = (bits as u64, (bits >> 64) as u64);
-        (0..2)
-            .find(|&k| b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] as u32 == tag)
-            .map(|k| (b[4 * k + 2] >> 32) as u8)
-    }
-
-    fn put(&mut self, (bits, tag): (u128, u32), value: u8) {
-        let b = &mut self.buckets[hash(bits, tag) as usize & self.mask];
-        let (lo, hi) = (bits as u64, (bits >> 64) as u64);
-        let size = |m: u64| m >> 40 & 0xff;
-        let k = (0..2)
-            .find(|&k| b[4 * k + 2] == 0)
-            .unwrap_or(usize::from(size(b[2]) > size(b[6])));
-        b[4 * k] = lo;
-        b[4 * k + 1] = hi;
-        b[4 * k + 2] = u64::from(tag) | u64::from(value) << 32 | u64::from(bits.count_ones()) << 40;
-    }
-}
-
 /// The bytes of the table for a graph of `n` vertices and a budget of `limit` bytes: half the
 /// budget, at most [`MAX_TABLE_BYTES`] and at most `2^(n + 4)` buckets, rounded down to a
 /// power of two of buckets.
 pub fn table_bytes(limit: u64, n: usize) -> u64 {
     let by_vertices = BUCKET_BYTES << (n + 4).min(40);
-    let b = ((limit / 2).min(MAX_TABLE_BYTES).min(by_vertices) / BUCKET_BYTES).max(1);
-    (1u64 << (63 - b.leading_zeros())) * BUCKET_BYTES
+    Table::buckets(table::share(limit, MAX_TABLE_BYTES).min(by_vertices)) as u64 * BUCKET_BYTES
 }
 
 /// The error for a graph whose table does not fit the budget.
@@ -307,11 +250,10 @@ impl<'a, 'c> NodeKaylesEngine<'a, 'c> {
     /// An engine for `graph` with a table of at most `table` bytes, reserved from `ctl`'s
     /// budget together with the search's stack.
     pub fn new(ctl: &'a Control<'c>, graph: Masks, table: u64) -> Result<Self> {
-        let buckets = (table / BUCKET_BYTES) as usize;
-        if buckets == 0 {
+        if table < BUCKET_BYTES {
             return Err(no_room());
         }
-        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let buckets = Table::buckets(table);
         let bytes = buckets as u64 * BUCKET_BYTES;
         let reservation = ctl.reserve(
             bytes + STACK_BYTES as u64,
@@ -320,7 +262,7 @@ impl<'a, 'c> NodeKaylesEngine<'a, 'c> {
         Ok(NodeKaylesEngine {
             ctl,
             graph,
-            table: Table::new(buckets),
+            table: Table::new(buckets, true),
             stats: Stats {
                 table_bytes: bytes,
                 ..Stats::default()
@@ -484,14 +426,8 @@ pub fn solve(
         ctl.memory().limit().saturating_sub(STACK_BYTES as u64),
         g.len(),
     );
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("grundy-node-kayles".into())
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || solve_masks(family, g, masks, moves, table, ctl))
-            .map_err(|e| Error::Internal(format!("cannot start the search thread: {e}")))?
-            .join()
-            .map_err(|_| Error::Internal("the search thread failed".into()))?
+    table::on_search_thread("grundy-node-kayles", STACK_BYTES, || {
+        solve_masks(family, g, masks, moves, table, ctl)
     })
 }
 

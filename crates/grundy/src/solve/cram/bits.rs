@@ -50,6 +50,8 @@ pub trait Bits:
     fn shl(self, n: usize) -> Self;
     /// `self >> n`, 0 when `n` is the width or more.
     fn shr(self, n: usize) -> Self;
+    /// `self + o`, modulo the word.
+    fn add(self, o: Self) -> Self;
     /// Set bits.
     fn ones(self) -> u32;
     /// Trailing zeros.
@@ -94,6 +96,10 @@ macro_rules! impl_bits {
             #[inline]
             fn shr(self, n: usize) -> Self {
                 self.checked_shr(n as u32).unwrap_or(0)
+            }
+            #[inline]
+            fn add(self, o: Self) -> Self {
+                self.wrapping_add(o)
             }
             #[inline]
             fn ones(self) -> u32 {

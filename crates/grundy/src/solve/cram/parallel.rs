@@ -21,7 +21,6 @@ use super::{
 };
 use crate::control::Control;
 use crate::error::Error;
-use crate::game::families::cram::Board;
 use crate::game::hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -140,22 +139,16 @@ pub(super) fn pays<B: Bits>(shape: &Shape<B>) -> bool {
 }
 
 /// [`super::solve_in`] with two engines (see the module documentation).
-pub(super) fn solve_in<B: Bits>(
-    board: &Board,
-    shape: &Shape<B>,
-    moves: bool,
-    setup: Setup,
-    wide: bool,
-    ctl: &Control,
-) -> Result<Solution> {
+pub(super) fn solve_in<B: Bits>(shape: &Shape<B>, setup: Setup, ctl: &Control) -> Result<Solution> {
     let start = Instant::now();
     let shared_bytes = (setup.table / 4).max(ENTRY_BYTES);
     let _shared_reservation = ctl.reserve(shared_bytes, "the values the two searches share")?;
     let shared = Shared::new((shared_bytes / ENTRY_BYTES) as usize, setup.archive);
     let stop = AtomicBool::new(false);
     let half = setup.table / 2;
-    let mut main = CramEngine::<B>::with_entries(ctl, half, wide)?.with_archive(Some(&shared));
-    let mut helper = CramEngine::<B>::with_entries(ctl, half, wide)?.with_archive(Some(&shared));
+    let (wide, shared) = (setup.wide, Some(&shared as &dyn Archive));
+    let mut main = CramEngine::<B>::with_entries(ctl, half, wide)?.with_archive(shared);
+    let mut helper = CramEngine::<B>::with_entries(ctl, half, wide)?.with_archive(shared);
     main.stop = Some(&stop);
     helper.stop = Some(&stop);
     helper.reverse_root = true;
@@ -187,7 +180,7 @@ pub(super) fn solve_in<B: Bits>(
         (Err(e), Err(f)) => return Err(if is_superseded(&e) { f } else { e }),
     };
     stop.store(false, Ordering::Relaxed);
-    let winning_moves = super::winning_moves(&mut main, board, moves, v)?;
+    let winning_moves = super::winning_moves(&mut main, setup.board, setup.moves, v)?;
     let (a, b) = (main.stats(), helper.stats());
     let mut stats = a;
     stats.positions += b.positions;

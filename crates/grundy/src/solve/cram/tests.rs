@@ -130,6 +130,16 @@ fn shape() -> impl Strategy<Value = Shape> {
         })
 }
 
+/// The row of a bit without a division is the quotient, for every bit and width.
+#[test]
+fn rows_without_division_are_quotients() {
+    for w in 1..=128 {
+        for i in 0..128 {
+            assert_eq!(row_of(i, w), i / w, "{i} / {w}");
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -140,6 +150,35 @@ proptest! {
         prop_assert!(images(s).contains(&c) || images(c).contains(&s));
         for im in images(s) {
             prop_assert_eq!(im.canonical(), c);
+        }
+    }
+
+    /// The segments found by carries are those a flood fill along the followed horizontal
+    /// edges finds one step at a time, on words of both widths.
+    #[test]
+    fn segments_by_carries_are_the_flood_fill(
+        s in shape(),
+        more in any::<u128>(),
+        follow in any::<[u128; 3]>(),
+        pick in any::<[u128; 2]>(),
+    ) {
+        // Three cells in four free, seven edges in eight followed, one seed in four cells.
+        let w = s.width();
+        let p = (s.bits | more) & low(s.h as usize * w);
+        let seeds = p & pick[0] & pick[1];
+        let right = !<u128 as Bits>::last_col(w) & (follow[0] | follow[1] | follow[2]);
+        let mut fill = seeds;
+        loop {
+            let grown = (fill | (fill & right) << 1 | (fill >> 1 & right)) & p;
+            if grown == fill {
+                break;
+            }
+            fill = grown;
+        }
+        prop_assert_eq!(Rows::new(p, right, w).spans(seeds), fill);
+        if s.h as usize * w <= 64 {
+            let narrow = Rows::new(p as u64, right as u64, w).spans(seeds as u64);
+            prop_assert_eq!(u128::from(narrow), fill);
         }
     }
 
@@ -211,58 +250,6 @@ fn equal_parts_cancel() {
     assert_eq!(parts.len, 0);
     Shape::split(0b11011011u128, 8, &mut parts);
     assert_eq!(parts.len, 1);
-}
-
-/// Growing the table (splitting each bucket in place) keeps every entry and its value; a full
-/// table answers with the stored value or nothing, never another value.
-#[test]
-fn the_table_keeps_its_entries_when_it_grows() {
-    for wide in [false, true] {
-        let shape = |i: u128| Shape {
-            bits: i.wrapping_mul(0x9E37_79B9_7F4A_7C15) & low(if wide { 128 } else { 104 }),
-            w: (i % 7 + 5) as u8,
-            h: 9,
-        };
-        let mut t = Table::new(1 << 14, wide);
-        // 300 shapes, leaving out those that would overfill their bucket.
-        let slots = if wide { 2 } else { 4 };
-        let mut load = HashMap::new();
-        let kept: Vec<u128> = (0..300)
-            .filter(|&i| {
-                let n = load
-                    .entry(hash(shape(i).bits, shape(i).w) as usize % FIRST_BUCKETS)
-                    .or_insert(0);
-                *n += 1;
-                *n <= slots
-            })
-            .collect();
-        assert!(kept.len() > 250);
-        for &i in &kept {
-            t.insert(shape(i).bits, shape(i).w, (i % 64) as u8);
-        }
-        for _ in 0..3 {
-            for &i in &kept {
-                assert_eq!(t.get(&shape(i)), Some((i % 64) as u8), "{i}");
-            }
-            t.grow();
-        }
-        assert_eq!(t.buckets.len(), FIRST_BUCKETS << 3);
-        // Filled far past its slots: what it answers is right.
-        let mut t = Table::new(16, wide);
-        for i in 0..10_000 {
-            t.put(&shape(i), (i % 61) as u8);
-        }
-        let kept = (0..10_000)
-            .filter(|&i| match t.get(&shape(i)) {
-                Some(v) => {
-                    assert_eq!(v, (i % 61) as u8);
-                    true
-                }
-                None => false,
-            })
-            .count();
-        assert!(kept > 0 && kept <= 64, "{kept}");
-    }
 }
 
 fn sparse_board() -> impl Strategy<Value = Board> {
@@ -393,24 +380,14 @@ fn dense_board() -> impl Strategy<Value = Board> {
 fn two_engines(b: &Board, archive: Option<&dyn Archive>) -> Solution {
     let ctl = Control::none();
     let s = Shape::from_board(b).unwrap().narrow::<u64>();
-    let setup = Setup {
-        table: 1 << 22,
-        archive,
-        two: true,
-    };
-    parallel::solve_in(b, &s, true, setup, false, &ctl).unwrap()
+    parallel::solve_in(&s, Setup::new(b, true, 1 << 22, archive, true), &ctl).unwrap()
 }
 
 /// The value of `b` by one engine.
 fn one_engine(b: &Board, archive: Option<&dyn Archive>) -> Solution {
     let ctl = Control::none();
     let s = Shape::from_board(b).unwrap().narrow::<u64>();
-    let setup = Setup {
-        table: 1 << 22,
-        archive,
-        two: false,
-    };
-    solve_alone(b, &s, true, setup, false, &ctl).unwrap()
+    solve_in(&s, Setup::new(b, true, 1 << 22, archive, false), &ctl).unwrap()
 }
 
 proptest! {
@@ -471,12 +448,8 @@ fn the_archive_gets_exact_values_of_large_regions() {
     // its options) takes no search.
     let ctl = Control::none();
     let s = Shape::from_board(&b).unwrap().narrow::<u64>();
-    let setup = Setup {
-        table: 1 << 22,
-        archive: Some(&memo),
-        two: false,
-    };
-    let again = solve_alone(&b, &s, false, setup, false, &ctl).unwrap();
+    let setup = Setup::new(&b, false, 1 << 22, Some(&memo), false);
+    let again = solve_in(&s, setup, &ctl).unwrap();
     assert_eq!(again.value, Some(3));
     assert_eq!(again.stats.positions, 0);
     let b = Board::empty(5, 6).unwrap();

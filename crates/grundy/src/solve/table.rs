@@ -1,0 +1,349 @@
+//! What the dedicated engines of games by rules share: a transposition table of exact values in
+//! buckets of one cache line, the table's share of the memory budget, and the search thread.
+//!
+//! # The table
+//!
+//! A key is a set of up to 128 bits (a region's cells, a component's vertices) and a tag (the
+//! width of a region's box, or a component's shape), never 0. An entry holds the key, the
+//! value and the number of set bits of the key (the size of the position, the cost of
+//! computing it again). A bucket holds four *narrow* entries of two words (keys of at most 104
+//! bits and tags below 256) or two *wide* entries of four words:
+//!
+//! * narrow: the key's low 64 bits, then its bits 64–103 (bits 0–39 of the second word), tag
+//!   (40–47), value (48–55) and size (56–63);
+//! * wide: the low bits, the high bits, then the tag (bits 0–31), value (32–39) and size
+//!   (40–47); the fourth word is unused.
+//!
+//! A slot is used iff its tag is not 0. An entry lives in the bucket its hash (the finaliser of
+//! splitmix64 over the key) names, modulo the number of buckets, a power of two.
+//!
+//! **Size.** The most buckets a table may have is reserved from the budget when its engine
+//! starts; the table starts with [`FIRST_BUCKETS`] (so that a small search stays in the cache)
+//! and doubles while it holds more entries than half its slots. Doubling `n` buckets to `2n`
+//! moves the entries of bucket `i` whose hash has bit `n` set to bucket `i + n`: the hash
+//! modulo `2n` is `i` or `i + n`, and bucket `i + n` is new, so only those entries fill it.
+//!
+//! **Replacement.** Once at its largest a new entry takes an empty slot of its bucket or the
+//! slot of its own key, else the slot of the entry of the smallest size (the cheapest to
+//! compute again). The table never gives a wrong value: an entry is found only under its full
+//! key, and a replaced entry is simply missing.
+
+use crate::error::{Error, Result};
+
+/// Bytes of one bucket of the table: one cache line.
+pub(crate) const BUCKET_BYTES: u64 = 64;
+
+/// The buckets a table starts with.
+pub(crate) const FIRST_BUCKETS: usize = 1 << 10;
+
+/// The bits of a narrow entry's second word that identify the key.
+const NARROW_KEY: u64 = (1 << 48) - 1;
+
+/// The most bits of a narrow entry's key.
+pub(crate) const NARROW_BITS: usize = 104;
+
+/// One bucket: four narrow entries of two words, or two wide entries of four words.
+#[derive(Clone, Copy, Default)]
+#[repr(align(64))]
+struct Bucket([u64; 8]);
+
+/// A fast mix of a key's bits and tag (the finaliser of splitmix64).
+#[inline]
+pub(crate) fn hash(bits: u128, tag: u32) -> u64 {
+    let lo = bits as u64;
+    let hi = (bits >> 64) as u64;
+    let mut x = lo
+        ^ (hi ^ u64::from(tag) << 40)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(31);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// The bytes a table may take under a budget of `limit` bytes: half the budget, at most `max`
+/// (the other half is left to what the engine holds besides and to the caller).
+#[inline]
+pub(crate) fn share(limit: u64, max: u64) -> u64 {
+    (limit / 2).min(max)
+}
+
+/// The transposition table (see the module documentation).
+pub(crate) struct Table {
+    buckets: Vec<Bucket>,
+    mask: usize,
+    /// The most buckets the table grows to.
+    cap: usize,
+    /// Entries written (an upper bound of the entries held).
+    written: usize,
+    wide: bool,
+}
+
+impl Table {
+    /// The buckets of a table of at most `bytes`: a power of two, at least one.
+    pub(crate) fn buckets(bytes: u64) -> usize {
+        let b = (bytes / BUCKET_BYTES).max(1);
+        1usize << (63 - b.leading_zeros())
+    }
+
+    /// A table of at most `cap` buckets (a power of two), with wide entries if `wide` (narrow
+    /// ones hold keys of at most [`NARROW_BITS`] bits and tags below 256).
+    pub(crate) fn new(cap: usize, wide: bool) -> Table {
+        let n = cap.min(FIRST_BUCKETS);
+        let mut buckets = Vec::with_capacity(cap);
+        buckets.resize(n, Bucket::default());
+        Table {
+            buckets,
+            mask: n - 1,
+            cap,
+            written: 0,
+            wide,
+        }
+    }
+
+    /// The value recorded for the key `(bits, tag)`, if it is there.
+    #[inline]
+    pub(crate) fn get(&self, (bits, tag): (u128, u32)) -> Option<u8> {
+        let b = &self.buckets[hash(bits, tag) as usize & self.mask].0;
+        let (lo, hi) = (bits as u64, (bits >> 64) as u64);
+        if self.wide {
+            (0..2)
+                .find(|&k| b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] as u32 == tag)
+                .map(|k| (b[4 * k + 2] >> 32) as u8)
+        } else {
+            let key = hi | u64::from(tag) << 40;
+            (0..4)
+                .find(|&k| b[2 * k] == lo && b[2 * k + 1] & NARROW_KEY == key)
+                .map(|k| (b[2 * k + 1] >> 48) as u8)
+        }
+    }
+
+    /// Asks the processor to bring the bucket of `(bits, tag)` into the cache (a hint: nothing
+    /// is read).
+    #[inline]
+    pub(crate) fn prefetch(&self, (bits, tag): (u128, u32)) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b = &self.buckets[hash(bits, tag) as usize & self.mask];
+            // SAFETY: a prefetch reads no memory and cannot fault; the address is that of a
+            // bucket of the table, and SSE (where the instruction lives) is part of x86-64.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    (b as *const Bucket).cast(),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (bits, tag);
+    }
+
+    /// Records that `(bits, tag)` has the value `value`, growing the table first while it is
+    /// half full and below its largest size.
+    pub(crate) fn put(&mut self, (bits, tag): (u128, u32), value: u8) {
+        let slots = if self.wide { 2 } else { 4 };
+        if self.written * 2 >= self.buckets.len() * slots && self.buckets.len() < self.cap {
+            self.grow();
+        }
+        self.written += 1;
+        self.insert(bits, tag, value);
+    }
+
+    fn insert(&mut self, bits: u128, tag: u32, value: u8) {
+        debug_assert!(tag != 0);
+        let i = hash(bits, tag) as usize & self.mask;
+        let b = &mut self.buckets[i].0;
+        let (lo, hi) = (bits as u64, (bits >> 64) as u64);
+        let size = u64::from(bits.count_ones());
+        if self.wide {
+            let same = |b: &[u64; 8], k: usize| {
+                b[4 * k + 2] == 0
+                    || (b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] as u32 == tag)
+            };
+            let k = (0..2)
+                .find(|&k| same(b, k))
+                .unwrap_or(usize::from(b[2] >> 40 > b[6] >> 40));
+            b[4 * k] = lo;
+            b[4 * k + 1] = hi;
+            b[4 * k + 2] = u64::from(tag) | u64::from(value) << 32 | size << 40;
+        } else {
+            debug_assert!(tag < 256 && bits >> NARROW_BITS == 0);
+            let key = hi | u64::from(tag) << 40;
+            let k = (0..4)
+                .find(|&k| {
+                    b[2 * k + 1] == 0 || (b[2 * k] == lo && b[2 * k + 1] & NARROW_KEY == key)
+                })
+                .unwrap_or_else(|| (0..4).min_by_key(|&k| b[2 * k + 1] >> 56).unwrap_or(0));
+            b[2 * k] = lo;
+            b[2 * k + 1] = key | u64::from(value) << 48 | size << 56;
+        }
+    }
+
+    /// Doubles the buckets in place: the entries of bucket `i` whose hash has the new bit go to
+    /// bucket `i + n`, which only they fill.
+    fn grow(&mut self) {
+        let n = self.buckets.len();
+        self.buckets.resize(2 * n, Bucket::default());
+        self.mask = 2 * n - 1;
+        let (words, step) = if self.wide { (4, 2) } else { (2, 4) };
+        for i in 0..n {
+            let mut moved = 0;
+            for k in 0..step {
+                let e = self.buckets[i].0;
+                let e = &e[words * k..words * k + words];
+                let (bits, tag) = if self.wide {
+                    if e[2] == 0 {
+                        continue;
+                    }
+                    (u128::from(e[0]) | u128::from(e[1]) << 64, e[2] as u32)
+                } else {
+                    if e[1] == 0 {
+                        continue;
+                    }
+                    let hi = e[1] & ((1 << 40) - 1);
+                    (
+                        u128::from(e[0]) | u128::from(hi) << 64,
+                        (e[1] >> 40) as u8 as u32,
+                    )
+                };
+                if hash(bits, tag) as usize & n != 0 {
+                    let to = &mut self.buckets[i + n].0;
+                    to[words * moved..words * moved + words].copy_from_slice(e);
+                    moved += 1;
+                    self.buckets[i].0[words * k..words * k + words].fill(0);
+                }
+            }
+        }
+    }
+
+    /// The bytes in use.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.buckets.len() as u64 * BUCKET_BYTES
+    }
+}
+
+/// Runs `search` on a thread of its own named `name` with a stack of `stack` bytes (the
+/// engines recurse once or twice per move on a line of play), and returns what it returns.
+pub(crate) fn on_search_thread<T: Send>(
+    name: &str,
+    stack: usize,
+    search: impl FnOnce() -> Result<T> + Send,
+) -> Result<T> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name(name.into())
+            .stack_size(stack)
+            .spawn_scoped(scope, search)
+            .map_err(|e| Error::Internal(format!("cannot start the search thread: {e}")))?
+            .join()
+            .map_err(|_| Error::Internal("the search thread failed".into()))?
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// A key of at most `bits` bits and a tag, spread by `i`.
+    fn key(i: u128, bits: usize, big_tags: bool) -> (u128, u32) {
+        let mask = if bits >= 128 {
+            u128::MAX
+        } else {
+            (1 << bits) - 1
+        };
+        let tag = if big_tags {
+            (i % 7 + 1) as u32 * 256 + (i % 5) as u32
+        } else {
+            (i % 7 + 5) as u32
+        };
+        (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) & mask, tag)
+    }
+
+    /// Growing the table (splitting each bucket in place) keeps every entry and its value; a
+    /// full table answers with the stored value or nothing, never another value.
+    #[test]
+    fn the_table_keeps_its_entries_when_it_grows() {
+        for (wide, big_tags) in [(false, false), (true, false), (true, true)] {
+            let bits = if wide { 128 } else { NARROW_BITS };
+            let key = |i| key(i, bits, big_tags);
+            let mut t = Table::new(1 << 14, wide);
+            // 300 keys, leaving out those that would overfill their bucket.
+            let slots = if wide { 2 } else { 4 };
+            let mut load = HashMap::new();
+            let kept: Vec<u128> = (0..300)
+                .filter(|&i| {
+                    let (b, tag) = key(i);
+                    let n = load
+                        .entry(hash(b, tag) as usize % FIRST_BUCKETS)
+                        .or_insert(0);
+                    *n += 1;
+                    *n <= slots
+                })
+                .collect();
+            assert!(kept.len() > 250);
+            for &i in &kept {
+                let (b, tag) = key(i);
+                t.insert(b, tag, (i % 64) as u8);
+            }
+            for _ in 0..3 {
+                for &i in &kept {
+                    let (b, tag) = key(i);
+                    assert_eq!(t.get((b, tag)), Some((i % 64) as u8), "{i}");
+                }
+                t.grow();
+            }
+            assert_eq!(t.buckets.len(), FIRST_BUCKETS << 3);
+            // Filled far past its slots: what it answers is right.
+            let mut t = Table::new(16, wide);
+            for i in 0..10_000 {
+                let (b, tag) = key(i);
+                t.put((b, tag), (i % 61) as u8);
+            }
+            let kept = (0..10_000)
+                .filter(|&i| {
+                    let (b, tag) = key(i);
+                    match t.get((b, tag)) {
+                        Some(v) => {
+                            assert_eq!(v, (i % 61) as u8);
+                            true
+                        }
+                        None => false,
+                    }
+                })
+                .count();
+            assert!(kept > 0 && kept <= 64, "{kept}");
+        }
+    }
+
+    /// A key is found only under its own tag, and a full bucket gives up its smallest entry.
+    #[test]
+    fn keys_differ_by_tag_and_the_smallest_entry_is_replaced() {
+        for wide in [false, true] {
+            let mut t = Table::new(1, wide);
+            t.put((0b111, 3), 5);
+            assert_eq!(t.get((0b111, 3)), Some(5));
+            assert_eq!(t.get((0b111, 4)), None);
+            // Fill the only bucket with larger keys: the three-bit key goes first.
+            let slots = if wide { 2 } else { 4 };
+            for k in 0..slots {
+                t.put(((1 << (10 + k)) - 1, 9), k as u8);
+            }
+            assert_eq!(t.get((0b111, 3)), None);
+            assert!((0..slots).all(|k| t.get(((1 << (10 + k)) - 1, 9)) == Some(k as u8)));
+        }
+    }
+
+    #[test]
+    fn the_share_is_half_the_budget_at_most_the_cap() {
+        assert_eq!(share(1 << 20, 1 << 30), 1 << 19);
+        assert_eq!(share(1 << 40, 1 << 30), 1 << 30);
+        assert_eq!(Table::buckets(0), 1);
+        assert_eq!(Table::buckets(64 * 5), 4);
+    }
+
+    #[test]
+    fn the_search_thread_gives_back_its_answer() {
+        assert_eq!(on_search_thread("t", 1 << 16, || Ok(7)).unwrap(), 7);
+        assert!(on_search_thread::<u8>("t", 1 << 16, || Err(Error::Internal("x".into()))).is_err());
+    }
+}
