@@ -3,11 +3,12 @@
 //! ([`grundy::solve::search`], its default settings) on the same positions, in one run:
 //! positions per second of the dedicated engine and its speed-up.
 //!
-//! `cargo bench -p grundy --bench boards`. With `-- reach SECONDS` it instead solves
-//! Node-Kayles on `3 × n` grids and on the generalized Petersen graphs `P(n, 2)` for growing
-//! `n` with the dedicated engine, each family until a graph takes more than SECONDS, and prints
-//! each value with its time (the table "How far Node-Kayles reaches" of
-//! `docs/games-by-rules.md`).
+//! `cargo bench -p grundy --bench boards` (`-- node-kayles`: Node-Kayles only). With
+//! `-- reach SECONDS` it instead solves Node-Kayles on `3 × n` grids, on the generalized
+//! Petersen graphs `P(n, 2)` and on the `n × n` queens graphs for growing `n` with the
+//! dedicated engine, each family until a graph takes more than SECONDS, and prints each value
+//! with its time in one process (the table "How far Node-Kayles reaches" of
+//! `docs/games-by-rules.md` solves each graph in a run of its own).
 
 mod common;
 
@@ -19,16 +20,12 @@ use grundy::solve::search::{self, Settings, Solution};
 use grundy::solve::{chomp as chomp_engine, nodekayles, Play};
 use std::time::{Duration, Instant};
 
-/// The generalized Petersen graph `P(n, k)`: outer cycle `0..n`, spokes `i – n + i`, inner
-/// edges `n + i – n + (i + k) mod n`.
 fn petersen(n: usize, k: usize) -> BitGraph {
-    let mut edges = Vec::new();
-    for i in 0..n {
-        edges.push((i, (i + 1) % n));
-        edges.push((i, n + i));
-        edges.push((n + i, n + (i + k) % n));
-    }
-    BitGraph::from_edges(2 * n, &edges).expect("at most 512 vertices")
+    nodekayles::petersen(n, k).expect("at most 512 vertices")
+}
+
+fn queens(n: usize) -> BitGraph {
+    nodekayles::queens(n).expect("at most 512 vertices")
 }
 
 fn solved(s: grundy::Result<Solution>) -> Solution {
@@ -76,6 +73,8 @@ fn node_kayles_rows(runs: usize) {
         ("grid:4x5", BitGraph::grid(4, 5).unwrap()),
         ("grid:5x6", BitGraph::grid(5, 6).unwrap()),
         ("P(10,2)", petersen(10, 2)),
+        ("P(12,2)", petersen(12, 2)),
+        ("queens:5", queens(5)),
         ("cycle:30", BitGraph::cycle(30).unwrap()),
     ];
     for (name, g) in &graphs {
@@ -142,10 +141,15 @@ fn main() {
         reach("P(n,2), n = ", 5, limit, |n| {
             (2 * n <= nodekayles::MAX_VERTICES).then(|| petersen(n, 2))
         });
+        reach("queens ", 1, limit, |n| {
+            (n * n <= nodekayles::MAX_VERTICES).then(|| queens(n))
+        });
         return;
     }
     let start = Instant::now();
-    chomp_rows(5);
+    if !args.iter().any(|a| a == "node-kayles") {
+        chomp_rows(5);
+    }
     node_kayles_rows(3);
     println!("\n(total {})", fmt_duration(start.elapsed()));
 }

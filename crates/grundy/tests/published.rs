@@ -6,6 +6,7 @@
 //! implementations live beside those engines; this file holds what a researcher can check against
 //! a book, a paper or the OEIS.
 
+use grundy::game::families::node_kayles::{BitGraph, NodeKayles};
 use grundy::game::families::wythoff::{p_position, Wythoff};
 use grundy::heap::HeapGame;
 use grundy::nimber::reference::mul_u64;
@@ -13,6 +14,8 @@ use grundy::nimber::Nim64;
 use grundy::ordinal::nim_mul::ClosureField;
 use grundy::pattern::value::{analyze, DEFAULT_MAX};
 use grundy::solve::acyclic::AcyclicSolver;
+use grundy::solve::nodekayles::{self, petersen, queens};
+use grundy::solve::Play;
 use grundy::Control;
 
 fn game(name: &str) -> HeapGame {
@@ -254,5 +257,70 @@ fn misere_quotient_orders() {
     for &(name, max_heap, order, source) in MISERE_ORDERS {
         let q = grundy::misere::quotient(&game(name), max_heap, &Control::none()).unwrap();
         assert_eq!(q.order(), order, "{name} to heap {max_heap} ({source})");
+    }
+}
+
+/// Node-Kayles on the `3 × n` grid, `n = 1, …, 16`: OEIS A316632 (Brown, Daugherty, Fiorini et
+/// al., "Nimber sequences of Node-Kayles games", J. Integer Sequences 23, 2020).
+const NODE_KAYLES_3XN: [u64; 16] = [2, 1, 1, 0, 3, 3, 2, 2, 2, 3, 3, 5, 2, 4, 1, 3];
+
+/// Node-Kayles on the generalized Petersen graph `P(n, 2)`, `n = 5, …, 26`: OEIS A316533.
+const NODE_KAYLES_PETERSEN: [u64; 22] = [
+    1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+];
+
+/// Node-Kayles on the `n × n` queens graph (the non-attacking queens game), `n = 0, …, 11`:
+/// OEIS A344227 (Noon and Van Brummelen, "The non-attacking queens game", College Math. J.
+/// 37, 2006, for `n ≤ 10`).
+const NODE_KAYLES_QUEENS: [u64; 12] = [0, 1, 1, 2, 1, 3, 1, 2, 3, 1, 0, 1];
+
+fn node_kayles(g: BitGraph) -> u64 {
+    let s = nodekayles::solve(
+        &NodeKayles::default(),
+        &g,
+        Play::Normal,
+        false,
+        &Control::none(),
+    );
+    s.unwrap().value.unwrap()
+}
+
+#[test]
+fn node_kayles_on_3xn_grids() {
+    for (i, &want) in NODE_KAYLES_3XN.iter().enumerate() {
+        let g = BitGraph::grid(3, i + 1).unwrap();
+        assert_eq!(node_kayles(g), want, "3x{}", i + 1);
+    }
+}
+
+/// `P(n, 2)` to `n = 20` and the queens graphs to `9 × 9` (a second each at most).
+#[test]
+fn node_kayles_on_petersen_and_queens_graphs() {
+    for (i, &want) in NODE_KAYLES_PETERSEN[..16].iter().enumerate() {
+        assert_eq!(
+            node_kayles(petersen(i + 5, 2).unwrap()),
+            want,
+            "P({}, 2)",
+            i + 5
+        );
+    }
+    for (n, &want) in NODE_KAYLES_QUEENS[..10].iter().enumerate() {
+        assert_eq!(node_kayles(queens(n).unwrap()), want, "{n} queens");
+    }
+}
+
+#[test]
+#[ignore = "takes about 1 min of CPU; run with --ignored"]
+fn node_kayles_on_the_largest_published_petersen_and_queens_graphs() {
+    for (i, &want) in NODE_KAYLES_PETERSEN.iter().enumerate().skip(16) {
+        assert_eq!(
+            node_kayles(petersen(i + 5, 2).unwrap()),
+            want,
+            "P({}, 2)",
+            i + 5
+        );
+    }
+    for (n, &want) in NODE_KAYLES_QUEENS.iter().enumerate().skip(10) {
+        assert_eq!(node_kayles(queens(n).unwrap()), want, "{n} queens");
     }
 }

@@ -10,7 +10,22 @@
 //! the disjunctive sum of its components and its value the xor of theirs (Sprague-Grundy);
 //! components are found by flood fill over the adjacency masks.
 //!
-//! **Keys.** A component is stored under its mask. When `G` is the `r × c` grid (vertex
+//! **Paths, cycles and cliques** are answered without the table, from the degrees inside the
+//! component (`m` vertices, connected): all degrees `m − 1` is the clique `K_m`, of value 1
+//! (every move empties it); degrees at most 2 summing to `2(m − 1)` is a path (a connected
+//! graph with `m − 1` edges is a tree, and a tree of degree at most 2 a path), of value
+//! Dawson's Chess at `m` (`octal:0.137`: taking vertex `i` leaves paths of `i − 1` and
+//! `m − i − 2` vertices); summing to `2m` is the cycle `C_m`, every move leaving the path of
+//! `m − 3` vertices, so of value 1 if that path's value is 0 and 0 otherwise.
+//!
+//! **Keys.** Any other component is stored under an image of its mask under the automorphisms
+//! of `G` (up to 128 of them, found by backtracking when the engine starts): the least image
+//! under those that map one of its anchors (its vertices of least degree inside it, then of
+//! least orbit) onto the least vertex of the anchor's orbit. An automorphism maps a set of
+//! vertices onto one inducing an isomorphic subgraph, so any image is a sound key, and when
+//! the whole group is found every image of a component gets the same key (the `symmetry`
+//! module has the proof): a component met rotated or reflected in a generalized Petersen
+//! graph, a cycle or a queens graph is searched once. When `G` is the `r × c` grid (vertex
 //! `i · c + j` at row `i`, column `j`, as [`BitGraph::grid`] numbers it), a component is
 //! stored instead as its cells cropped to their bounding box, the least image under the
 //! symmetries of the box (four reflections of a rectangle oriented with fewer rows than
@@ -35,6 +50,14 @@
 //! answer was exact and removed `x` — yet `x` is left. So `g(C) = x`. ∎ Hence once
 //! `P ∩ R = ∅` the answer is "not in `R`" and the search stops.
 //!
+//! *Negative answers are kept.* If `g(C) ≤ max R`, then `g(C)` is never removed from `P` (it
+//! is no option's value, and removed as `max P` it would exceed the final `x`, so
+//! `x < g(C) ≤ max R` and the claim gives `g(C) = x`, absurd). So a search that stops with
+//! candidates `P` shows that `C` has no value in `[0, max R] ∖ P`. The table keeps these
+//! values (those below 64) for `C` when it learns no exact value; a later question `R′`
+//! about `C` is asked as `R′ ∖ X` for the values `X` excluded so far, and answered "not in
+//! `R′`" at once when nothing is left.
+//!
 //! An option that is a sum `D₁ + … + Dᵣ` of components has `g = g(D₁) ⊕ … ⊕ g(Dᵣ)`: the
 //! values of all but the largest are computed, and the largest is asked about `Q ⊕ x`, the set
 //! `{q ⊕ x : q ∈ Q}` for `x` the xor of the others (`g(D₁ + … + Dᵣ) ∈ Q` iff
@@ -44,20 +67,23 @@
 //!
 //! # Memory
 //!
-//! The table holds exact values in buckets of one cache line (two entries of a mask, a tag
-//! and the value: the wide entries of the table the dedicated engines share), reserved in
-//! full from the [`Control`]'s budget when the engine starts ([`table_bytes`]); it starts
-//! small and doubles while half full, and a new entry takes an empty slot of its bucket, else
-//! the slot of the component with fewer vertices (the cheaper to recompute).
+//! The table holds exact values and excluded values in buckets of one cache line (two entries
+//! of a key, a tag, the value and the excluded values: the wide entries of the table the
+//! dedicated engines share), reserved in full from the [`Control`]'s budget when the engine
+//! starts ([`table_bytes`]); it starts small and doubles while half full, and a new entry takes
+//! the slot of its key, else an empty slot of its bucket, else the slot of the component with
+//! fewer vertices (the cheaper to recompute). The automorphisms take at most 33 KB
+//! (128 permutations of 128 bytes, and the lists of those fixing each vertex's orbit).
 
 use crate::control::{Control, Reservation};
 use crate::error::{Error, Result};
 use crate::game::families::node_kayles::{BitGraph, NodeKayles};
 use crate::game::Show;
 use crate::solve::search::{Settings, Solution, Stats, WinningMove};
-use crate::solve::table::{self, Table, BUCKET_BYTES};
+use crate::solve::table::{self, Known, Table, BUCKET_BYTES};
 use crate::solve::{Outcome, Play};
 use std::time::Instant;
+use symmetry::Symmetries;
 
 /// The most vertices a graph may have for this engine (values are kept as 128-bit sets).
 pub const MAX_VERTICES: usize = 127;
@@ -76,9 +102,9 @@ const PROGRESS_EVERY: u64 = 1 << 14;
 const ALL: u128 = u128::MAX;
 
 /// How components are keyed (see the module documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Geometry {
-    /// By their mask.
+    /// By the least image of their mask under automorphisms of the graph.
     Masks,
     /// Cells of an `rows × cols` grid, cropped and under the symmetries of their box.
     Grid { cols: usize },
@@ -91,6 +117,10 @@ pub struct Masks {
     /// `adj[v]`: the neighbours of `v`.
     adj: Vec<u128>,
     geometry: Geometry,
+    /// Automorphisms of the graph (none kept for a grid, keyed by its geometry).
+    syms: Symmetries,
+    /// `paths[k]`: the value of a path of `k` vertices (Dawson's Chess, `octal:0.137`).
+    paths: [u8; MAX_VERTICES + 1],
 }
 
 impl Masks {
@@ -101,14 +131,24 @@ impl Masks {
         if n > MAX_VERTICES {
             return None;
         }
-        let adj = (0..n)
+        let adj: Vec<u128> = (0..n)
             .map(|u| g.neighbours(u).fold(0u128, |m, v| m | 1 << v))
             .collect();
         let geometry = (1..=n)
             .filter(|&r| n.is_multiple_of(r))
             .find(|&r| BitGraph::grid(r, n / r).as_ref() == Some(g))
             .map_or(Geometry::Masks, |r| Geometry::Grid { cols: n / r });
-        Some(Masks { n, adj, geometry })
+        let syms = match geometry {
+            Geometry::Masks => Symmetries::of(&adj),
+            Geometry::Grid { .. } => Symmetries::default(),
+        };
+        Some(Masks {
+            n,
+            adj,
+            geometry,
+            syms,
+            paths: dawsons_chess(),
+        })
     }
 
     /// Every vertex.
@@ -137,13 +177,75 @@ impl Masks {
         comp
     }
 
-    /// The key of a component (see the module documentation): its bits and a tag.
-    fn key(&self, comp: u128) -> (u128, u32) {
-        match self.geometry {
-            Geometry::Masks => (comp, 1),
-            Geometry::Grid { cols } => grid_key(comp, cols),
+    /// A component's value if it is a path, a cycle or a clique (see the module
+    /// documentation), found from the degrees inside it; otherwise its key: its bits and a
+    /// tag.
+    #[inline]
+    fn classify(&self, comp: u128) -> std::result::Result<u8, (u128, u32)> {
+        let m = comp.count_ones();
+        let (mut sum, mut max, mut min) = (0, 0, u32::MAX);
+        let mut deg = [0u8; 128];
+        let mut b = comp;
+        while b != 0 {
+            let v = b.trailing_zeros() as usize;
+            b &= b - 1;
+            let d = (self.adj[v] & comp).count_ones();
+            deg[v] = d as u8;
+            (sum, max, min) = (sum + d, max.max(d), min.min(d));
+        }
+        if min == m - 1 {
+            Ok(1)
+        } else if max <= 2 && sum == 2 * (m - 1) {
+            Ok(self.paths[m as usize])
+        } else if max <= 2 && sum == 2 * m {
+            Ok(u8::from(self.paths[m as usize - 3] != 0) ^ 1)
+        } else {
+            Err(match self.geometry {
+                Geometry::Masks => (self.syms.key(comp, &deg), 1),
+                Geometry::Grid { cols } => grid_key(comp, cols),
+            })
         }
     }
+}
+
+/// The generalized Petersen graph `P(n, k)`: the outer cycle `0..n`, the spokes `i – n + i`
+/// and the inner edges `n + i – n + (i + k) mod n` (`None` past the graphs' vertex limit).
+pub fn petersen(n: usize, k: usize) -> Option<BitGraph> {
+    let edges: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| [(i, (i + 1) % n), (i, n + i), (n + i, n + (i + k) % n)])
+        .collect();
+    BitGraph::from_edges(2 * n, &edges)
+}
+
+/// The `n × n` queens graph: cell `r · n + c` at row `r`, column `c`, two cells joined when
+/// they share a row, a column or a diagonal (`None` past the graphs' vertex limit).
+pub fn queens(n: usize) -> Option<BitGraph> {
+    let cells = n.checked_mul(n)?;
+    BitGraph::empty(cells)?;
+    let mut edges = Vec::new();
+    for a in 0..cells {
+        for b in a + 1..cells {
+            let (r, c, s, t) = (a / n, a % n, b / n, b % n);
+            if r == s || c == t || r.abs_diff(s) == c.abs_diff(t) {
+                edges.push((a, b));
+            }
+        }
+    }
+    BitGraph::from_edges(cells, &edges)
+}
+
+/// The values of Dawson's Chess (`octal:0.137`), Node-Kayles on paths: taking vertex `i` of a
+/// path of `k` vertices leaves paths of `i − 1` and `k − i − 2` vertices (none when negative).
+fn dawsons_chess() -> [u8; MAX_VERTICES + 1] {
+    let mut g = [0u8; MAX_VERTICES + 1];
+    for k in 1..=MAX_VERTICES {
+        let mut seen = 0u128;
+        for i in 0..k {
+            seen |= 1 << (g[i.saturating_sub(1)] ^ g[(k - i).saturating_sub(2)]);
+        }
+        g[k] = (!seen).trailing_zeros() as u8;
+    }
+    g
 }
 
 /// The lowest `n` bits.
@@ -289,25 +391,43 @@ impl<'a, 'c> NodeKaylesEngine<'a, 'c> {
 
     /// `g(c)` for a component `c` if it lies in `r`, else `None` (or the value outside `r`).
     fn value_in(&mut self, c: u128, r: u128) -> Result<Option<u8>> {
-        let key = self.graph.key(c);
+        let key = match self.graph.classify(c) {
+            Ok(v) => return Ok(Some(v)),
+            Err(key) => key,
+        };
         self.stats.lookups += 1;
-        if let Some(v) = self.table.get(key) {
-            self.stats.hits += 1;
-            return Ok(Some(v));
-        }
-        let answer = self.search(c, r)?;
-        if let Some(v) = answer {
-            self.table.put(key, v);
-            self.stats.positions += 1;
-            if self.stats.positions.is_multiple_of(PROGRESS_EVERY) {
-                self.ctl.check(self.stats.positions)?;
+        let not = match self.table.probe(key) {
+            Some(Known::Value(v)) => {
+                self.stats.hits += 1;
+                return Ok(Some(v));
             }
+            Some(Known::Not(not)) => u128::from(not),
+            None => 0,
+        };
+        if r & !not == 0 {
+            self.stats.hits += 1;
+            return Ok(None);
         }
-        Ok(answer)
+        let answer = self.search(c, r & !not)?;
+        self.stats.positions += 1;
+        if self.stats.positions.is_multiple_of(PROGRESS_EVERY) {
+            self.ctl.check(self.stats.positions)?;
+        }
+        Ok(match answer {
+            Ok(v) => {
+                self.table.put(key, v);
+                Some(v)
+            }
+            Err(excluded) => {
+                self.table.exclude(key, excluded as u64);
+                None
+            }
+        })
     }
 
-    /// The pruned search of [`NodeKaylesEngine::value_in`] (see the module documentation).
-    fn search(&mut self, c: u128, r: u128) -> Result<Option<u8>> {
+    /// The pruned search of [`NodeKaylesEngine::value_in`] (see the module documentation):
+    /// `Ok(g(c))`, or `Err(x)` for a set `x ⊇ r` of values `c` does not have.
+    fn search(&mut self, c: u128, r: u128) -> Result<std::result::Result<u8, u128>> {
         self.ctl.tick()?;
         let m = c.count_ones() as usize;
         let mut p: u128 = low(m + 1);
@@ -328,12 +448,12 @@ impl<'a, 'c> NodeKaylesEngine<'a, 'c> {
                 }
             }
             if p & r == 0 {
-                return Ok(None);
+                return Ok(Err(upto_r & !p));
             }
         }
         for &after in &open[..n_open] {
             if p & r == 0 {
-                return Ok(None);
+                return Ok(Err(upto_r & !p));
             }
             let q = (p & !(1 << max_of(p))) & upto_r;
             let answer = if q == 0 {
@@ -350,7 +470,11 @@ impl<'a, 'c> NodeKaylesEngine<'a, 'c> {
             return Err(internal("a candidate"));
         }
         let x = p.trailing_zeros();
-        Ok((x <= max_of(r)).then_some(x as u8))
+        Ok(if x <= max_of(r) {
+            Ok(x as u8)
+        } else {
+            Err(upto_r)
+        })
     }
 
     /// The value of the position `mask` if every component of it is in the table.
@@ -359,8 +483,15 @@ impl<'a, 'c> NodeKaylesEngine<'a, 'c> {
         while mask != 0 {
             let c = self.graph.component(mask);
             mask &= !c;
+            let key = match self.graph.classify(c) {
+                Ok(v) => {
+                    x ^= v;
+                    continue;
+                }
+                Err(key) => key,
+            };
             self.stats.lookups += 1;
-            x ^= self.table.get(self.graph.key(c))?;
+            x ^= self.table.get(key)?;
             self.stats.hits += 1;
         }
         Some(x)
@@ -463,6 +594,8 @@ pub fn solve_masks(
         seconds: start.elapsed().as_secs_f64(),
     })
 }
+
+mod symmetry;
 
 #[cfg(test)]
 mod tests;

@@ -12,7 +12,8 @@
 //! * narrow: the key's low 64 bits, then its bits 64–103 (bits 0–39 of the second word), tag
 //!   (40–47), value (48–55) and size (56–63);
 //! * wide: the low bits, the high bits, then the tag (bits 0–31), value (32–39) and size
-//!   (40–47); the fourth word is unused.
+//!   (40–47); the fourth word holds the values below 64 the key is known not to have (its
+//!   *exclusions*), and the value byte is `0xff` when only those are known.
 //!
 //! A slot is used iff its tag is not 0. An entry lives in the bucket its hash (the finaliser of
 //! splitmix64 over the key) names, modulo the number of buckets, a power of two.
@@ -41,6 +42,18 @@ const NARROW_KEY: u64 = (1 << 48) - 1;
 
 /// The most bits of a narrow entry's key.
 pub(crate) const NARROW_BITS: usize = 104;
+
+/// The value byte of a wide entry that holds exclusions only.
+const UNKNOWN: u8 = 0xff;
+
+/// What a table knows of a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Known {
+    /// Its value.
+    Value(u8),
+    /// Values below 64 it does not have, as a set of bits (wide tables only).
+    Not(u64),
+}
 
 /// One bucket: four narrow entries of two words, or two wide entries of four words.
 #[derive(Clone, Copy, Default)]
@@ -103,18 +116,31 @@ impl Table {
 
     /// The value recorded for the key `(bits, tag)`, if it is there.
     #[inline]
-    pub(crate) fn get(&self, (bits, tag): (u128, u32)) -> Option<u8> {
+    pub(crate) fn get(&self, key: (u128, u32)) -> Option<u8> {
+        match self.probe(key)? {
+            Known::Value(v) => Some(v),
+            Known::Not(_) => None,
+        }
+    }
+
+    /// What is recorded for the key `(bits, tag)`: its value, or (wide tables) values it does
+    /// not have.
+    #[inline]
+    pub(crate) fn probe(&self, (bits, tag): (u128, u32)) -> Option<Known> {
         let b = &self.buckets[hash(bits, tag) as usize & self.mask].0;
         let (lo, hi) = (bits as u64, (bits >> 64) as u64);
         if self.wide {
-            (0..2)
-                .find(|&k| b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] as u32 == tag)
-                .map(|k| (b[4 * k + 2] >> 32) as u8)
+            let k = (0..2)
+                .find(|&k| b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] as u32 == tag)?;
+            Some(match (b[4 * k + 2] >> 32) as u8 {
+                UNKNOWN => Known::Not(b[4 * k + 3]),
+                v => Known::Value(v),
+            })
         } else {
             let key = hi | u64::from(tag) << 40;
             (0..4)
                 .find(|&k| b[2 * k] == lo && b[2 * k + 1] & NARROW_KEY == key)
-                .map(|k| (b[2 * k + 1] >> 48) as u8)
+                .map(|k| Known::Value((b[2 * k + 1] >> 48) as u8))
         }
     }
 
@@ -140,32 +166,59 @@ impl Table {
     /// Records that `(bits, tag)` has the value `value`, growing the table first while it is
     /// half full and below its largest size.
     pub(crate) fn put(&mut self, (bits, tag): (u128, u32), value: u8) {
+        debug_assert!(value != UNKNOWN || !self.wide);
+        self.make_room();
+        self.insert(bits, tag, Known::Value(value));
+    }
+
+    /// Records that `(bits, tag)` has none of the values of the set `not` (bits 0–63), joined
+    /// to the exclusions already held; nothing changes when its value is known. Wide tables
+    /// only.
+    pub(crate) fn exclude(&mut self, (bits, tag): (u128, u32), not: u64) {
+        debug_assert!(self.wide);
+        self.make_room();
+        self.insert(bits, tag, Known::Not(not));
+    }
+
+    /// Grows the table while it is half full and below its largest size, before an entry is
+    /// written.
+    fn make_room(&mut self) {
         let slots = if self.wide { 2 } else { 4 };
         if self.written * 2 >= self.buckets.len() * slots && self.buckets.len() < self.cap {
             self.grow();
         }
         self.written += 1;
-        self.insert(bits, tag, value);
     }
 
-    fn insert(&mut self, bits: u128, tag: u32, value: u8) {
+    fn insert(&mut self, bits: u128, tag: u32, known: Known) {
         debug_assert!(tag != 0);
         let i = hash(bits, tag) as usize & self.mask;
         let b = &mut self.buckets[i].0;
         let (lo, hi) = (bits as u64, (bits >> 64) as u64);
         let size = u64::from(bits.count_ones());
         if self.wide {
-            let same = |b: &[u64; 8], k: usize| {
-                b[4 * k + 2] == 0
-                    || (b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] as u32 == tag)
-            };
-            let k = (0..2)
-                .find(|&k| same(b, k))
+            let same = (0..2)
+                .find(|&k| b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] as u32 == tag);
+            let k = same
+                .or_else(|| (0..2).find(|&k| b[4 * k + 2] == 0))
                 .unwrap_or(usize::from(b[2] >> 40 > b[6] >> 40));
+            let (value, not) = match (
+                known,
+                same.map(|k| ((b[4 * k + 2] >> 32) as u8, b[4 * k + 3])),
+            ) {
+                (Known::Value(v), _) => (v, 0),
+                (Known::Not(_), Some((v, _))) if v != UNKNOWN => return,
+                (Known::Not(x), Some((_, y))) => (UNKNOWN, x | y),
+                (Known::Not(x), None) => (UNKNOWN, x),
+            };
             b[4 * k] = lo;
             b[4 * k + 1] = hi;
             b[4 * k + 2] = u64::from(tag) | u64::from(value) << 32 | size << 40;
+            b[4 * k + 3] = not;
         } else {
+            let Known::Value(value) = known else {
+                return;
+            };
             debug_assert!(tag < 256 && bits >> NARROW_BITS == 0);
             let key = hi | u64::from(tag) << 40;
             let k = (0..4)
@@ -283,7 +336,7 @@ mod tests {
             assert!(kept.len() > 250);
             for &i in &kept {
                 let (b, tag) = key(i);
-                t.insert(b, tag, (i % 64) as u8);
+                t.insert(b, tag, Known::Value((i % 64) as u8));
             }
             for _ in 0..3 {
                 for &i in &kept {
@@ -331,6 +384,32 @@ mod tests {
             assert_eq!(t.get((0b111, 3)), None);
             assert!((0..slots).all(|k| t.get(((1 << (10 + k)) - 1, 9)) == Some(k as u8)));
         }
+    }
+
+    /// Exclusions of one key join; a value replaces them and is never replaced by them; they
+    /// survive the table's growth and do not answer `get`.
+    #[test]
+    fn exclusions_join_and_give_way_to_a_value() {
+        let mut t = Table::new(1 << 12, true);
+        let key = (0b1011u128 << 70, 7);
+        t.exclude(key, 0b0101);
+        t.exclude(key, 0b1000);
+        assert_eq!(t.probe(key), Some(Known::Not(0b1101)));
+        assert_eq!(t.get(key), None);
+        for i in 0..5000u128 {
+            t.put((i + 1, 3), (i % 60) as u8);
+        }
+        assert!(t.buckets.len() > FIRST_BUCKETS);
+        if let Some(k) = t.probe(key) {
+            assert_eq!(k, Known::Not(0b1101));
+        }
+        t.put(key, 2);
+        t.exclude(key, 0b0100);
+        assert_eq!(t.probe(key), Some(Known::Value(2)));
+        let mut one = Table::new(1, true);
+        one.put(key, 1);
+        one.exclude(key, 1);
+        assert_eq!(one.get(key), Some(1));
     }
 
     #[test]
