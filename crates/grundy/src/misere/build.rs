@@ -36,7 +36,12 @@
 //!    are set free in a reduced free product (the `recalibration` module, after Siegel's
 //!    MisereSolver), the first such candidate that judges the failure right is certified,
 //!    and so on (at most `MAX_RECALIBRATIONS` rounds). Dawson's Kayles at heap 25: 11 rounds
-//!    to the 144-element quotient, in about half a second.
+//!    to the 144-element quotient, in about half a second. When every product that would
+//!    judge the failure right passes the order bound (Dawson's Kayles at heap 34, Grundy's
+//!    game at heap 29), the first candidate is recalibrated again in the loose form of
+//!    [`recalibration::Mode::Loose`] (MisereSolver's products), whose candidates may pass the
+//!    order bound up to `MAX_CANDIDATE` elements on the way. `GRUNDY_MISERE_TRACE=1` writes
+//!    each round (candidate, failure, the sets tried) to stderr.
 //! 6. **Learning.** When neither certifies, `Q_n` is learned afresh as the syntactic monoid of the P-positions of `H_n` (the `syntactic`
 //!    module), from exact outcomes ([`Outcomes`]: an exact search in which every position
 //!    without heap `n` is answered by the certified `Q_{n-1}`), with counterexamples from the
@@ -74,6 +79,21 @@ use std::rc::Rc;
 /// most [`super::MAX_HEAP`] `< 2^17` tokens, so a weight takes 37 bits.
 pub(crate) fn weight(h: u64) -> u64 {
     (h << 20) - 1
+}
+
+/// Whether `GRUNDY_MISERE_TRACE` asks for the construction's steps on stderr.
+pub(crate) fn tracing() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("GRUNDY_MISERE_TRACE").is_some_and(|v| !v.is_empty()))
+}
+
+/// Writes the construction's steps to stderr when [`tracing`].
+macro_rules! trace {
+    ($($t:tt)*) => {
+        if $crate::misere::build::tracing() {
+            eprintln!($($t)*);
+        }
+    };
 }
 
 /// The error of a quotient that passes `max_order` elements once heap `n` is adjoined.
@@ -492,7 +512,8 @@ pub(crate) fn build(
             let (cand, labels) = match extension::extend(base, &mut heaps, max_order, ctl) {
                 Ok(x) => x,
                 // A candidate past the bounds is no quotient; the learning decides.
-                Err(Error::Limit(_)) => {
+                Err(Error::Limit(e)) => {
+                    trace!("heap {n}: extension of base {} hits a limit: {e}", base.q);
                     why = "extension limit";
                     break;
                 }
@@ -505,6 +526,11 @@ pub(crate) fn build(
                     break;
                 }
                 Some(sum) => {
+                    trace!(
+                        "heap {n}: extension of base {} ({} elements) fails at {sum:?}",
+                        base.q,
+                        cand.q
+                    );
                     if first.is_none() {
                         first = Some((cand.clone(), sum.clone()));
                     }
@@ -531,9 +557,39 @@ pub(crate) fn build(
         }
         if found.is_none() && method != Method::Learning {
             if let Some((t, x)) = first.take() {
-                if let Some((cand, cand_types, rounds)) =
-                    recalibrate(&st, t, x, &mut heaps, max_order, &mut failures, ctl)?
-                {
+                // The exact recalibration first; when it gives up, the loose one, whose
+                // candidates may pass the order bound on their way (answering positions
+                // keeps to the exact one).
+                let mut done = recalibrate(
+                    &st,
+                    t.clone(),
+                    x.clone(),
+                    recalibration::Mode::Exact,
+                    &mut heaps,
+                    max_order,
+                    &mut failures,
+                    ctl,
+                )?;
+                if done.is_none() && method == Method::Full {
+                    done = recalibrate(
+                        &st,
+                        t,
+                        x,
+                        recalibration::Mode::Loose,
+                        &mut heaps,
+                        max_order.max(MAX_CANDIDATE),
+                        &mut failures,
+                        ctl,
+                    )?;
+                }
+                if let Some((cand, cand_types, rounds)) = done {
+                    if cand.q > max_order {
+                        return Err(too_many(max_order, n));
+                    }
+                    trace!(
+                        "heap {n}: recalibrated in {rounds} rounds: {} elements",
+                        cand.q
+                    );
                     trace.push(Step::Recalibrated {
                         heap: n,
                         rounds,
@@ -559,6 +615,7 @@ pub(crate) fn build(
             continue;
         }
         // Step 4: a new quotient.
+        trace!("heap {n}: learned afresh (bases {bases:?}, {why})");
         trace.push(Step::Unresolved {
             heap: n,
             bases,
@@ -594,15 +651,25 @@ pub(crate) fn build(
 /// The most recalibrations of one heap's candidate.
 const MAX_RECALIBRATIONS: usize = 256;
 
+/// The most elements a candidate of the loose recalibration may have on its way to the
+/// quotient (its multiplication table takes `4·MAX_CANDIDATE²` bytes, reserved from the
+/// memory budget); the certified quotient itself keeps to the order bound.
+const MAX_CANDIDATE: usize = 8192;
+
 /// Recalibrates the candidate `t`, rejected by the certificate at its least failing sum `x`,
 /// until a candidate certifies (see the `recalibration` module): each round sets free the
 /// heaps of the least failure, the smallest sets first, and keeps the first reduced free
-/// product that judges the failure right. `None` when no set of heaps does, past
-/// [`MAX_RECALIBRATIONS`] rounds, or when the products pass their bounds.
-fn recalibrate(
+/// product that judges the failure right. In [`recalibration::Mode::Exact`] heap `n` is
+/// always free; in [`recalibration::Mode::Loose`] any set of the failure's heaps is, and heap
+/// `n`, when not free, keeps its element. `None` when no set of heaps does, past
+/// [`MAX_RECALIBRATIONS`] rounds, or when the products pass their bounds (at most
+/// `max_order` elements).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn recalibrate(
     prev: &Stage,
     mut t: Stage,
     mut x: Vec<u64>,
+    mode: recalibration::Mode,
     heaps: &mut Heaps<'_>,
     max_order: usize,
     failures: &mut Vec<Vec<u64>>,
@@ -613,7 +680,8 @@ fn recalibrate(
         // The least failure's outcome is the opposite of the candidate's (see
         // `certificate::check`).
         let truth = !t.p[t.image(&x) as usize];
-        let mut involved: Vec<u64> = x.iter().copied().filter(|&h| h != n).collect();
+        let with_top = mode == recalibration::Mode::Loose;
+        let mut involved: Vec<u64> = x.iter().copied().filter(|&h| with_top || h != n).collect();
         involved.sort_unstable();
         involved.dedup();
         let free_heap = |h: u64| {
@@ -623,24 +691,45 @@ fn recalibrate(
                 heap: h,
                 index: i.max(e).max(1),
                 period: if p % 2 == 0 { p } else { 2 * p },
+                marker: false,
             }
         };
+        let lo = usize::from(with_top);
+        trace!(
+            "heap {n}: {mode:?} round {round}: candidate of {} elements fails at {x:?} (truly {})",
+            t.q,
+            if truth { "P" } else { "N" }
+        );
         let mut next = None;
-        'sets: for size in 0..=involved.len().min(recalibration::MAX_FREE - 1) {
+        'sets: for size in lo..=involved.len().min(recalibration::MAX_FREE - 1) {
             for set in subsets(&involved, size) {
                 let mut free: Vec<Free> = set.iter().map(|&h| free_heap(h)).collect();
-                free.push(free_heap(n));
-                match recalibration::free_product(&t, prev, &free, heaps, max_order, ctl) {
+                if !set.contains(&n) {
+                    free.push(if with_top {
+                        Free {
+                            heap: n,
+                            index: 1,
+                            period: 1,
+                            marker: true,
+                        }
+                    } else {
+                        free_heap(n)
+                    });
+                }
+                match recalibration::free_product(&t, prev, &free, mode, heaps, max_order, ctl) {
                     Ok(c) if c.p[c.image(&x) as usize] == truth => {
+                        trace!("  free {free:?}: {} elements, judges it right", c.q);
                         next = Some(c);
                         break 'sets;
                     }
-                    Ok(_) | Err(Error::Limit(_)) => {}
+                    Ok(c) => trace!("  free {free:?}: {} elements, judges it wrong", c.q),
+                    Err(Error::Limit(e)) => trace!("  free {free:?}: {e}"),
                     Err(e) => return Err(e),
                 }
             }
         }
         let Some(c) = next else {
+            trace!("heap {n}: no set of free heaps judges {x:?} right");
             return Ok(None);
         };
         let types = heaps.types(&c, ctl)?;
@@ -653,6 +742,7 @@ fn recalibrate(
             }
         }
     }
+    trace!("heap {n}: no candidate certified after {MAX_RECALIBRATIONS} rounds");
     Ok(None)
 }
 

@@ -40,6 +40,15 @@
 //! other heaps of `x`, one set at a time, smallest sets first, and keeps the first candidate
 //! that judges `x` right. The new candidate
 //! is certified in turn. Each candidate is only a candidate: only the certificate proves one.
+//!
+//! **The loose form** ([`Mode::Loose`]) is the product of MisereSolver itself: no component
+//! `Q'`, any set of the heaps of `x` set free, and heap `n`, when it is not, keeping its
+//! element `T(n)` in `R` beside a marker `C_n = ⟨g | g^2 = g⟩` that records whether a sum holds
+//! it (so that the walk still knows heap `n` apart). Every element but the identity is then
+//! marked from the options of its least representative, as above, and only the certificate
+//! decides whether a reduced product is the quotient. Its products keep less of
+//! the failed candidate than the exact form's `R × Q'`, so they stay smaller where the exact
+//! form's pass the order bound.
 
 use super::build::{weight, Heaps, Stage};
 use crate::control::Control;
@@ -54,12 +63,26 @@ pub const MAX_PRODUCT: usize = 1 << 21;
 /// The most heaps set free at once.
 pub const MAX_FREE: usize = 11;
 
+/// Which free products the recalibration builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// `R × Q' × ∏ C_h` with heap `n` always free: exact on every sum without heap `n`.
+    Exact,
+    /// `R × ∏ C_h` (Siegel's MisereSolver): any heaps of the failure set free, heap `n`
+    /// keeping its element when it is not (with a marker `C_n` of index 1 and period 1 that
+    /// records whether a sum holds it), and every element marked from its options.
+    Loose,
+}
+
 /// A free heap: its size and the index and period of its cyclic monoid.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Free {
     pub heap: u64,
     pub index: usize,
     pub period: usize,
+    /// The heap keeps its element of the candidate in the first component, and the cyclic
+    /// component (index 1, period 1) only records whether a sum holds it.
+    pub marker: bool,
 }
 
 /// The elements `(r, q, k_1, …, k_s)` of the product (with the component `q` of the module
@@ -179,6 +202,7 @@ pub(crate) fn free_product(
     t: &Stage,
     prev: &Stage,
     free: &[Free],
+    mode: Mode,
     heaps: &mut Heaps<'_>,
     max_order: usize,
     ctl: &Control,
@@ -209,6 +233,9 @@ pub(crate) fn free_product(
             free.iter().map(|f| f.heap).collect::<Vec<_>>()
         )));
     }
+    let no_q = mode == Mode::Loose;
+    let trivial = Stage::trivial();
+    let prev = if no_q { &trivial } else { prev };
     let prod = Product { t, prev, free };
     // The letters: the element of each heap with moves.
     let mut letter_of: Vec<Option<Packed>> = vec![None; n as usize + 1];
@@ -216,12 +243,20 @@ pub(crate) fn free_product(
         if !heaps.has_moves(h) {
             continue;
         }
-        let q = if h < n { prev.heap_map[h as usize] } else { 0 };
+        let q = if h < n && !no_q {
+            prev.heap_map[h as usize]
+        } else {
+            0
+        };
         let mut k = vec![0; free.len()];
         let r = match is_free(h) {
             Some(j) => {
                 k[j] = 1;
-                0
+                if free[j].marker {
+                    t.heap_map[h as usize]
+                } else {
+                    0
+                }
             }
             None => t.heap_map[h as usize],
         };
@@ -329,7 +364,9 @@ pub(crate) fn free_product(
                 "misère quotient: an option's element was not marked before its sum".into(),
             ));
         }
-        p[e] = if Product::k(x, top) == 0 {
+        p[e] = if e == 0 {
+            false
+        } else if Product::k(x, top) == 0 && !no_q {
             prev.p[Product::q(x) as usize]
         } else {
             u.iter().all(|&y| !p[y as usize])

@@ -419,6 +419,31 @@ fn dawsons_kayles_heap_25_is_recalibrated() {
     ));
 }
 
+/// The certified quotient of the heaps below `n`, the heaps up to `n`, the extension of that
+/// quotient by heap `n` and the least failing sum the certificate reports for it.
+fn first_failure<'g>(
+    g: &'g HeapGame,
+    n: u64,
+    ctl: &Control,
+) -> (build::Stage, build::Heaps<'g>, build::Stage, Vec<u64>) {
+    let prev = build::build(
+        g,
+        n - 1,
+        MAX_ORDER,
+        build::Method::Full,
+        &mut Vec::new(),
+        ctl,
+    )
+    .unwrap();
+    let mut heaps = build::Heaps::up_to(g, n, ctl).unwrap();
+    let (cand, _) = extension::extend(&prev, &mut heaps, MAX_ORDER, ctl).unwrap();
+    let types = heaps.types(&cand, ctl).unwrap();
+    let x = certificate::check(&cand, &types, ctl)
+        .unwrap()
+        .expect("a failure");
+    (prev, heaps, cand, x)
+}
+
 /// The certificate reports a failing sum of least weight, and there the candidate is wrong
 /// while it is right at every lighter sum (the lemma the recalibration rests on), checked
 /// against the definition: the first candidates for Kayles at heap 9 and Dawson's Kayles at
@@ -429,21 +454,7 @@ fn least_failure_is_the_first_wrong_position() {
     for (s, n) in [("kayles", 9u64), ("dawsons-kayles", 25)] {
         let g = game(s);
         let ctl = Control::none();
-        let prev = build::build(
-            &g,
-            n - 1,
-            MAX_ORDER,
-            build::Method::Full,
-            &mut Vec::new(),
-            &ctl,
-        )
-        .unwrap();
-        let mut heaps = build::Heaps::up_to(&g, n, &ctl).unwrap();
-        let (cand, _) = extension::extend(&prev, &mut heaps, MAX_ORDER, &ctl).unwrap();
-        let types = heaps.types(&cand, &ctl).unwrap();
-        let x = certificate::check(&cand, &types, &ctl)
-            .unwrap()
-            .expect("a failure");
+        let (_, _, cand, x) = first_failure(&g, n, &ctl);
         let weight = |heaps: &[u64]| heaps.iter().map(|&h| build::weight(h)).sum::<u64>();
         let total: u64 = x.iter().sum();
         let ex = Exhaustive::new(&g, total).unwrap();
@@ -807,5 +818,42 @@ fn the_cached_certificate_is_the_full_one() {
         let full = certificate::check(&cand, &types[..k], &ctl).unwrap();
         let cached = certificate::check_cached(&cand, &types[..k], &mut reached, &ctl).unwrap();
         assert_eq!(full, cached, "candidate, {k} types");
+    }
+}
+
+/// The loose recalibration (MisereSolver's free products, the fallback when the exact one
+/// gives up) reaches the quotient on its own from the first failed candidate, Kayles at heap
+/// 9 and Dawson's Kayles at heap 25: certified, of the order the construction finds, and
+/// every sum of at most two heaps agreeing with the direct search.
+#[test]
+fn loose_recalibration_reaches_the_quotient() {
+    for (s, n, order) in [("kayles", 9u64, 18), ("dawsons-kayles", 25, 144)] {
+        let g = game(s);
+        let ctl = Control::none();
+        let (prev, mut heaps, cand, x) = first_failure(&g, n, &ctl);
+        let mut failures = Vec::new();
+        let (st, types, rounds) = build::recalibrate(
+            &prev,
+            cand,
+            x,
+            recalibration::Mode::Loose,
+            &mut heaps,
+            MAX_ORDER,
+            &mut failures,
+            &ctl,
+        )
+        .unwrap()
+        .expect("certified");
+        assert!(rounds >= 1 && failures.len() == rounds - 1, "{s}: {rounds}");
+        assert_eq!(certificate::check(&st, &types, &ctl).unwrap(), None, "{s}");
+        assert_eq!(st.q, order, "{s}");
+        let mut search = Search::new(&g, 5_000_000);
+        for a in 0..=n {
+            for b in a..=n {
+                let pos: Vec<u64> = [a, b].into_iter().filter(|&h| h > 0).collect();
+                let says = st.p[st.image(&pos) as usize];
+                assert_eq!(says, search.is_p(&pos).unwrap(), "{s}: {pos:?}");
+            }
+        }
     }
 }
