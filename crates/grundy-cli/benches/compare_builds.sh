@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Two builds of `grundy` side by side on the commands whose engines take the game model
-# (the search for games by rules, the misère search of heap sums, the sequence engines), in
-# one run: each command runs RUNS times with the two binaries alternating, and the table gives
-# the medians of the wall-clock times and their ratio (second / first).
+# (the search for games by rules, the misère search of heap sums, the heap games' sequence and
+# position engines, which take their rule as a GameSpec), in one run: each command runs RUNS
+# times with the two binaries alternating, and the table gives the medians of the wall-clock
+# times and their ratio (second / first).
 #
-#   git worktree add ../grundy-other REV && (cd ../grundy-other && cargo build --release -p grundy-cli)
+#   mkdir ../grundy-other && git archive REV | tar -x -C ../grundy-other
+#   (cd ../grundy-other && cargo build --release -p grundy-cli)
 #   cargo build --release -p grundy-cli
 #   RUNS=5 bash crates/grundy-cli/benches/compare_builds.sh ../grundy-other/target/release/grundy target/release/grundy
 set -euo pipefail
@@ -20,6 +22,9 @@ commands=(
   "position grundys-game 30 31 33 --misere" # the direct misère search, to its 200000 positions
   "seq kayles -n 2000000"
   "seq octal:0.137 -n 65536"
+  "seq officers -n 300000"     # the sparse-space engine of a two-heap octal game
+  "seq grundys-game -n 100000" # the sparse-space engine of Grundy's game
+  "position octal:0.07 3000 5000 7000"
 )
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 seconds() {

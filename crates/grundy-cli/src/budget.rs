@@ -12,8 +12,8 @@
 //! memory limit error (exit status 3); an
 //! allocation that would pass the hard limit (the budget and an eighth, see
 //! [`grundy::control::alloc`]) ends the process at once with the same status and message, so
-//! that no single step can outgrow the budget. `grundy serve` charges each job to its own budget
-//! instead (see `serve::limits`).
+//! that no single step can outgrow the budget. `grundy serve` charges each job to a budget of its own
+//! instead, an equal share of the run's budget (see `serve::limits`).
 
 use grundy::control::alloc::{self, CountingAlloc};
 use grundy::control::{Bytes, MemoryBudget};

@@ -221,10 +221,12 @@ fn run(command: Command, settings: &Settings) -> Result<(), CliError> {
         Command::Manpage(a) => cmd::manpage::run(a),
         Command::Play(a) => cmd::play::run(a, s),
         #[cfg(feature = "serve")]
-        Command::Serve(a) => grundy_cli::serve::run(a.port).map_err(|e| match e.status {
-            2 => CliError::usage(e.message),
-            _ => CliError::Lib(grundy::Error::Internal(e.message)),
-        }),
+        Command::Serve(a) => {
+            grundy_cli::serve::run(a.port, s.memory().limit()).map_err(|e| match e.status {
+                2 => CliError::usage(e.message),
+                _ => CliError::Lib(grundy::Error::Internal(e.message)),
+            })
+        }
     }
 }
 

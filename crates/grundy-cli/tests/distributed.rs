@@ -330,28 +330,7 @@ fn killed_rank() -> Result<(), Failed> {
 
 /// Dawson's Kayles as a script over arrays of heaps (a sum of heaps), with `split`,
 /// `canonical` and `show`.
-const HEAP_SUM: &str = r#"
-fn start() { [5, 7, 3] }
-fn moves(p) {
-    let out = [];
-    for i in 0..p.len() {
-        let n = p[i];
-        if n < 2 { continue; }
-        for a in 0..=(n - 2) {
-            let b = n - 2 - a;
-            let q = [];
-            for j in 0..p.len() { if j != i { q.push(p[j]); } }
-            if a > 0 { q.push(a); }
-            if b > 0 { q.push(b); }
-            out.push(q);
-        }
-    }
-    out
-}
-fn split(p) { let out = []; for n in p { out.push([n]); } out }
-fn canonical(p) { let q = p; q.sort(); q }
-fn show(p) { `heaps ${p}` }
-"#;
+const HEAP_SUM: &str = include_str!("../../../docs/examples/dawsons-kayles.rhai");
 
 /// A take-away game on a counter, without `show`, `split` or `canonical`.
 const COUNTER: &str = "fn start() { 17 }\nfn moves(p) { let out = []; for t in [1, 3, 4] { if p >= t { out.push(p - t); } } out }\n";

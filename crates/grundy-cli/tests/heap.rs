@@ -1,11 +1,9 @@
 //! `grundy seq` and `grundy position`: exact SPEC formats and every bad-input case.
 
-use assert_cmd::Command;
-use predicates::str::contains;
+mod common;
 
-fn grundy() -> Command {
-    Command::cargo_bin("grundy").unwrap()
-}
+use common::{fails, grundy, json_of};
+use predicates::str::contains;
 
 #[test]
 fn seq_prints_one_line() {
@@ -38,14 +36,7 @@ fn seq_prints_one_line() {
 
 #[test]
 fn seq_json() {
-    let out = grundy()
-        .args(["seq", "octal:0.137", "-n", "8", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json_of(&["seq", "octal:0.137", "-n", "8", "--json"]);
     assert_eq!(
         v,
         serde_json::json!({"game": "octal:0.137", "values": [0, 1, 1, 2, 0, 3, 1, 1]})
@@ -77,35 +68,35 @@ fn seq_script() {
         .stdout(want);
     let hang = dir.join("hang.rhai");
     std::fs::write(&hang, "fn options(n) { loop { } }").unwrap();
-    grundy()
-        .args(["seq", &format!("script:{}", hang.display()), "-n", "5"])
-        .assert()
-        .code(2)
-        .stderr(contains("options(1)"));
+    fails(
+        &["seq", &format!("script:{}", hang.display()), "-n", "5"],
+        2,
+        &["options(1)"],
+    );
     let bad = dir.join("bad.rhai");
     std::fs::write(&bad, "fn options(n) { [[n + 1]] }").unwrap();
-    grundy()
-        .args(["seq", &format!("script:{}", bad.display()), "-n", "5"])
-        .assert()
-        .code(2)
-        .stderr(contains("heap 2"));
+    fails(
+        &["seq", &format!("script:{}", bad.display()), "-n", "5"],
+        2,
+        &["heap 2"],
+    );
     let syntax = dir.join("syntax.rhai");
     std::fs::write(&syntax, "fn options(n) {").unwrap();
-    grundy()
-        .args(["seq", &format!("script:{}", syntax.display()), "-n", "5"])
-        .assert()
-        .code(2)
-        .stderr(contains("syntax.rhai"));
-    grundy()
-        .args([
+    fails(
+        &["seq", &format!("script:{}", syntax.display()), "-n", "5"],
+        2,
+        &["syntax.rhai"],
+    );
+    fails(
+        &[
             "seq",
             &format!("script:{}", dir.join("none.rhai").display()),
             "-n",
             "5",
-        ])
-        .assert()
-        .code(2)
-        .stderr(contains("cannot read"));
+        ],
+        2,
+        &["cannot read"],
+    );
 }
 
 #[test]
@@ -128,26 +119,10 @@ fn seq_bad_input() {
             .stderr(contains(format!("GAME, {column}")))
             .stderr(contains(what));
     }
-    grundy()
-        .args(["seq", "kayles", "-n", "12x"])
-        .assert()
-        .code(2)
-        .stderr(contains("-n, column 3"));
-    grundy()
-        .args(["seq", "kayles"])
-        .assert()
-        .code(2)
-        .stderr(contains("-n"));
-    grundy()
-        .args(["seq", "kayles", "-n", "3000000000"])
-        .assert()
-        .code(3)
-        .stderr(contains("limit"));
-    grundy()
-        .args(["seq", "octal:0.8", "-n", "100001"])
-        .assert()
-        .code(3)
-        .stderr(contains("three heaps"));
+    fails(&["seq", "kayles", "-n", "12x"], 2, &["-n, column 3"]);
+    fails(&["seq", "kayles"], 2, &["-n"]);
+    fails(&["seq", "kayles", "-n", "3000000000"], 3, &["limit"]);
+    fails(&["seq", "octal:0.8", "-n", "100001"], 3, &["three heaps"]);
 }
 
 #[test]
@@ -210,28 +185,16 @@ fn position_json_and_misere() {
 
 #[test]
 fn position_bad_input_and_limits() {
-    grundy()
-        .args(["position", "kayles", "3", "x5"])
-        .assert()
-        .code(2)
-        .stderr(contains("heap 2, column 1"));
-    grundy()
-        .args(["position", "kayles"])
-        .assert()
-        .code(2)
-        .stderr(contains("HEAP"));
-    grundy()
-        .args(["position", "octal:0.1x", "3"])
-        .assert()
-        .code(2)
-        .stderr(contains("GAME, column 10"));
+    fails(&["position", "kayles", "3", "x5"], 2, &["heap 2, column 1"]);
+    fails(&["position", "kayles"], 2, &["HEAP"]);
+    fails(&["position", "octal:0.1x", "3"], 2, &["GAME, column 10"]);
     // Kayles' value of 10^9 comes from its proved period, but its options are too many to
     // list the winning moves from.
-    grundy()
-        .args(["position", "kayles", "1000000000"])
-        .assert()
-        .code(3)
-        .stderr(contains("options to list winning moves from"));
+    fails(
+        &["position", "kayles", "1000000000"],
+        3,
+        &["options to list winning moves from"],
+    );
     // Kayles is answered through its quotient; Dawson's Kayles past heap 24 has none built for
     // positions, and the search of these sums reaches its limit.
     grundy()
@@ -239,8 +202,8 @@ fn position_bad_input_and_limits() {
         .assert()
         .success()
         .stderr(contains("misère quotient"));
-    grundy()
-        .args([
+    fails(
+        &[
             "position",
             "dawsons-kayles",
             "30",
@@ -248,15 +211,11 @@ fn position_bad_input_and_limits() {
             "32",
             "33",
             "--misere",
-        ])
-        .assert()
-        .code(3)
-        .stderr(contains("misère search"));
-    grundy()
-        .args(["position", "nim", "1e5"])
-        .assert()
-        .code(2)
-        .stderr(contains("heap 1"));
+        ],
+        3,
+        &["misère search"],
+    );
+    fails(&["position", "nim", "1e5"], 2, &["heap 1"]);
 }
 
 #[test]
@@ -302,17 +261,16 @@ fn position_takes_heaps_of_any_size_where_the_game_allows() {
         .success()
         .stdout(expected);
     // No proved pattern and a heap beyond the values computed: a stated limit naming --max.
-    grundy()
-        .args(["position", "grundys-game", "100000000000", "--max", "1000"])
-        .assert()
-        .code(3)
-        .stderr(contains("no pattern"))
-        .stderr(contains("raise --max"));
-    grundy()
-        .args(["position", "grundys-game", "18446744073709551616"])
-        .assert()
-        .code(3)
-        .stderr(contains("--max"));
+    fails(
+        &["position", "grundys-game", "100000000000", "--max", "1000"],
+        3,
+        &["no pattern", "raise --max"],
+    );
+    fails(
+        &["position", "grundys-game", "18446744073709551616"],
+        3,
+        &["--max"],
+    );
 }
 
 #[test]
@@ -328,10 +286,9 @@ fn help_has_examples() {
 
 #[test]
 fn seq_limits_name_the_flag() {
-    grundy()
-        .args(["seq", "kayles", "-n", "3000000000"])
-        .assert()
-        .code(3)
-        .stderr(contains("above the limit of 2000000000 values"))
-        .stderr(contains("-n"));
+    fails(
+        &["seq", "kayles", "-n", "3000000000"],
+        3,
+        &["above the limit of 2000000000 values", "-n"],
+    );
 }

@@ -1,22 +1,13 @@
 //! `grundy misere` and `position --misere` through the quotient.
 
-use assert_cmd::Command;
-use predicates::str::contains;
+mod common;
 
-fn grundy() -> Command {
-    Command::cargo_bin("grundy").unwrap()
-}
+use common::{fails, grundy, json_of, stdout_of};
+use predicates::str::contains;
 
 #[test]
 fn octal_075_json_and_text() {
-    let out = grundy()
-        .args(["misere", "octal:0.75", "--max-heap", "40", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json_of(&["misere", "octal:0.75", "--max-heap", "40", "--json"]);
     assert_eq!(v["game"], "octal:0.75");
     assert_eq!(v["order"], 8);
     assert_eq!(v["identity"], 0);
@@ -47,20 +38,16 @@ fn octal_075_json_and_text() {
 
 #[test]
 fn bad_input_and_limits() {
-    grundy()
-        .args(["misere", "octal:0.7x"])
-        .assert()
-        .code(2)
-        .stderr(contains("GAME"));
+    fails(&["misere", "octal:0.7x"], 2, &["GAME"]);
     grundy()
         .args(["misere", "kayles", "--max-heap", "x"])
         .assert()
         .code(2);
-    grundy()
-        .args(["misere", "kayles", "--max-heap", "1000000"])
-        .assert()
-        .code(3)
-        .stderr(contains("--max-heap"));
+    fails(
+        &["misere", "kayles", "--max-heap", "1000000"],
+        3,
+        &["--max-heap"],
+    );
 }
 
 #[test]
@@ -116,20 +103,14 @@ fn kayles_is_revised_past_a_split() {
         .stderr(contains("misère quotient"));
 }
 
-/// The stdout of a successful run.
-fn output(args: &[&str]) -> String {
-    let out = grundy().args(args).assert().success().get_output().clone();
-    String::from_utf8(out.stdout).unwrap()
-}
-
 /// Once a period is proved, the text lists the preperiod and one period of the heap map, and
 /// the rule that gives every other heap; the JSON keeps every heap up to N, and the rule printed
 /// reproduces it.
 #[test]
 fn proved_heap_map_is_printed_up_to_one_period() {
     let args = ["misere", "octal:0.75", "--max-heap", "40"];
-    let text = output(&args);
-    let json = output(&[&args[..], &["--json"]].concat());
+    let text = stdout_of(&args);
+    let json = stdout_of(&[&args[..], &["--json"]].concat());
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let (n0, p) = (
         v["preperiod"].as_u64().unwrap(),
@@ -168,10 +149,10 @@ fn proved_heap_map_is_printed_up_to_one_period() {
         assert_eq!(map[n], map[n - p as usize], "heap {n}");
     }
     // Kayles: 5,001 heaps answered in a few lines.
-    let kayles = output(&["misere", "kayles", "--max-heap", "5000"]);
+    let kayles = stdout_of(&["misere", "kayles", "--max-heap", "5000"]);
     assert!(kayles.contains("every heap size, proved"), "{kayles}");
     assert!(kayles.lines().count() < 120, "{kayles}");
     // Unproved: every heap up to N.
-    let unproved = output(&["misere", "octal:0.75", "--max-heap", "12"]);
+    let unproved = stdout_of(&["misere", "octal:0.75", "--max-heap", "12"]);
     assert!(unproved.ends_with("  12: b\n"), "{unproved}");
 }

@@ -1,27 +1,14 @@
 //! `grundy analyze` and `grundy value`: outputs, JSON fields, bad input (exit 2) and unprovable
 //! huge heaps (exit 3).
 
-use assert_cmd::Command;
+mod common;
+
+use common::{fails, grundy, json_of};
 use predicates::str::contains;
-
-fn grundy() -> Command {
-    Command::cargo_bin("grundy").unwrap()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = grundy()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).unwrap()
-}
 
 #[test]
 fn analyze_dawsons_kayles_json_has_exactly_the_document_fields() {
-    let v = json(&["analyze", "dawsons-kayles", "--json"]);
+    let v = json_of(&["analyze", "dawsons-kayles", "--json"]);
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
     let mut keys = keys;
     keys.sort_unstable();
@@ -80,13 +67,13 @@ fn analyze_text_states_the_proof_once() {
 
 #[test]
 fn analyze_nim_divide_and_unprovable_games() {
-    let v = json(&["analyze", "nim", "--json"]);
+    let v = json_of(&["analyze", "nim", "--json"]);
     assert_eq!(
         (v["period"].as_u64(), v["saltus"].as_u64()),
         (Some(1), Some(1))
     );
     assert_eq!(v["proved"], true);
-    let v = json(&["analyze", "divide:2,3,4,5,6", "--json"]);
+    let v = json_of(&["analyze", "divide:2,3,4,5,6", "--json"]);
     assert_eq!(v["period"], serde_json::Value::Null);
     assert_eq!(v["proved"], true);
     assert!(v["pattern"]
@@ -94,26 +81,18 @@ fn analyze_nim_divide_and_unprovable_games() {
         .unwrap()
         .contains("G(n) = G(floor(n/12)) for every n >= 6"));
     // No theorem covers Grundy's game: whatever is seen is not proved.
-    let v = json(&["analyze", "grundys-game", "--max", "2000", "--json"]);
+    let v = json_of(&["analyze", "grundys-game", "--max", "2000", "--json"]);
     assert_eq!(v["proved"], false);
     assert_eq!(v["computed"], 2000);
     // Too few values for the Guy-Smith bound of Kayles (168 needed).
-    let v = json(&["analyze", "kayles", "--max", "100", "--json"]);
+    let v = json_of(&["analyze", "kayles", "--max", "100", "--json"]);
     assert_eq!(v["proved"], false);
 }
 
 #[test]
 fn analyze_bad_input_exits_2() {
-    grundy()
-        .args(["analyze", "octal:0.1x"])
-        .assert()
-        .code(2)
-        .stderr(contains("GAME, column 10"));
-    grundy()
-        .args(["analyze", "kayles", "--max", "12z"])
-        .assert()
-        .code(2)
-        .stderr(contains("--max"));
+    fails(&["analyze", "octal:0.1x"], 2, &["GAME, column 10"]);
+    fails(&["analyze", "kayles", "--max", "12z"], 2, &["--max"]);
     grundy().args(["analyze"]).assert().code(2);
 }
 
@@ -157,19 +136,18 @@ fn value_of_huge_heaps_through_proofs() {
         .assert()
         .success()
         .stdout("123456789012345678901234567890\n");
-    let v = json(&["value", "sub:1,2,3", "10", "11", "--json"]);
+    let v = json_of(&["value", "sub:1,2,3", "10", "11", "--json"]);
     assert_eq!(v["values"], serde_json::json!([2, 3]));
     assert_eq!(v["heaps"], serde_json::json!([10, 11]));
 }
 
 #[test]
 fn value_beyond_what_can_be_computed_exits_3() {
-    grundy()
-        .args(["value", "grundys-game", "1000000000000", "--max", "1000"])
-        .assert()
-        .code(3)
-        .stderr(contains("no pattern"))
-        .stderr(contains("--max"));
+    fails(
+        &["value", "grundys-game", "1000000000000", "--max", "1000"],
+        3,
+        &["no pattern", "--max"],
+    );
     grundy()
         .args(["value", "squares", "100000000000000000000000"])
         .assert()
@@ -182,16 +160,8 @@ fn value_bad_input_exits_2() {
         .args(["value", "kayles", "12", "-3"])
         .assert()
         .code(2);
-    grundy()
-        .args(["value", "kayles", "1x"])
-        .assert()
-        .code(2)
-        .stderr(contains("N (heap 1), column 2"));
-    grundy()
-        .args(["value", "divide:1", "5"])
-        .assert()
-        .code(2)
-        .stderr(contains("GAME"));
+    fails(&["value", "kayles", "1x"], 2, &["N (heap 1), column 2"]);
+    fails(&["value", "divide:1", "5"], 2, &["GAME"]);
     grundy().args(["value", "kayles"]).assert().code(2);
 }
 
@@ -206,7 +176,7 @@ fn analyze_finds_self_similar_rules_in_any_game() {
     )
     .unwrap();
     let game = format!("script:{}", path.display());
-    let v = json(&["analyze", &game, "--max", "20000", "--json"]);
+    let v = json_of(&["analyze", &game, "--max", "20000", "--json"]);
     assert_eq!(v["proved"], false);
     assert_eq!(v["period"], serde_json::Value::Null);
     assert!(v["pattern"]
@@ -267,18 +237,17 @@ fn finite_subtraction_games_search_far_enough_without_max() {
 #[test]
 fn analyze_of_a_three_heap_code_refuses_at_once_above_its_cap() {
     let start = std::time::Instant::now();
-    grundy()
-        .args(["analyze", "octal:0.8", "--max", "200000"])
-        .assert()
-        .code(3)
-        .stderr(contains("game leaving three heaps"))
-        .stderr(contains("lower --max"));
+    fails(
+        &["analyze", "octal:0.8", "--max", "200000"],
+        3,
+        &["game leaving three heaps", "lower --max"],
+    );
     assert!(
         start.elapsed().as_secs() < 5,
         "refused only after {:?}",
         start.elapsed()
     );
     // The default cap is 10^4 values.
-    let v = json(&["analyze", "octal:0.8", "--json"]);
+    let v = json_of(&["analyze", "octal:0.8", "--json"]);
     assert_eq!(v["computed"], 10_000);
 }

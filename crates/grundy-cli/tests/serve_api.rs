@@ -2,6 +2,8 @@
 //! port): every endpoint with good and bad requests, answers checked against slow computations
 //! written here from the definitions, the limits, and responsiveness during long work.
 
+mod common;
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
@@ -1043,18 +1045,38 @@ impl Sum3 {
         }
     }
 
-    fn request(&self, misere: bool) -> Value {
+    fn boards(&self) -> (String, String) {
         let chomp: Vec<String> = self.chomp.iter().map(u32::to_string).collect();
         let cram: Vec<String> = self
             .cram
             .iter()
             .map(|r| r.iter().map(|&f| if f { '.' } else { '#' }).collect())
             .collect();
+        (
+            format!("chomp:{}", chomp.join(",")),
+            format!("cram:{}", cram.join("/")),
+        )
+    }
+
+    fn request(&self, misere: bool) -> Value {
+        let (chomp, cram) = self.boards();
         json!({"parts": [
             {"game": "nim", "heaps": [self.nim]},
-            {"game": format!("chomp:{}", chomp.join(","))},
-            {"game": format!("cram:{}", cram.join("/"))},
+            {"game": chomp},
+            {"game": cram},
         ], "misere": misere})
+    }
+
+    /// The sum in the notation of sums, as the answer names it: its parts joined by ` + `, the
+    /// heap part as its game and heaps (a heap moved to 0 is gone, one given as 0 stays).
+    fn notation(&self, heap_gone: bool) -> String {
+        let (chomp, cram) = self.boards();
+        let nim = if heap_gone && self.nim == 0 {
+            "nim".to_string()
+        } else {
+            format!("nim {}", self.nim)
+        };
+        format!("{nim} + {chomp} + {cram}")
     }
 
     /// Each option, with the part moved in (0, 1 or 2).
@@ -1151,14 +1173,14 @@ impl Sum3 {
         g(&alone, memo)
     }
 
-    /// The position after a move of the answer (`/api/sum`'s `winning_moves` or the reply's
+    /// The position after a move of the answer (`/api/sum`'s `winning_parts` or the reply's
     /// `move`), applied from the rules.
     fn after(&self, mv: &Value) -> Sum3 {
         let mut s = self.clone();
         match mv["part"].as_u64().unwrap() {
             0 => s.nim = mv["heap_move"]["to"][0].as_u64().unwrap_or(0),
             1 => {
-                let cell = &mv["board_move"]["cells"][0];
+                let cell = &mv["cells"][0];
                 let (r, c) = (
                     cell[0].as_u64().unwrap() as usize,
                     cell[1].as_u64().unwrap(),
@@ -1171,7 +1193,7 @@ impl Sum3 {
                 }
             }
             _ => {
-                for cell in mv["board_move"]["cells"].as_array().unwrap() {
+                for cell in mv["cells"].as_array().unwrap() {
                     let (r, c) = (cell[0].as_u64().unwrap(), cell[1].as_u64().unwrap());
                     assert!(s.cram[r as usize][c as usize], "{mv}");
                     s.cram[r as usize][c as usize] = false;
@@ -1179,6 +1201,30 @@ impl Sum3 {
             }
         }
         s
+    }
+}
+
+/// The answer of `/api/sum` is the solution document of `grundy solve --json` (the library's
+/// type reads it, unknown keys refused) with the playground's fields beside it: the sum in the
+/// notation of sums, each winning move named by its part and leading to the sum after it.
+fn check_sum_document(doc: &Value, s: &Sum3, misere: bool) {
+    let beside = [
+        "misere",
+        "over",
+        "parts",
+        "columns",
+        "winning_parts",
+        "explanation",
+    ];
+    let read = common::solution_beside(doc, &beside);
+    assert_eq!(read.game, s.notation(false));
+    assert_eq!(doc["misere"], misere);
+    let places = doc["winning_parts"].as_array().unwrap();
+    assert_eq!(read.winning_moves.len(), places.len());
+    for (m, place) in read.winning_moves.iter().zip(places) {
+        let part = place["part"].as_u64().unwrap();
+        assert!(m.name.starts_with(&format!("part {}: ", part + 1)), "{m:?}");
+        assert_eq!(m.after, s.after(place).notation(part == 0), "{m:?}");
     }
 }
 
@@ -1207,13 +1253,14 @@ async fn sums_of_a_heap_and_two_boards_match_the_definition() {
                 .iter()
                 .filter(|(_, o)| !o.wins(misere, &mut memo))
                 .count();
-            let listed = doc["winning_moves"].as_array().unwrap();
+            let listed = doc["winning_parts"].as_array().unwrap();
             assert_eq!(listed.len(), count, "{s:?} misère {misere}: {doc}");
             for mv in listed {
                 assert!(!s.after(mv).wins(misere, &mut memo), "{s:?}: {mv}");
             }
+            check_sum_document(&doc, s, misere);
             if misere {
-                assert!(doc["nim_sum"].is_null());
+                assert!(doc["value"].is_null());
                 continue;
             }
             // Sprague-Grundy: each part's value from the definition, their xor the nim-sum; a
@@ -1228,7 +1275,7 @@ async fn sums_of_a_heap_and_two_boards_match_the_definition() {
             for (p, &vp) in v.iter().enumerate() {
                 assert_eq!(doc["parts"][p]["value"], vp, "{s:?} part {p}");
             }
-            assert_eq!(doc["nim_sum"], v[0] ^ v[1] ^ v[2]);
+            assert_eq!(doc["value"], v[0] ^ v[1] ^ v[2]);
             assert_eq!(doc["outcome"] == "P", v[0] ^ v[1] ^ v[2] == 0);
         }
     }
@@ -1239,8 +1286,11 @@ async fn sums_of_a_heap_and_two_boards_match_the_definition() {
     assert_eq!(doc["winning"], true);
     let after = s.after(&doc["move"]);
     assert!(!after.wins(false, &mut memo));
+    assert_eq!(doc["move"]["after"], after.notation(true));
+    assert_eq!(doc["sum"]["game"], after.notation(true));
     assert_eq!(doc["sum"]["outcome"], "P");
-    assert_eq!(doc["sum"]["nim_sum"], 0);
+    assert_eq!(doc["sum"]["value"], 0);
+    check_sum_document(&doc["sum"], &after, false);
     // No move left: no reply, and the sum is over.
     let done = Sum3 {
         nim: 0,

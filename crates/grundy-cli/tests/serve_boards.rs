@@ -1,6 +1,8 @@
 //! The playground's boards (`/api/board`, `/api/board/reply`), driven in-process: answers
 //! checked against the library's solve, bad input, the size limits, the JSON Content-Type.
 
+mod common;
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
@@ -105,16 +107,8 @@ async fn answers_match_the_library() {
 /// The answer is the solution document of `grundy solve --json` (the library's type reads it,
 /// unknown keys refused) with the playground's fields beside it.
 fn check_solution_document(doc: &Value) {
-    let mut solution = doc.as_object().unwrap().clone();
-    for key in ["kind", "misere", "over", "cells", "winning_cells"] {
-        assert!(solution.remove(key).is_some(), "{key} missing: {doc}");
-    }
-    let read: grundy::solve::search::SolutionDocument =
-        serde_json::from_value(Value::Object(solution.clone())).unwrap();
-    assert_eq!(
-        serde_json::to_value(&read).unwrap(),
-        Value::Object(solution)
-    );
+    let beside = ["kind", "misere", "over", "cells", "winning_cells"];
+    common::solution_beside(doc, &beside);
 }
 
 #[tokio::test]

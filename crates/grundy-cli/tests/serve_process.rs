@@ -13,8 +13,21 @@ use support::{exchange, post_raw, Server};
 
 /// `grundy serve --port 0`, and the port it reports.
 fn spawn_server() -> (Child, u16) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+    spawn_server_with(&[], None)
+}
+
+/// `grundy FLAGS serve --port 0` with `GRUNDY_MEMORY` set to `memory` (or unset), and the port
+/// it reports.
+fn spawn_server_with(flags: &[&str], memory: Option<&str>) -> (Child, u16) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .args(flags)
         .args(["serve", "--port", "0"])
+        .env_remove("GRUNDY_MEMORY");
+    if let Some(m) = memory {
+        command.env("GRUNDY_MEMORY", m);
+    }
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -206,24 +219,31 @@ fn the_memory_of_a_heavy_job_is_returned_when_it_ends() {
     }
 }
 
-/// Scripts holding copies of a 32 KB string in map keys or closures (which Rhai's size limits
-/// do not see) stop at the job's memory budget of 1 GiB with 422, and the server's peak resident
-/// memory stays within 1.3 times it.
+/// The body of an `/api/seq` request whose script holds copies of a 32 KB string in map keys
+/// or closures (which Rhai's size limits do not see) until its job's memory budget stops it.
+fn hoarding_script(hold: &str) -> String {
+    let long = r#"let s = \"x\"; while s.len() < 30000 { s += s; }"#;
+    format!(r#"{{"game":"script","script":"fn options(n) {{ {long} {hold} [] }}","n":3}}"#)
+}
+
+const HOARDS: [&str; 2] = [
+    r#"let m = #{}; for i in 0..300000 { m[s + i] = i; }"#,
+    r#"let f = []; for i in 0..300000 { let t = s + i; f.push(|| t); }"#,
+];
+
+/// Under `--memory 6G` the six jobs that may run at once (two heavy, four fast) get 1 GiB each:
+/// scripts hoarding memory stop at that budget with 422, and the server's peak resident memory
+/// stays within 1.3 times it.
 #[test]
 #[cfg(target_os = "linux")]
 fn scripts_stop_at_the_job_memory_budget() {
-    let (mut child, port) = spawn_server();
-    let long = r#"let s = \"x\"; while s.len() < 30000 { s += s; }"#;
-    for hold in [
-        r#"let m = #{}; for i in 0..300000 { m[s + i] = i; }"#,
-        r#"let f = []; for i in 0..300000 { let t = s + i; f.push(|| t); }"#,
-    ] {
-        let body =
-            format!(r#"{{"game":"script","script":"fn options(n) {{ {long} {hold} [] }}","n":3}}"#);
+    let (mut child, port) = spawn_server_with(&["--memory", "6G"], None);
+    for hold in HOARDS {
+        let body = hoarding_script(hold);
         let start = Instant::now();
         let (status, answer) = post_json(port, "/api/seq", &body).join().unwrap();
         assert_eq!(status, 422, "{answer}");
-        assert!(answer.contains("memory budget"), "{answer}");
+        assert!(answer.contains("memory budget of 1.0 GiB"), "{answer}");
         assert!(start.elapsed() < Duration::from_secs(12));
         let peak = status_bytes(&child.id().to_string(), "VmHWM:");
         assert!(
@@ -234,4 +254,30 @@ fn scripts_stop_at_the_job_memory_budget() {
     }
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// The job's budget is a share of the run's memory budget, from `--memory` or else
+/// `GRUNDY_MEMORY`: 60 MiB shared by six jobs stops a hoarding script at 10 MiB, and the flag
+/// wins over the variable.
+#[test]
+#[cfg(target_os = "linux")]
+fn the_job_budget_is_a_share_of_the_run_budget() {
+    for (flags, memory, share) in [
+        (&["--memory", "60M"][..], None, "10.0 MiB"),
+        (&[][..], Some("60M"), "10.0 MiB"),
+        (&["--memory", "120M"][..], Some("60M"), "20.0 MiB"),
+    ] {
+        let (mut child, port) = spawn_server_with(flags, memory);
+        let (status, answer) = post_json(port, "/api/seq", &hoarding_script(HOARDS[0]))
+            .join()
+            .unwrap();
+        assert_eq!(status, 422, "{answer}");
+        assert!(
+            answer.contains(&format!("memory budget of {share}")),
+            "{flags:?} {memory:?}: {answer}"
+        );
+        assert!(answer.contains("grundy serve --memory"), "{answer}");
+        let _ = child.kill();
+        let _ = child.wait();
+    }
 }

@@ -1,23 +1,10 @@
 //! `grundy solve`: games given by their rules. Expected values are worked out by hand in the
 //! comments (or are theorems), not copied from the program.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{fails, grundy, json_of, temp};
 use predicates::str::contains;
-
-fn grundy() -> Command {
-    Command::cargo_bin("grundy").unwrap()
-}
-
-/// A temporary file holding `text`, removed when dropped; its name ends in `name`.
-fn temp(name: &str, text: &str) -> tempfile::TempPath {
-    let file = tempfile::Builder::new()
-        .prefix("grundy-solve-")
-        .suffix(&format!("-{name}"))
-        .tempfile()
-        .unwrap();
-    std::fs::write(file.path(), text).unwrap();
-    file.into_temp_path()
-}
 
 #[test]
 fn one_row_cram_is_dawsons_kayles_with_its_winning_move() {
@@ -103,18 +90,6 @@ fn misere_prints_the_outcome_only() {
         .stdout("N\n(1,1)-(1,2): cram:##..\n(1,3)-(1,4): cram:..##\n");
 }
 
-/// The JSON document of a successful `grundy ARGS`.
-fn json_of(args: &[&str]) -> serde_json::Value {
-    let out = grundy()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).unwrap()
-}
-
 #[test]
 fn json_document() {
     let v = json_of(&["solve", "cram:1x4", "--moves", "--json"]);
@@ -128,14 +103,7 @@ fn json_document() {
     assert_eq!(v["stats"]["positions"], 0);
     let v = json_of(&["solve", "cram:2x3", "--json"]);
     assert!(v["stats"]["positions"].as_u64().unwrap() > 0);
-    let out = grundy()
-        .args(["solve", "cram:1x2", "--misere", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json_of(&["solve", "cram:1x2", "--misere", "--json"]);
     assert_eq!(v["value"], serde_json::Value::Null);
     assert_eq!(v["outcome"], "P");
 }
@@ -168,21 +136,13 @@ use predicates::prelude::PredicateBooleanExt;
 
 #[test]
 fn bad_notation_is_exit_2_with_the_column() {
-    grundy()
-        .args(["solve", "cram:..x"])
-        .assert()
-        .code(2)
-        .stderr(contains("column 8"));
+    fails(&["solve", "cram:..x"], 2, &["column 8"]);
     grundy()
         .args(["solve", "chomp:3,4"])
         .assert()
         .code(2)
         .stderr(contains("column 9").and(contains("no longer than")));
-    grundy()
-        .args(["solve", "draughts:3"])
-        .assert()
-        .code(2)
-        .stderr(contains("column 1"));
+    fails(&["solve", "draughts:3"], 2, &["column 1"]);
     grundy()
         .args(["solve", "node-kayles:/nonexistent/graph.txt"])
         .assert()
@@ -229,11 +189,11 @@ fn rules_in_a_script() {
         .success()
         .stdout("N\nvalue 2\n");
     let bad = temp("bad.rhai", "fn start() { 0 }\n");
-    grundy()
-        .args(["solve", &format!("rules:{}", bad.display())])
-        .assert()
-        .code(2)
-        .stderr(contains("fn moves(p)"));
+    fails(
+        &["solve", &format!("rules:{}", bad.display())],
+        2,
+        &["fn moves(p)"],
+    );
     let _ = std::fs::remove_file(script);
     let _ = std::fs::remove_file(bad);
 }

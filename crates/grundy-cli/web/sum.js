@@ -1,6 +1,8 @@
 // The Sums section of the playground: a Nim heap, a Chomp board and a Cram board played as one
-// game (a move is a move in exactly one of them), over POST /api/sum and /api/sum/reply. Under
-// normal play each part shows its Grundy value and the page their nim-sum: the sum is lost for
+// game (a move is a move in exactly one of them), over POST /api/sum and /api/sum/reply. An
+// answer is the sum's solution document (outcome, Grundy `value`, `winning_moves`) with the
+// parts, and `winning_parts` saying where each winning move is played. Under normal play each
+// part shows its Grundy value and the page their nim-sum, the sum's value: the sum is lost for
 // the player to move exactly when the nim-sum is 0 (Sprague-Grundy).
 "use strict";
 
@@ -80,21 +82,21 @@
     const box = byId("sum-values");
     box.replaceChildren();
     byId("sum-explanation").textContent = doc.explanation.join("\n");
-    if (doc.nim_sum === null) {
+    if (doc.value === null) {
       box.appendChild(Object.assign(document.createElement("p"), {
         textContent: `Misère play: the values do not add; the sum is ${doc.outcome === "P" ? "lost" : "won"} for the player to move.`,
       }));
       return;
     }
-    box.dataset.nimSum = String(doc.nim_sum);
+    box.dataset.nimSum = String(doc.value);
     const labels = doc.parts.map((p) => [TITLES[p.kind === "heaps" ? "heaps" : p.kind],
                                          p.kind === "heaps" ? p.heaps.join(" ") : ""]);
     box.appendChild(columnsTable(doc.columns, ["part", "", "G"], labels,
-                                 doc.parts.map((p) => p.value), doc.nim_sum, null, "sum-columns"));
+                                 doc.parts.map((p) => p.value), doc.value, null, "sum-columns"));
     const p = document.createElement("p");
     p.id = "sum-verdict";
-    p.textContent = `${doc.parts.map((x) => x.value).join(" xor ")} = ${doc.nim_sum}: ` +
-      (doc.nim_sum === 0 ? "the player to move loses (P)." : "the player to move wins (N).");
+    p.textContent = `${doc.parts.map((x) => x.value).join(" xor ")} = ${doc.value}: ` +
+      (doc.value === 0 ? "the player to move loses (P)." : "the player to move wins (N).");
     box.appendChild(p);
   }
 
@@ -104,14 +106,15 @@
     showValues(doc);
   }
 
-  // Applies a move of the sum (as /api/sum names it) to the page's copy of the parts.
+  // Applies a move of the sum (where it is played, as /api/sum's winning_parts give it) to the
+  // page's copy of the parts.
   function applySumMove(m) {
     const p = sum.parts[m.part];
     if (m.heap_move) {
       const hm = m.heap_move;
       p.heaps = [...p.heaps.slice(0, hm.heap), ...hm.to.filter((x) => x > 0), ...p.heaps.slice(hm.heap + 1)];
     } else {
-      p.cells = applyMove(p.kind, p.cells, m.board_move.cells);
+      p.cells = applyMove(p.kind, p.cells, m.cells);
     }
   }
 
@@ -126,7 +129,7 @@
     sum.hint = null;
     sum.parts.forEach((p) => { p.first = null; });
     const p = sum.parts[m.part];
-    if (m.board_move && p.kind === "cram") for (const [r, c] of m.board_move.cells) p.placed.set(`${r},${c}`, "human");
+    if (m.cells && p.kind === "cram") for (const [r, c] of m.cells) p.placed.set(`${r},${c}`, "human");
     applySumMove(m);
     setStatus("thinking", "The engine is thinking…");
     render();
@@ -136,8 +139,8 @@
         const e = reply.move, q = sum.parts[e.part];
         sum.leaving = e.heap_move
           ? { part: e.part, token: { heap: e.heap_move.heap, from: tokensLeft(e.heap_move) } }
-          : { part: e.part, cells: eaten(q.kind, q.cells, e.board_move.cells) };
-        if (e.board_move && q.kind === "cram") for (const [r, c] of e.board_move.cells) q.placed.set(`${r},${c}`, "engine");
+          : { part: e.part, cells: eaten(q.kind, q.cells, e.cells) };
+        if (e.cells && q.kind === "cram") for (const [r, c] of e.cells) q.placed.set(`${r},${c}`, "engine");
         render();
         await sleep(REPLY_MS);
         sum.leaving = null;
@@ -168,7 +171,7 @@
     if (sum.over || sum.busy || p.cells[r][c] !== "free") return;
     const got = pick(p.kind, p.first, r, c);
     if (got.play) {
-      play({ part: i, board_move: { cells: got.play } });
+      play({ part: i, cells: got.play });
       return;
     }
     p.first = got.first;
@@ -199,13 +202,13 @@
     try {
       const doc = await api("/api/sum", request());
       take(doc);
-      const m = doc.winning_moves[0];
+      const m = doc.winning_parts[0];
       if (!m) {
         sum.hint = null;
         setStatus("playing", "No winning move: every move loses against perfect play.");
       } else {
         sum.hint = m.heap_move ? { part: m.part, token: hintTarget(m.heap_move) }
-                               : { part: m.part, cells: m.board_move.cells };
+                               : { part: m.part, cells: m.cells };
         const why = m.value === null ? "" : `: it leaves that game with value ${m.value}, and the nim-sum 0`;
         setStatus("playing", `A winning move in the ${TITLES[sum.parts[m.part].kind]} (outlined)${why}.`);
       }

@@ -112,6 +112,30 @@ pub(crate) fn document<'py>(
     py.import("json")?.call_method1("loads", (text,))
 }
 
+/// `value` as a new Python object of its class (a `Nimber`, an `Ordinal`).
+fn new_object<T: pyo3::PyClass>(py: Python<'_>, value: T) -> PyResult<Py<PyAny>>
+where
+    pyo3::PyClassInitializer<T>: From<T>,
+{
+    Ok(Bound::new(py, value)?.into_any().unbind())
+}
+
+/// The answer of a rich comparison `op` between two values ordered as `ordering`, as a Python
+/// bool; `NotImplemented` when the other value is of no kind the class compares with (`None`).
+fn compared(
+    py: Python<'_>,
+    ordering: Option<std::cmp::Ordering>,
+    op: pyo3::basic::CompareOp,
+) -> Py<PyAny> {
+    match ordering {
+        Some(o) => pyo3::types::PyBool::new(py, op.matches(o))
+            .to_owned()
+            .into_any()
+            .unbind(),
+        None => py.NotImplemented(),
+    }
+}
+
 /// Runs `f`, turning a panic into `grundy.InternalError`.
 fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| {

@@ -21,7 +21,7 @@ pub(crate) fn nim_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<AnyNimber>> {
 pub(crate) struct Nimber(AnyNimber);
 
 pub(crate) fn new_nimber(py: Python<'_>, x: AnyNimber) -> PyResult<Py<PyAny>> {
-    Ok(Bound::new(py, Nimber(x))?.into_any().unbind())
+    new_object(py, Nimber(x))
 }
 
 #[pymethods]
@@ -215,14 +215,8 @@ impl Nimber {
         op: pyo3::basic::CompareOp,
     ) -> PyResult<Py<PyAny>> {
         guard(|| {
-            let Some(o) = nim_arg(other)? else {
-                return Ok(py.NotImplemented());
-            };
-            let (a, b) = (self.0.to_biguint(), o.to_biguint());
-            Ok(pyo3::types::PyBool::new(py, op.matches(a.cmp(&b)))
-                .to_owned()
-                .into_any()
-                .unbind())
+            let ordering = nim_arg(other)?.map(|o| self.0.to_biguint().cmp(&o.to_biguint()));
+            Ok(compared(py, ordering, op))
         })
     }
 

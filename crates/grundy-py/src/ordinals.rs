@@ -28,7 +28,7 @@ pub(crate) fn need_ordinal(obj: &Bound<'_, PyAny>) -> PyResult<Ordinal> {
 }
 
 pub(crate) fn new_ordinal(py: Python<'_>, x: Ordinal) -> PyResult<Py<PyAny>> {
-    Ok(Bound::new(py, PyOrdinal(x))?.into_any().unbind())
+    new_object(py, PyOrdinal(x))
 }
 
 #[pymethods]
@@ -139,16 +139,12 @@ impl PyOrdinal {
         op: pyo3::basic::CompareOp,
     ) -> PyResult<Py<PyAny>> {
         guard(|| {
-            if other.extract::<String>().is_ok() {
-                return Ok(py.NotImplemented());
-            }
-            let Some(o) = ordinal_arg(other)? else {
-                return Ok(py.NotImplemented());
+            // A string is notation to build an Ordinal from, not an ordinal to compare with.
+            let ordering = match other.extract::<String>() {
+                Ok(_) => None,
+                Err(_) => ordinal_arg(other)?.map(|o| self.0.cmp(&o)),
             };
-            Ok(pyo3::types::PyBool::new(py, op.matches(self.0.cmp(&o)))
-                .to_owned()
-                .into_any()
-                .unbind())
+            Ok(compared(py, ordering, op))
         })
     }
 

@@ -16,11 +16,11 @@
 //! lane ([`AppState::lane`]), and refuses a request whose estimate exceeds
 //! [`Limits::max_operations`].
 
-use super::games::{check_game, check_heaps, values_limit, CheckedGame, GameRequest};
+use super::games::{check_game, CheckedGame, GameRequest};
 use super::graph::GraphRequest;
 use super::limits::Limits;
-use super::position::{check_position, MovesRequest, PositionRequest};
-use super::sequence::{analyze_max, SeqRequest};
+use super::position::{check_position, MOVES_FIELDS};
+use super::sequence::{analyze_max, check_seq};
 use super::AppState;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
@@ -126,9 +126,9 @@ impl From<grundy::Error> for ApiError {
             grundy::Error::Cancelled(_) => ApiError::busy("the computation was stopped"),
             grundy::Error::Limit(l) if l.kind == grundy::LimitKind::Memory => {
                 ApiError::unprocessable(format!(
-                    "{}: the playground grants each computation a fixed memory budget (see the \
-                     limits table in docs/playground.md); ask for less, or use the grundy \
-                     command line and its --memory option",
+                    "{}: each computation of the playground gets an equal share of the \
+                     server's memory budget (grundy serve --memory SIZE; see the limits table in \
+                     docs/playground.md); ask for less, or use the grundy command line",
                     l.what
                 ))
             }
@@ -257,30 +257,25 @@ pub fn check_request(endpoint: &str, body: &[u8], limits: &Limits) -> Result<(),
     let compile = |game: &CheckedGame| game.rule(&Control::none()).map(drop);
     match endpoint {
         "seq" => {
-            let req: SeqRequest = body_as(body)?;
-            let game = check_game(&req.game, req.script.as_deref(), limits)?;
-            let most = values_limit(&game.spec, limits, limits.seq_n);
-            if req.n == 0 || req.n > most {
-                return Err(ApiError::bad("n: out of range"));
-            }
+            let req: GameRequest = body_as(body)?;
+            let (game, _) = check_seq(&req, limits)?;
             analyze_max(&game.spec, limits);
             compile(&game)
         }
         "analyze" => {
             let req: GameRequest = body_as(body)?;
+            req.only("/api/analyze", &[])?;
             let game = check_game(&req.game, req.script.as_deref(), limits)?;
             analyze_max(&game.spec, limits);
             compile(&game)
         }
-        "hint" | "move" => {
-            let req: PositionRequest = body_as(body)?;
-            compile(&check_position(&req, limits)?.0)
-        }
-        "moves" => {
-            let req: MovesRequest = body_as(body)?;
-            let game = check_game(&req.game, req.script.as_deref(), limits)?;
-            check_heaps(&game, &req.heaps, limits)?;
-            compile(&game)
+        "hint" | "move" | "moves" => {
+            let req: GameRequest = body_as(body)?;
+            let takes: &[&str] = match endpoint {
+                "moves" => &MOVES_FIELDS,
+                _ => &["heaps", "misere", "human"],
+            };
+            compile(&check_position(&req, endpoint, takes, limits)?.0)
         }
         "graph" => {
             let req: GraphRequest = body_as(body)?;

@@ -6,6 +6,7 @@ use super::limits::Limits;
 use axum::Json;
 use grundy::control::Control;
 use grundy::game::spec::GameSpec;
+use grundy::heap::position::Move;
 use grundy::heap::script::ScriptRule;
 use grundy::heap::HeapGame;
 use grundy::notation::game::parse_game;
@@ -13,8 +14,10 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
-/// The game fields shared by the heap endpoints: GAME notation, and the script's source text
-/// when `game` is `"script"`.
+/// The body of the heap endpoints: the game (GAME notation, and the script's source text when
+/// `game` is `"script"`) and what each endpoint asks about it. An endpoint takes some of the
+/// optional fields ([`GameRequest::only`]) and needs some ([`need`]); a field no endpoint takes
+/// is refused by serde, one another endpoint takes by [`GameRequest::only`], both as unknown.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct GameRequest {
@@ -23,6 +26,58 @@ pub struct GameRequest {
     /// The script's source (for `game: "script"`).
     #[serde(default)]
     pub script: Option<String>,
+    /// `/api/seq`: the number of values.
+    #[serde(default)]
+    pub n: Option<u64>,
+    /// `/api/hint`, `/api/move`, `/api/moves`: the heaps.
+    #[serde(default)]
+    pub heaps: Option<Vec<u64>>,
+    /// `/api/hint`, `/api/move`: misère play (the player who cannot move wins).
+    #[serde(default)]
+    pub misere: Option<bool>,
+    /// `/api/move`: the human's move, played before the engine answers.
+    #[serde(default)]
+    pub human: Option<Move>,
+    /// `/api/moves`: the heap (0-based) whose moves are listed.
+    #[serde(default)]
+    pub heap: Option<usize>,
+}
+
+impl GameRequest {
+    /// Refuses the optional fields present that `endpoint` does not take (those outside
+    /// `takes`), as serde refuses a field no endpoint takes, naming the endpoints that take it.
+    pub(super) fn only(&self, endpoint: &str, takes: &[&str]) -> Result<(), ApiError> {
+        let present = [
+            ("n", self.n.is_some(), "/api/seq"),
+            (
+                "heaps",
+                self.heaps.is_some(),
+                "/api/hint, /api/move and /api/moves",
+            ),
+            ("misere", self.misere.is_some(), "/api/hint and /api/move"),
+            ("human", self.human.is_some(), "/api/move"),
+            ("heap", self.heap.is_some(), "/api/moves"),
+        ];
+        match present
+            .iter()
+            .find(|(name, here, _)| *here && !takes.contains(name))
+        {
+            Some((name, _, owners)) => Err(ApiError::bad(format!(
+                "request body: unknown field `{name}` for {endpoint} (`{name}` is for {owners})"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether the request asks for misère play.
+    pub(super) fn misere(&self) -> bool {
+        self.misere.unwrap_or(false)
+    }
+}
+
+/// The value of a field the endpoint needs, or serde's error for a missing field.
+pub(super) fn need<T>(value: Option<T>, name: &str) -> Result<T, ApiError> {
+    value.ok_or_else(|| ApiError::bad(format!("request body: missing field `{name}`")))
 }
 
 /// A game checked for notation and size, whose rule is built inside a job (a script gets the

@@ -103,7 +103,8 @@ pub struct Limits {
     pub fast_workers: usize,
     /// How long a fast job may run before 503.
     pub fast_deadline: Duration,
-    /// Bytes of memory one job may hold in the engines' tables (its [`MemoryBudget`]).
+    /// Bytes of memory one job may hold (its [`MemoryBudget`]); `grundy serve` sets it from
+    /// the run's memory budget ([`Limits::sharing`]).
     pub job_memory: u64,
     /// How long the server waits for the head of a request (its request line and headers),
     /// counted from the moment it starts waiting: this bounds a half-sent head and an idle
@@ -148,6 +149,19 @@ impl Default for Limits {
             body_timeout: Duration::from_secs(10),
             connections: 256,
         }
+    }
+}
+
+impl Limits {
+    /// These limits with the memory budget `total` of the whole server (`--memory`,
+    /// `GRUNDY_MEMORY`, or a quarter of the physical memory) shared evenly by the jobs that may
+    /// run at once, [`Limits::workers`] heavy and [`Limits::fast_workers`] fast ones: each job's
+    /// budget is `total / (workers + fast_workers)`, so that the jobs together never hold more
+    /// than `total`, however many requests arrive.
+    pub fn sharing(mut self, total: u64) -> Limits {
+        let jobs = (self.workers + self.fast_workers).max(1) as u64;
+        self.job_memory = total / jobs;
+        self
     }
 }
 

@@ -417,10 +417,11 @@ where
 }
 
 /// Serves the playground on 127.0.0.1:`port` until interrupted (Ctrl-C), printing
-/// `listening on http://127.0.0.1:PORT` to stderr once the port is bound. Ctrl-C stops it
-/// within about a second, running jobs or not: they are told to stop, and the threads of any
-/// job still running are not waited for.
-pub fn run(port: u16) -> Result<(), StartError> {
+/// `listening on http://127.0.0.1:PORT` to stderr once the port is bound, its jobs sharing the
+/// memory budget `memory` ([`Limits::sharing`]). Ctrl-C stops it within about a second,
+/// running jobs or not: they are told to stop, and the threads of any job still running are not
+/// waited for.
+pub fn run(port: u16, memory: u64) -> Result<(), StartError> {
     let internal = |e: std::io::Error| StartError {
         message: format!("cannot start the server: {e}"),
         status: 1,
@@ -441,7 +442,7 @@ pub fn run(port: u16) -> Result<(), StartError> {
             })?;
         let bound = listener.local_addr().map_err(internal)?.port();
         eprintln!("listening on http://127.0.0.1:{bound}");
-        serve(listener, Limits::default(), async {
+        serve(listener, Limits::default().sharing(memory), async {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await

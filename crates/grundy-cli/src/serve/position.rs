@@ -2,7 +2,9 @@
 //! with hints that explain the winning move.
 
 use super::api::{illegal, impossible, no_such_heap, ApiError, ApiJson};
-use super::games::{check_cost, check_game, check_heaps, position_cost, CheckedGame};
+use super::games::{
+    check_cost, check_game, check_heaps, need, position_cost, CheckedGame, GameRequest,
+};
 use super::limits::Limits;
 use super::AppState;
 use axum::extract::State;
@@ -12,35 +14,28 @@ use grundy::game::spec::GameSpec;
 use grundy::heap::hint::{self, Hint};
 use grundy::heap::position::Move;
 use grundy::heap::HeapGame;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
-/// `POST /api/hint` and `/api/move` bodies.
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-pub struct PositionRequest {
-    pub(super) game: String,
-    #[serde(default)]
-    pub(super) script: Option<String>,
-    pub(super) heaps: Vec<u64>,
-    #[serde(default)]
-    pub(super) misere: bool,
-    /// `/api/move` only: the human's move, played before the engine answers.
-    #[serde(default)]
-    pub(super) human: Option<Move>,
-}
+/// What `/api/hint` and `/api/move` take besides the game (`/api/move` also `human`).
+const POSITION_FIELDS: [&str; 2] = ["heaps", "misere"];
 
-/// The checked game and heaps of a position request.
+/// The checked game and heaps of a request of `endpoint`, which takes the fields `takes`
+/// (`heaps` among them), with the lane's cost of the job: `heaps` within the limits, and no
+/// heap beyond [`Limits::misere_heap_size`] in misère play of a game other than Nim.
 pub(super) fn check_position(
-    req: &PositionRequest,
+    req: &GameRequest,
+    endpoint: &str,
+    takes: &[&str],
     limits: &Limits,
-) -> Result<(CheckedGame, Vec<u64>), ApiError> {
+) -> Result<(CheckedGame, Vec<u64>, u128), ApiError> {
+    req.only(endpoint, takes)?;
+    let heaps = need(req.heaps.clone(), "heaps")?;
     let game = check_game(&req.game, req.script.as_deref(), limits)?;
-    check_heaps(&game, &req.heaps, limits)?;
-    if req.misere && game.spec != GameSpec::Nim {
-        if let Some((i, h)) = req
-            .heaps
+    check_heaps(&game, &heaps, limits)?;
+    if req.misere() && game.spec != GameSpec::Nim {
+        if let Some((i, h)) = heaps
             .iter()
             .enumerate()
             .find(|(_, &h)| h > limits.misere_heap_size)
@@ -52,7 +47,9 @@ pub(super) fn check_position(
             )));
         }
     }
-    Ok((game, req.heaps.clone()))
+    let cost = position_cost(&game, &heaps, req.misere());
+    check_cost(cost, limits)?;
+    Ok((game, heaps, cost))
 }
 
 /// The misère quotient behind a misère hint (Plambeck–Siegel, [`grundy::misere`]): the
@@ -189,15 +186,10 @@ fn quotient_note(
 /// quotient behind a misère hint when one is known ([`HintAnswer`]).
 pub async fn hint(
     State(state): State<Arc<AppState>>,
-    ApiJson(req): ApiJson<PositionRequest>,
+    ApiJson(req): ApiJson<GameRequest>,
 ) -> Result<Json<HintAnswer>, ApiError> {
-    if req.human.is_some() {
-        return Err(ApiError::bad("the field \"human\" is for /api/move"));
-    }
-    let (game, heaps) = check_position(&req, &state.limits)?;
-    let misere = req.misere;
-    let cost = position_cost(&game, &heaps, misere);
-    check_cost(cost, &state.limits)?;
+    let (game, heaps, cost) = check_position(&req, "/api/hint", &POSITION_FIELDS, &state.limits)?;
+    let misere = req.misere();
     state
         .lane(cost)
         .run(move |ctl| {
@@ -246,13 +238,12 @@ pub struct MoveAnswer {
 /// 422 when illegal), then the engine's reply, and says who has won once nobody can move.
 pub async fn play_move(
     State(state): State<Arc<AppState>>,
-    ApiJson(req): ApiJson<PositionRequest>,
+    ApiJson(req): ApiJson<GameRequest>,
 ) -> Result<Json<MoveAnswer>, ApiError> {
-    let (game, heaps) = check_position(&req, &state.limits)?;
-    let misere = req.misere;
+    let takes = [POSITION_FIELDS[0], POSITION_FIELDS[1], "human"];
+    let (game, heaps, cost) = check_position(&req, "/api/move", &takes, &state.limits)?;
+    let misere = req.misere();
     let human = req.human;
-    let cost = position_cost(&game, &heaps, misere);
-    check_cost(cost, &state.limits)?;
     state
         .lane(cost)
         .run(move |ctl| {
@@ -302,27 +293,16 @@ pub async fn play_move(
         .await
 }
 
-/// `POST /api/moves {game, script?, heaps, heap}` (`heap` 0-based).
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-pub struct MovesRequest {
-    pub(super) game: String,
-    #[serde(default)]
-    pub(super) script: Option<String>,
-    pub(super) heaps: Vec<u64>,
-    pub(super) heap: usize,
-}
+/// What `/api/moves` takes besides the game: `heap` is 0-based.
+pub(super) const MOVES_FIELDS: [&str; 2] = ["heaps", "heap"];
 
-/// `POST /api/moves`: every legal move of one heap (422 for a heap that does not exist).
+/// `POST /api/moves {game, script?, heaps, heap}`: every legal move of one heap (422 for a heap that does not exist).
 pub async fn moves(
     State(state): State<Arc<AppState>>,
-    ApiJson(req): ApiJson<MovesRequest>,
+    ApiJson(req): ApiJson<GameRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = check_game(&req.game, req.script.as_deref(), &state.limits)?;
-    check_heaps(&game, &req.heaps, &state.limits)?;
-    let (heaps, i) = (req.heaps, req.heap);
-    let cost = position_cost(&game, &heaps, false);
-    check_cost(cost, &state.limits)?;
+    let (game, heaps, cost) = check_position(&req, "/api/moves", &MOVES_FIELDS, &state.limits)?;
+    let i = need(req.heap, "heap")?;
     state
         .lane(cost)
         .run(move |ctl| {

@@ -2,7 +2,8 @@
 
 use super::api::{ApiError, ApiJson};
 use super::games::{
-    check_cost, check_game, sequence_cost, values_limit, GameRequest, UNKNOWN_COST,
+    check_cost, check_game, need, sequence_cost, values_limit, CheckedGame, GameRequest,
+    UNKNOWN_COST,
 };
 use super::limits::Limits;
 use super::AppState;
@@ -12,7 +13,7 @@ use grundy::game::spec::GameSpec;
 use grundy::heap::sequence;
 use grundy::pattern::runs::RunTable;
 use grundy::pattern::value::{self, AnalysisDocument, SequenceAnalysis};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -44,32 +45,31 @@ pub(super) fn analyze_max(spec: &GameSpec, limits: &Limits) -> u64 {
     )
 }
 
-/// `POST /api/seq {game, script?, n}`.
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-pub struct SeqRequest {
-    pub(super) game: String,
-    #[serde(default)]
-    pub(super) script: Option<String>,
-    pub(super) n: u64,
+/// The checked game and length of a `/api/seq` request.
+pub(super) fn check_seq(
+    req: &GameRequest,
+    limits: &Limits,
+) -> Result<(CheckedGame, u64), ApiError> {
+    req.only("/api/seq", &["n"])?;
+    let n = need(req.n, "n")?;
+    let game = check_game(&req.game, req.script.as_deref(), limits)?;
+    let most = values_limit(&game.spec, limits, limits.seq_n);
+    if n == 0 || n > most {
+        return Err(ApiError::bad(format!(
+            "n: expected a number of values from 1 to {most} for this game, found {n}"
+        )));
+    }
+    Ok((game, n))
 }
 
-/// `POST /api/seq`: G(0..n) and the analysis, with the markers to draw on the plot: the
+/// `POST /api/seq {game, script?, n}`: G(0..n) and the analysis, with the markers to draw on the plot: the
 /// preperiod and period, or the starts of runs of equal values (`divide:D` games).
 pub async fn seq(
     State(state): State<Arc<AppState>>,
-    ApiJson(req): ApiJson<SeqRequest>,
+    ApiJson(req): ApiJson<GameRequest>,
 ) -> Result<Json<SeqAnswer>, ApiError> {
     let limits = &state.limits;
-    let game = check_game(&req.game, req.script.as_deref(), limits)?;
-    let most = values_limit(&game.spec, limits, limits.seq_n);
-    if req.n == 0 || req.n > most {
-        return Err(ApiError::bad(format!(
-            "n: expected a number of values from 1 to {most} for this game, found {}",
-            req.n
-        )));
-    }
-    let n = req.n;
+    let (game, n) = check_seq(&req, limits)?;
     let max = analyze_max(&game.spec, limits);
     let cost = match (game.builtin(), &game.spec) {
         (_, GameSpec::Divide(_)) | (None, _) => UNKNOWN_COST,
@@ -111,6 +111,7 @@ pub async fn analyze(
     State(state): State<Arc<AppState>>,
     ApiJson(req): ApiJson<GameRequest>,
 ) -> Result<Json<AnalysisDocument>, ApiError> {
+    req.only("/api/analyze", &[])?;
     let game = check_game(&req.game, req.script.as_deref(), &state.limits)?;
     let max = analyze_max(&game.spec, &state.limits);
     let cost = match (game.builtin(), &game.spec) {

@@ -19,23 +19,37 @@
 //! has no move, or a move to a sum that is lost. The search visits at most
 //! [`Limits::sum_positions`] sums (else 400).
 //!
+//! **The answer** is the library's [`SolutionDocument`], the document `grundy solve --json`
+//! writes for a game given by its rules: the sum as it was given, who wins, the Grundy value
+//! (normal play), every winning move with the sum after it, and what the searches did. The
+//! playground's fields stand beside it: the parts as the page draws them, the values in binary
+//! columns, where each winning move is played ([`SumMove`]) and the explanation.
+//!
+//! **Notation.** A sum is written as its parts joined by ` + `: a heap part as its game and
+//! heaps (`nim 5`, `kayles 3 4`; the game alone once played out), a board in its notation
+//! (`chomp:4,4,4`, `cram:.../.../...`). A move is named by its part (from 1) and the move as the
+//! part's own command names it: `part 1: heap 1: 5 -> 3` (`grundy position`), `part 2: (1,3)` or
+//! `part 3: (1,1)-(1,2)` (`grundy solve --moves`).
+//!
 //! The engine's reply ([`reply`]) is the first winning move, else the first legal move.
 
 use super::api::{ApiError, ApiJson};
-use super::boards::{self, BoardMove, Checked};
+use super::boards::{self, Checked};
 use super::games::{self, CheckedGame};
 use super::limits::Limits;
 use super::AppState;
 use axum::extract::State;
 use axum::Json;
-use grundy::control::Control;
+use grundy::control::{Control, Reservation};
 use grundy::heap::hint::{self, NimColumns};
 use grundy::heap::position::{self, Move};
 use grundy::heap::HeapGame;
-use grundy::solve::Play;
+use grundy::solve::search::{SolutionDocument, StatsDocument, WinningMove};
+use grundy::solve::{Outcome, Play};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// One part of a sum: a heap game with its heaps, or a board (`chomp:...`, `cram:...`, no
 /// heaps).
@@ -86,37 +100,57 @@ pub struct PartAnswer {
     over: bool,
 }
 
-/// A move of the sum: in part `part`, a heap move or a board move.
+/// Where a move of the sum is played: in part `part`, a heap move or the cells of a board
+/// move.
 #[derive(Serialize, Debug, Clone)]
 pub struct SumMove {
     /// The part moved in (0-based).
     part: usize,
     /// The move of a heap part, as `/api/move` names it (heaps from 0).
     heap_move: Option<Move>,
-    /// The move of a board part, as `/api/board` names it.
-    board_move: Option<BoardMove>,
+    /// The cells of a board move, 0-based `[row, column]`, as `/api/board` gives them: the cell
+    /// taken (Chomp) or the two cells of the domino (Cram).
+    cells: Option<Vec<[usize; 2]>>,
     /// The part's Grundy value after the move (normal play).
     value: Option<u64>,
 }
 
-/// The answer of `/api/sum`.
+/// A legal move of the sum: where it is played, its name, and the part after it.
+#[derive(Clone, Debug)]
+struct PartMove {
+    place: SumMove,
+    name: String,
+    after: PartState,
+}
+
+/// The answer of `/api/sum`: the library's [`SolutionDocument`] of the sum (module
+/// documentation) with the playground's fields beside it.
 #[derive(Serialize, Debug)]
 pub struct SumAnswer {
-    /// The parts.
-    parts: Vec<PartAnswer>,
+    /// The solution of the sum.
+    #[serde(flatten)]
+    solution: SolutionDocument,
     misere: bool,
-    /// `"P"` (the player to move loses) or `"N"`.
-    outcome: &'static str,
-    /// The xor of the parts' values (normal play).
-    nim_sum: Option<u64>,
-    /// The parts' values and their xor in binary columns (normal play).
-    columns: Option<NimColumns>,
     /// Whether no part has a move.
     over: bool,
-    /// Every winning move.
-    winning_moves: Vec<SumMove>,
+    /// The parts.
+    parts: Vec<PartAnswer>,
+    /// The parts' values and their xor in binary columns (normal play).
+    columns: Option<NimColumns>,
+    /// Where each winning move is played, in the order of `winning_moves`.
+    winning_parts: Vec<SumMove>,
     /// Why, in plain lines.
     explanation: Vec<String>,
+}
+
+/// The engine's move in `/api/sum/reply`: its name and the sum after it, as in the
+/// document's `winning_moves`, and where it is played.
+#[derive(Serialize, Debug)]
+pub struct ReplyMove {
+    #[serde(flatten)]
+    named: WinningMove,
+    #[serde(flatten)]
+    place: SumMove,
 }
 
 /// The answer of `/api/sum/reply`.
@@ -124,7 +158,7 @@ pub struct SumAnswer {
 pub struct SumReply {
     /// The engine's move; `null` when no move was left.
     #[serde(rename = "move")]
-    mv: Option<SumMove>,
+    mv: Option<ReplyMove>,
     /// Whether it wins.
     winning: bool,
     /// The sum after it.
@@ -221,13 +255,14 @@ impl Rules {
     }
 
     /// Every legal move of part `i` in state `st`, with the part after it.
-    fn moves(
-        &self,
-        i: usize,
-        st: &PartState,
-        ctl: &Control,
-    ) -> Result<Vec<(SumMove, PartState)>, ApiError> {
+    fn moves(&self, i: usize, st: &PartState, ctl: &Control) -> Result<Vec<PartMove>, ApiError> {
         let mut out = Vec::new();
+        let place = |heap_move, cells| SumMove {
+            part: i,
+            heap_move,
+            cells,
+            value: None,
+        };
         match st {
             PartState::Heaps(heaps) => {
                 let rule = self.rule(i)?;
@@ -237,26 +272,30 @@ impl Rules {
                         after.extend_from_slice(&heaps[..j]);
                         after.extend(m.to.iter().copied().filter(|&h| h > 0));
                         after.extend_from_slice(&heaps[j + 1..]);
-                        let mv = SumMove {
-                            part: i,
-                            heap_move: Some(m),
-                            board_move: None,
-                            value: None,
-                        };
-                        out.push((mv, PartState::Heaps(after)));
+                        let to: Vec<String> = m.to.iter().map(u64::to_string).collect();
+                        out.push(PartMove {
+                            name: format!(
+                                "part {}: heap {}: {} -> {}",
+                                i + 1,
+                                j + 1,
+                                m.from,
+                                to.join(" ")
+                            )
+                            .trim_end()
+                            .to_string(),
+                            place: place(Some(m), None),
+                            after: PartState::Heaps(after),
+                        });
                     }
                 }
             }
             PartState::Board(b) => {
                 for m in b.moves() {
-                    let after = boards::checked_after(&m)?;
-                    let mv = SumMove {
-                        part: i,
-                        heap_move: None,
-                        board_move: Some(m),
-                        value: None,
-                    };
-                    out.push((mv, PartState::Board(after)));
+                    out.push(PartMove {
+                        name: format!("part {}: {}", i + 1, m.name),
+                        after: PartState::Board(boards::checked_after(&m)?),
+                        place: place(None, Some(m.cells)),
+                    });
                 }
             }
         }
@@ -264,11 +303,54 @@ impl Rules {
     }
 }
 
-/// The Grundy value of a board under normal play.
-fn board_value(b: &Checked, ctl: &Control) -> Result<u64, ApiError> {
-    grundy::solve::solve_loaded(&b.loaded(), Play::Normal, false, ctl)?
-        .value
-        .ok_or_else(|| ApiError::internal("a board's normal-play solve gave no value"))
+/// What the searches of one answer did, summed into the document's [`StatsDocument`]: the
+/// boards' solves and the misère search of the sum.
+#[derive(Default)]
+struct Searched {
+    positions: u64,
+    lookups: u64,
+    hits: u64,
+    table_bytes: u64,
+}
+
+impl Searched {
+    /// The Grundy value of a board under normal play, its search counted.
+    fn board_value(&mut self, b: &Checked, ctl: &Control) -> Result<u64, ApiError> {
+        let s = grundy::solve::solve_loaded(&b.loaded(), Play::Normal, false, ctl)?;
+        self.positions += s.stats.positions;
+        self.lookups += s.stats.lookups;
+        self.hits += s.stats.hits;
+        self.table_bytes = self.table_bytes.max(s.stats.table_bytes);
+        s.value
+            .ok_or_else(|| ApiError::internal("a board's normal-play solve gave no value"))
+    }
+
+    fn document(&self, start: Instant) -> StatsDocument {
+        StatsDocument {
+            positions: self.positions,
+            lookups: self.lookups,
+            hits: self.hits,
+            hit_rate: if self.lookups == 0 {
+                0.0
+            } else {
+                self.hits as f64 / self.lookups as f64
+            },
+            table_bytes: self.table_bytes,
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// A part in the notation of sums (module documentation).
+fn part_notation(game: Option<&CheckedGame>, st: &PartState) -> Result<String, ApiError> {
+    match (st, game) {
+        (PartState::Heaps(h), Some(g)) => Ok(std::iter::once(g.name())
+            .chain(h.iter().map(u64::to_string))
+            .collect::<Vec<_>>()
+            .join(" ")),
+        (PartState::Board(b), _) => Ok(b.loaded().show()?),
+        (PartState::Heaps(_), None) => Err(ApiError::internal("a heap part without its game")),
+    }
 }
 
 /// A key naming a sum's position up to the order of each part's heaps (a sum of heaps does not
@@ -289,41 +371,59 @@ fn key(parts: &[PartState]) -> String {
     k
 }
 
-/// The misère search: whether the player to move wins the sum `parts` (no move: wins).
-fn misere_wins(
-    rules: &Rules,
-    parts: &[PartState],
-    memo: &mut HashMap<String, bool>,
+/// Bytes held for one entry of the misère search's table besides its key's text: the key's
+/// `String` header, the answer, and the hash table's control byte and slack.
+const MEMO_ENTRY_BYTES: u64 = 24 + 8 + 8;
+
+/// The misère search of a sum: a table of the sums searched, whether the player to move wins
+/// each, its bytes held in the job's budget, and what it did.
+struct MisereSearch<'r> {
+    rules: &'r Rules,
+    memo: HashMap<String, bool>,
+    held: Reservation,
     limit: usize,
-    ctl: &Control,
-) -> Result<bool, ApiError> {
-    let k = key(parts);
-    if let Some(&w) = memo.get(&k) {
-        return Ok(w);
-    }
-    if memo.len() >= limit {
-        return Err(ApiError::bad(format!(
-            "the misère search of this sum passed {limit} positions, the playground's limit: \
-             play smaller parts"
-        )));
-    }
-    ctl.stop_check()?;
-    let mut any = false;
-    let mut wins = false;
-    'parts: for (i, st) in parts.iter().enumerate() {
-        for (_, after) in rules.moves(i, st, ctl)? {
-            any = true;
-            let mut next = parts.to_vec();
-            next[i] = after;
-            if !misere_wins(rules, &next, memo, limit, ctl)? {
-                wins = true;
-                break 'parts;
+    lookups: u64,
+    hits: u64,
+}
+
+impl MisereSearch<'_> {
+    /// Whether the player to move wins the sum `parts` (no move: wins).
+    fn wins(&mut self, parts: &[PartState], ctl: &Control) -> Result<bool, ApiError> {
+        let k = key(parts);
+        self.lookups += 1;
+        if let Some(&w) = self.memo.get(&k) {
+            self.hits += 1;
+            return Ok(w);
+        }
+        if self.memo.len() >= self.limit {
+            return Err(ApiError::bad(format!(
+                "the misère search of this sum passed {} positions, the playground's limit: \
+                 play smaller parts",
+                self.limit
+            )));
+        }
+        ctl.stop_check()?;
+        let mut any = false;
+        let mut wins = false;
+        'parts: for (i, st) in parts.iter().enumerate() {
+            for m in self.rules.moves(i, st, ctl)? {
+                any = true;
+                let mut next = parts.to_vec();
+                next[i] = m.after;
+                if !self.wins(&next, ctl)? {
+                    wins = true;
+                    break 'parts;
+                }
             }
         }
+        let w = wins || !any;
+        self.held.grow(
+            k.len() as u64 + MEMO_ENTRY_BYTES,
+            "the misère search of a sum",
+        )?;
+        self.memo.insert(k, w);
+        Ok(w)
     }
-    let w = wins || !any;
-    memo.insert(k, w);
-    Ok(w)
 }
 
 /// Analyses a sum: outcome, values (normal play) and every winning move.
@@ -333,16 +433,14 @@ fn analyse(
     limits: &Limits,
     ctl: &Control,
 ) -> Result<SumAnswer, ApiError> {
-    let names: Vec<String> = sum
+    let start = Instant::now();
+    let names = sum
         .parts
         .iter()
         .enumerate()
-        .map(|(i, p)| match p {
-            PartState::Heaps(_) => sum.games[i].as_ref().map_or_else(String::new, |g| g.name()),
-            PartState::Board(b) => b.loaded().show().unwrap_or_default(),
-        })
-        .collect();
-    let mut all_moves: Vec<Vec<(SumMove, PartState)>> = Vec::new();
+        .map(|(i, p)| part_notation(sum.games[i].as_ref(), p))
+        .collect::<Result<Vec<String>, ApiError>>()?;
+    let mut all_moves: Vec<Vec<PartMove>> = Vec::new();
     for (i, st) in sum.parts.iter().enumerate() {
         all_moves.push(rules.moves(i, st, ctl)?);
     }
@@ -350,11 +448,11 @@ fn analyse(
     let mut parts: Vec<PartAnswer> = sum
         .parts
         .iter()
-        .zip(&names)
+        .enumerate()
         .zip(&all_moves)
-        .map(|((p, name), moves)| match p {
+        .map(|((i, p), moves)| match p {
             PartState::Heaps(h) => PartAnswer {
-                game: name.clone(),
+                game: sum.games[i].as_ref().map_or_else(String::new, |g| g.name()),
                 kind: "heaps",
                 heaps: Some(h.clone()),
                 values: None,
@@ -363,7 +461,7 @@ fn analyse(
                 over: moves.is_empty(),
             },
             PartState::Board(b) => PartAnswer {
-                game: name.clone(),
+                game: names[i].clone(),
                 kind: b.kind(),
                 heaps: None,
                 values: None,
@@ -373,43 +471,64 @@ fn analyse(
             },
         })
         .collect();
+    // The sum after a move of part `i`, in the notation.
+    let after_notation = |i: usize, after: &PartState| -> Result<String, ApiError> {
+        let mut shown = names.clone();
+        shown[i] = part_notation(sum.games[i].as_ref(), after)?;
+        Ok(shown.join(" + "))
+    };
+    let mut searched = Searched::default();
+    let mut winning: Vec<(SumMove, WinningMove)> = Vec::new();
     let mut explanation = Vec::new();
     if sum.misere {
-        let mut memo = HashMap::new();
-        let mut winning_moves = Vec::new();
+        let mut search = MisereSearch {
+            rules,
+            memo: HashMap::new(),
+            held: ctl.reserve(0, "the misère search of a sum")?,
+            limit: limits.sum_positions,
+            lookups: 0,
+            hits: 0,
+        };
         for (i, moves) in all_moves.into_iter().enumerate() {
-            for (mv, after) in moves {
+            for m in moves {
                 let mut next = sum.parts.clone();
-                next[i] = after;
-                if !misere_wins(rules, &next, &mut memo, limits.sum_positions, ctl)? {
-                    winning_moves.push(mv);
+                next[i] = m.after.clone();
+                if !search.wins(&next, ctl)? {
+                    let named = WinningMove::new(m.name, after_notation(i, &m.after)?);
+                    winning.push((m.place, named));
                 }
             }
         }
-        let wins = over || !winning_moves.is_empty();
+        searched.positions = search.memo.len() as u64;
+        searched.lookups = search.lookups;
+        searched.hits = search.hits;
+        searched.table_bytes = search.held.bytes();
+        let wins = over || !winning.is_empty();
         explanation.push(format!(
             "Misère play: whoever cannot move wins. The values of the parts do not add under \
              misère play, so the {} sums reachable from this one were searched: a sum is won \
              when it has no move or a move to a lost sum.",
-            memo.len()
+            search.memo.len()
         ));
         explanation.push(if over {
             "No part has a move: the player to move wins.".to_string()
         } else if wins {
-            format!("{} winning moves.", winning_moves.len())
+            format!("{} winning moves.", winning.len())
         } else {
             "Every move leaves a sum the opponent wins: the player to move loses.".to_string()
         });
-        return Ok(SumAnswer {
+        return Ok(answer(
+            names,
+            wins,
+            None,
             parts,
-            misere: true,
-            outcome: if wins { "N" } else { "P" },
-            nim_sum: None,
-            columns: None,
+            None,
             over,
-            winning_moves,
+            winning,
             explanation,
-        });
+            &searched,
+            start,
+        ));
     }
     // Normal play: the value of every part, then of the options that matter.
     let mut values = Vec::with_capacity(parts.len());
@@ -421,13 +540,12 @@ fn analyse(
                 parts[i].values = Some(vs);
                 v
             }
-            PartState::Board(b) => board_value(b, ctl)?,
+            PartState::Board(b) => searched.board_value(b, ctl)?,
         };
         parts[i].value = Some(v);
         values.push(v);
     }
     let x = values.iter().fold(0, |a, b| a ^ b);
-    let mut winning_moves = Vec::new();
     if x != 0 {
         for (i, moves) in all_moves.into_iter().enumerate() {
             let target = values[i] ^ x;
@@ -438,29 +556,30 @@ fn analyse(
                 }
                 _ => None,
             };
-            for (mut mv, after) in moves {
-                let v = match (&after, &mv.heap_move, table.as_mut()) {
-                    (PartState::Heaps(_), Some(m), Some(t)) => {
-                        let parts_value = m.to.iter().fold(0, |a, &h| a ^ t.get(h));
-                        values[i] ^ t.get(m.from) ^ parts_value
+            for mut m in moves {
+                let v = match (&m.after, &m.place.heap_move, table.as_mut()) {
+                    (PartState::Heaps(_), Some(hm), Some(t)) => {
+                        let parts_value = hm.to.iter().fold(0, |a, &h| a ^ t.get(h));
+                        values[i] ^ t.get(hm.from) ^ parts_value
                     }
-                    (PartState::Board(b), _, _) => board_value(b, ctl)?,
+                    (PartState::Board(b), _, _) => searched.board_value(b, ctl)?,
                     _ => return Err(ApiError::internal("a move of the wrong kind of part")),
                 };
                 if v == target {
-                    mv.value = Some(v);
-                    winning_moves.push(mv);
+                    m.place.value = Some(v);
+                    let named = WinningMove::new(m.name, after_notation(i, &m.after)?);
+                    winning.push((m.place, named));
                 }
             }
         }
     }
-    let shown: Vec<String> = names
+    let shown: Vec<String> = parts
         .iter()
-        .zip(&parts)
         .zip(&values)
-        .map(|((n, p), v)| match &p.heaps {
+        .map(|(p, v)| match &p.heaps {
             Some(h) => format!(
-                "{n} {} → {v}",
+                "{} {} → {v}",
+                p.game,
                 h.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
             ),
             None if p.kind == "chomp" => format!("Chomp → {v}"),
@@ -482,20 +601,56 @@ fn analyse(
              of value g to an option of value g xor {x}, which leaves nim-sum 0."
         )
     });
-    Ok(SumAnswer {
+    let columns = NimColumns::new(&values, x);
+    Ok(answer(
+        names,
+        x != 0,
+        Some(x),
         parts,
-        misere: false,
-        outcome: if x == 0 { "P" } else { "N" },
-        nim_sum: Some(x),
-        columns: Some(NimColumns::new(&values, x)),
+        Some(columns),
         over,
-        winning_moves,
+        winning,
         explanation,
-    })
+        &searched,
+        start,
+    ))
 }
 
-/// `POST /api/sum {parts, misere?}`: the sum's outcome, the parts' values and their nim-sum
-/// (normal play), and every winning move.
+/// The answer of an analysis: the solution document of the sum and the playground's fields.
+#[allow(clippy::too_many_arguments)]
+fn answer(
+    names: Vec<String>,
+    wins: bool,
+    value: Option<u64>,
+    parts: Vec<PartAnswer>,
+    columns: Option<NimColumns>,
+    over: bool,
+    winning: Vec<(SumMove, WinningMove)>,
+    explanation: Vec<String>,
+    searched: &Searched,
+    start: Instant,
+) -> SumAnswer {
+    let (winning_parts, winning_moves) = winning.into_iter().unzip();
+    SumAnswer {
+        solution: SolutionDocument {
+            game: names.join(" + "),
+            outcome: if wins { Outcome::N } else { Outcome::P },
+            value,
+            winning_moves,
+            stats: searched.document(start),
+        },
+        misere: value.is_none(),
+        over,
+        parts,
+        columns,
+        winning_parts,
+        explanation,
+    }
+}
+
+/// `POST /api/sum {parts, misere?}`: the sum's solution document (outcome, Grundy value under
+/// normal play, every winning move) with the parts, their values in binary columns and where
+/// each winning move is played.
 pub async fn sum(
     State(state): State<Arc<AppState>>,
     ApiJson(req): ApiJson<SumRequest>,
@@ -524,47 +679,46 @@ pub async fn reply(
         .run(move |ctl| {
             let rules = Rules::new(&checked.games, ctl)?;
             let here = analyse(&checked, &rules, &limits, ctl)?;
-            let (mv, winning) = match here.winning_moves.first() {
-                Some(m) => (Some(m.clone()), true),
-                None => {
+            // The winning move's name and place, else the first legal move's.
+            let chosen = match (
+                here.winning_parts.first(),
+                here.solution.winning_moves.first(),
+            ) {
+                (Some(place), Some(named)) => Some((place.clone(), named.name.clone(), true)),
+                _ => {
                     let mut first = None;
                     for (i, st) in checked.parts.iter().enumerate() {
-                        if let Some((m, _)) = rules.moves(i, st, ctl)?.into_iter().next() {
-                            first = Some(m);
+                        if let Some(m) = rules.moves(i, st, ctl)?.into_iter().next() {
+                            first = Some((m.place, m.name, false));
                             break;
                         }
                     }
-                    (first, false)
+                    first
                 }
             };
-            let Some(m) = mv else {
+            let Some((place, name, winning)) = chosen else {
                 return Ok(Json(SumReply {
                     mv: None,
                     winning: false,
                     sum: here,
                 }));
             };
-            let (_, after) = rules
-                .moves(m.part, &checked.parts[m.part], ctl)?
+            let m = rules
+                .moves(place.part, &checked.parts[place.part], ctl)?
                 .into_iter()
-                .find(|(c, _)| c.heap_move == m.heap_move && same_board(c, &m))
+                .find(|c| c.name == name)
                 .ok_or_else(|| ApiError::internal("the engine's move is not legal"))?;
             let mut next = checked.clone();
-            next.parts[m.part] = after;
+            next.parts[place.part] = m.after;
             let sum = analyse(&next, &rules, &limits, ctl)?;
             Ok(Json(SumReply {
-                mv: Some(m),
+                mv: Some(ReplyMove {
+                    named: WinningMove::new(name, sum.solution.game.clone()),
+                    place,
+                }),
                 winning,
                 sum,
             }))
         })
         .await
-}
-
-fn same_board(a: &SumMove, b: &SumMove) -> bool {
-    match (&a.board_move, &b.board_move) {
-        (Some(x), Some(y)) => x.after == y.after && x.cells == y.cells,
-        (None, None) => true,
-        _ => false,
-    }
 }

@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::game::spec::GameSpec;
 use crate::game::Game;
 use crate::heap::rule::Options;
-use crate::heap::sequence::{compute_rule, Sequence};
+use crate::heap::sequence::{compute, Sequence};
 use crate::heap::HeapGame;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
@@ -124,7 +124,7 @@ impl<'r> Values<'r> {
                         "use smaller heaps",
                     ));
                 }
-                Some(compute_rule(rule, max + 1, ctl)?)
+                Some(compute(rule, max + 1, ctl)?)
             }
         };
         Ok(Values {

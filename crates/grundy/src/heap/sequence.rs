@@ -234,12 +234,7 @@ testing_pub! {
 /// # Ok::<(), grundy::Error>(())
 /// ```
 pub fn compute(game: &HeapGame, n: u64, ctl: &Control) -> Result<Sequence> {
-    compute_rule(game, n, ctl)
-}
-
-/// [`compute`] for the engines' rule.
-pub(crate) fn compute_rule(rule: &HeapGame, n: u64, ctl: &Control) -> Result<Sequence> {
-    compute_with(rule, n, SequenceEngine::Auto, ctl)
+    compute_with(game, n, SequenceEngine::Auto, ctl)
 }
 
 testing_pub! {
@@ -258,17 +253,7 @@ testing_pub! {
 /// Extends a sequence of `game` (as returned by [`compute`]) to G(0..n), reusing the values it
 /// holds; returned unchanged if it already has `n` values or more.
 pub fn extend(game: &HeapGame, seq: Sequence, n: u64, ctl: &Control) -> Result<Sequence> {
-    extend_rule(game, seq, n, ctl)
-}
-
-/// [`extend`] for the engines' rule.
-pub(crate) fn extend_rule(
-    rule: &HeapGame,
-    seq: Sequence,
-    n: u64,
-    ctl: &Control,
-) -> Result<Sequence> {
-    extend_from(rule, seq, n, SequenceEngine::Auto, ctl)
+    extend_from(game, seq, n, SequenceEngine::Auto, ctl)
 }
 
 /// A hook called with the values computed so far, between two steps of a long computation
@@ -284,17 +269,6 @@ pub type SaveFn<'a> = dyn FnMut(&Sequence) -> Result<()> + 'a;
 /// a value against the microsecond or so a value costs), so steps that grow with the length
 /// keep that cost to a few percent.
 pub fn extend_saving(
-    game: &HeapGame,
-    seq: Sequence,
-    n: u64,
-    ctl: &Control,
-    saved: &mut SaveFn<'_>,
-) -> Result<Sequence> {
-    extend_rule_saving(game, seq, n, ctl, saved)
-}
-
-/// [`extend_saving`] for the engines' rule.
-pub(crate) fn extend_rule_saving(
     rule: &HeapGame,
     mut seq: Sequence,
     n: u64,
@@ -319,7 +293,7 @@ pub(crate) fn extend_rule_saving(
     while (seq.len() as u64) < n {
         let len = seq.len() as u64;
         let step = (len / 32).clamp(1 << 20, 1 << 24);
-        seq = extend_rule(rule, seq, (len + step).min(n), ctl)?;
+        seq = extend(rule, seq, (len + step).min(n), ctl)?;
         saved(&seq)?;
     }
     Ok(seq)

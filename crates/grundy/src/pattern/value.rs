@@ -365,8 +365,8 @@ fn computed_analysis(
         // analysis stops where an uninterrupted one does.
         if (seq.len() as u64) < n {
             seq = match saved.as_deref_mut() {
-                Some(save) => sequence::extend_rule_saving(rule, seq, n, ctl, save)?,
-                None => sequence::extend_rule(rule, seq, n, ctl)?,
+                Some(save) => sequence::extend_saving(rule, seq, n, ctl, save)?,
+                None => sequence::extend(rule, seq, n, ctl)?,
             };
         }
         let outcome = match &theorem {
@@ -623,7 +623,7 @@ pub fn values(game: &HeapGame, heaps: &[BigUint], max: u64, ctl: &Control) -> Re
             }
         }
         (_, Some(l)) => {
-            let v = sequence::compute_rule(rule, l + 1, ctl)?;
+            let v = sequence::compute(rule, l + 1, ctl)?;
             unproved(spec.to_string(), v, None, PeriodOutcome::None)
         }
         _ => analyze(game, max, ctl)?,
