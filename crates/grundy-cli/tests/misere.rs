@@ -156,3 +156,26 @@ fn proved_heap_map_is_printed_up_to_one_period() {
     let unproved = stdout_of(&["misere", "octal:0.75", "--max-heap", "12"]);
     assert!(unproved.ends_with("  12: b\n"), "{unproved}");
 }
+
+/// `-v` writes the rounds of a recalibration to stderr; without it stderr stays empty.
+#[test]
+fn verbose_prints_the_recalibration_rounds() {
+    let args = ["misere", "dawsons-kayles", "--max-heap", "25"];
+    let quiet = grundy().args(args).output().unwrap();
+    assert!(quiet.status.success());
+    assert!(
+        quiet.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&quiet.stderr)
+    );
+    let loud = grundy().args(args).arg("-v").output().unwrap();
+    assert!(loud.status.success());
+    assert_eq!(loud.stdout, quiet.stdout);
+    let err = String::from_utf8_lossy(&loud.stderr);
+    assert!(err.contains("heap 25: extension of base"), "{err}");
+    assert!(
+        err.contains(" round ") && err.contains(": candidate of"),
+        "{err}"
+    );
+    assert!(err.contains("recalibrated in"), "{err}");
+}

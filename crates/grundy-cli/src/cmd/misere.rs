@@ -37,13 +37,35 @@ pub struct MisereArgs {
     /// "tame"}` instead of text; `heap_map` lists every heap up to N.
     #[arg(long)]
     json: bool,
+    /// Write each step of the construction that needs more than the extension (the rounds of a
+    /// recalibration: candidate, least failure, the free products tried) to stderr.
+    #[arg(short, long)]
+    verbose: bool,
 }
+
+/// Writes the library's log records to stderr, one line each.
+struct StderrLog;
+
+impl log::Log for StderrLog {
+    fn enabled(&self, _: &log::Metadata) -> bool {
+        true
+    }
+    fn log(&self, record: &log::Record) {
+        eprintln!("{}", record.args());
+    }
+    fn flush(&self) {}
+}
+
+static STDERR_LOG: StderrLog = StderrLog;
 
 /// Runs `grundy misere`.
 pub fn run(args: MisereArgs, settings: &Settings) -> Result<(), CliError> {
     let spec = parse_game(&args.game).map_err(|e| e.in_source("GAME"))?;
     let mut game = HeapGame::from_spec(spec)?;
     settings.watch_game(&mut game);
+    if args.verbose && log::set_logger(&STDERR_LOG).is_ok() {
+        log::set_max_level(log::LevelFilter::Debug);
+    }
     let bar = progress::bar(settings, args.max_heap, "adjoining heaps");
     let report = |done| bar.set_position(done);
     let q = misere::quotient(&game, args.max_heap, &settings.control(&report))?;

@@ -40,8 +40,9 @@
 //!    judge the failure right passes the order bound (Dawson's Kayles at heap 34, Grundy's
 //!    game at heap 29), the first candidate is recalibrated again in the loose form of
 //!    [`recalibration::Mode::Loose`] (MisereSolver's products), whose candidates may pass the
-//!    order bound up to `MAX_CANDIDATE` elements on the way. `GRUNDY_MISERE_TRACE=1` writes
-//!    each round (candidate, failure, the sets tried) to stderr.
+//!    order bound up to `MAX_CANDIDATE` elements on the way. Each round (candidate, failure,
+//!    the sets tried) is logged through the `log` crate at the debug level, target
+//!    `grundy::misere` (`grundy misere -v` prints them).
 //! 6. **Learning.** When neither certifies, `Q_n` is learned afresh as the syntactic monoid of the P-positions of `H_n` (the `syntactic`
 //!    module), from exact outcomes ([`Outcomes`]: an exact search in which every position
 //!    without heap `n` is answered by the certified `Q_{n-1}`), with counterexamples from the
@@ -81,18 +82,11 @@ pub(crate) fn weight(h: u64) -> u64 {
     (h << 20) - 1
 }
 
-/// Whether `GRUNDY_MISERE_TRACE` asks for the construction's steps on stderr.
-pub(crate) fn tracing() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("GRUNDY_MISERE_TRACE").is_some_and(|v| !v.is_empty()))
-}
-
-/// Writes the construction's steps to stderr when [`tracing`].
+/// Logs a step of the construction (debug level, target `grundy::misere`): the rounds of a
+/// recalibration, its candidates, failures and the free sets tried.
 macro_rules! trace {
     ($($t:tt)*) => {
-        if $crate::misere::build::tracing() {
-            eprintln!($($t)*);
-        }
+        log::debug!(target: "grundy::misere", $($t)*)
     };
 }
 
