@@ -37,7 +37,7 @@ use std::hash::{Hash, Hasher};
 /// [`is_primitive`] work in the fields up to `F_8` (nimbers below `2^256`).
 pub const MAX_ORDER_LEVEL: u32 = 8;
 
-/// The largest level `k` in which [`log`] works: `F_7`, the nimbers below `2^128`.
+/// The largest level `k` in which [`log()`] works: `F_7`, the nimbers below `2^128`.
 pub const MAX_LOG_LEVEL: u32 = 7;
 
 /// The prime factors of the Fermat numbers `F_i = 2^(2^i) + 1` for `i = 0..=7` (each squarefree).
@@ -566,7 +566,7 @@ pub fn log<T: NimberField + Hash>(a: &T, b: &T) -> Result<Option<BigUint>> {
     log_with(a, b, &Control::none())
 }
 
-/// [`log`] under `ctl`: each subgroup search is [`log_prime_order_with`] (its table charged to
+/// [`log()`] under `ctl`: each subgroup search is [`log_prime_order_with`] (its table charged to
 /// the memory budget, its walks stopped by the token and the deadline).
 pub fn log_with<T: NimberField + Hash>(a: &T, b: &T, ctl: &Control) -> Result<Option<BigUint>> {
     // Every power of a lies in a's field F_k, so b outside it is no power of a, whatever k.
