@@ -40,6 +40,17 @@ pub fn spinner(settings: &Settings, message: &'static str) -> indicatif::Progres
     bar
 }
 
+/// The `--progress` flag of the commands that compute heap values.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct ProgressArgs {
+    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
+    /// progress bar is drawn only when stderr is a terminal). Work still running after 2 s and
+    /// estimated above 5 s of CPU time is announced on stderr either way, with the estimate
+    /// (from its progress so far; an analysis may stop early, so its estimate is a bound).
+    #[arg(long = "progress")]
+    pub lines: bool,
+}
+
 /// Progress of long work on stderr: the [`bar`] on a terminal, and with `plain` (the
 /// `--progress` flag) a plain line every few seconds when stderr is not a terminal, for logs
 /// and pipes; and the forecast of [`Reporter::forecasting`], fed by the same progress.

@@ -40,12 +40,8 @@ pub struct AnalyzeArgs {
     /// "proved", "pattern"}` instead of text.
     #[arg(long)]
     json: bool,
-    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
-    /// progress bar is drawn only when stderr is a terminal). Work still running after 2 s and
-    /// estimated above 5 s of CPU time is announced on stderr either way, with the estimate
-    /// (from its progress so far; an analysis may stop early, so its estimate is a bound).
-    #[arg(long)]
-    progress: bool,
+    #[command(flatten)]
+    progress: crate::progress::ProgressArgs,
     /// Also draw G(n) against n into FILE (SVG, extension .svg): the preperiod shaded and a
     /// line where each period begins, or where each run begins for divide:D games. The window
     /// is 0 <= n < max(64, preperiod + 4 periods), or the first 10000 values without a period
@@ -75,8 +71,8 @@ pub(crate) fn game(
 pub fn run(args: AnalyzeArgs, settings: &Settings) -> Result<(), CliError> {
     let (rule, max) = game(&args.game, &args.max, settings)?;
     let plot_path = args.plot.as_deref().map(plot::target).transpose()?;
-    let bar =
-        Reporter::new(settings, max, "computing", args.progress).forecasting(&rule, max, true);
+    let bar = Reporter::new(settings, max, "computing", args.progress.lines)
+        .forecasting(&rule, max, true);
     let report = |done| bar.set_position(done);
     let ctl = settings.control(&report);
     let a = match &args.save.checkpoint {

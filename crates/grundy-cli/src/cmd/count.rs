@@ -60,12 +60,8 @@ pub struct CountArgs {
     /// exact JSON integers of any size.
     #[arg(long)]
     json: bool,
-    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
-    /// progress bar is drawn only when stderr is a terminal). Work still running after 2 s and
-    /// estimated above 5 s of CPU time is announced on stderr either way, with the estimate
-    /// (from its progress so far; an analysis may stop early, so its estimate is a bound).
-    #[arg(long)]
-    progress: bool,
+    #[command(flatten)]
+    progress: crate::progress::ProgressArgs,
 }
 
 /// Values computed at most to find a proved pattern before counting (the analysis stops earlier
@@ -134,7 +130,7 @@ pub fn run(args: CountArgs, settings: &Settings) -> Result<(), CliError> {
             "--min {min} is above --max {max}: expected M <= N"
         )));
     }
-    let (game, h) = histogram_for(&args.game, min, max, args.progress, settings)?;
+    let (game, h) = histogram_for(&args.game, min, max, args.progress.lines, settings)?;
     let spec = CountSpec::new(heaps, nim_sum)
         .with_modulus(modulus)
         .with_unordered(args.unordered)

@@ -30,12 +30,8 @@ pub struct SeqArgs {
     /// Print one JSON document `{"game", "values"}` instead of text.
     #[arg(long)]
     json: bool,
-    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
-    /// progress bar is drawn only when stderr is a terminal). Work still running after 2 s and
-    /// estimated above 5 s of CPU time is announced on stderr either way, with the estimate
-    /// (from its progress so far; an analysis may stop early, so its estimate is a bound).
-    #[arg(long)]
-    progress: bool,
+    #[command(flatten)]
+    progress: crate::progress::ProgressArgs,
     /// Also draw G(n) against n into FILE (SVG; the extension must be .svg; at most 100000
     /// values).
     #[arg(long, value_name = "FILE")]
@@ -64,7 +60,8 @@ pub fn run(args: SeqArgs, settings: &Settings) -> Result<(), CliError> {
         Some(file) => Some(plot::target(file)?),
         None => None,
     };
-    let bar = Reporter::new(settings, n, "computing", args.progress).forecasting(&rule, n, false);
+    let bar =
+        Reporter::new(settings, n, "computing", args.progress.lines).forecasting(&rule, n, false);
     let report = |done| bar.set_position(done);
     let ctl = settings.control(&report);
     let values = match &args.save.checkpoint {

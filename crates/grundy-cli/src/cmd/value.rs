@@ -33,12 +33,8 @@ pub struct ValueArgs {
     /// Print one JSON document `{"game", "heaps", "values"}` instead of text.
     #[arg(long)]
     json: bool,
-    /// Print a plain progress line to stderr every 2 seconds (for logs and pipes: the
-    /// progress bar is drawn only when stderr is a terminal). Work still running after 2 s and
-    /// estimated above 5 s of CPU time is announced on stderr either way, with the estimate
-    /// (from its progress so far; an analysis may stop early, so its estimate is a bound).
-    #[arg(long)]
-    progress: bool,
+    #[command(flatten)]
+    progress: crate::progress::ProgressArgs,
 }
 
 /// Runs `grundy value`.
@@ -50,8 +46,8 @@ pub fn run(args: ValueArgs, settings: &Settings) -> Result<(), CliError> {
         .map(|(i, h)| parse_natural(h).map_err(|e| e.in_source(format!("N (heap {})", i + 1))))
         .collect::<Result<Vec<_>, _>>()?;
     let (rule, max) = super::analyze::game(&args.game, &args.max, settings)?;
-    let bar =
-        Reporter::new(settings, max, "computing", args.progress).forecasting(&rule, max, true);
+    let bar = Reporter::new(settings, max, "computing", args.progress.lines)
+        .forecasting(&rule, max, true);
     let report = |done| bar.set_position(done);
     let values = value::values(&rule, &heaps, max, &settings.control(&report))?;
     bar.finish_and_clear();
