@@ -18,7 +18,10 @@
 //! **Components.** A move touches one connected region, so a position is the disjunctive sum
 //! of its regions and its value the xor of theirs (Sprague-Grundy). Regions are found by flood
 //! fill on the bitboard. A lone cell is dropped (no domino covers it). Two equal regions (after
-//! the symmetry below) have values `g ⊕ g = 0` and are both dropped.
+//! the symmetry below) have values `g ⊕ g = 0` and are both dropped. Regions of two cells (a
+//! fifth of all regions met on 3-row and 5-row boards) are found before the flood fill, as the
+//! pairs of neighbouring cells that have no other neighbour: each is a domino of value 1, so
+//! only the parity of their number is kept.
 //!
 //! **Pendant twins.** If two cells `t₁, t₂` each have one neighbour, the same cell `c`, then
 //! removing `t₂` keeps the value. *Proof.* Every option of `G` not covering `c` is an option of
@@ -93,14 +96,19 @@
 //!
 //! The board's own regions are solved by aspiration: for `k = 0, 1, …` each option not yet
 //! settled is asked whether its value is `k`; an exact answer settles the option for good, and
-//! the first `k` that no option has is the value.
+//! the first `k` that no option has is the value (a `k` the table excludes is skipped: some
+//! option has it).
 //!
 //! # Memory
 //!
 //! The transposition table (the one the dedicated engines share, in `solve::table`) holds
-//! exact values only, in buckets of one cache line: four entries of two words (the shape's
-//! bits, its width, value and cells) when the board's box has at most 104 cells, two entries
-//! of four words otherwise. Its largest size is reserved in full from the [`Control`]'s budget when the engine starts ([`table_bytes`]); it starts small and doubles
+//! exact values and *exclusions*: a search that answered "not in `R`" records `R` and the values
+//! of the options it met (none of which is `g`), so that the region is asked about the rest of
+//! a later question only, or answered at once when nothing is left. Values above the number of
+//! moves are left out of every question. Entries are in buckets of one cache line: four entries
+//! of two words (the shape's bits, its width, value and the exclusions of the values below 48)
+//! when the board's box has at most 64 cells, four of two words keeping the exclusions below 8
+//! up to 104 cells, two entries of four words otherwise. Its largest size is reserved in full from the [`Control`]'s budget when the engine starts ([`table_bytes`]); it starts small and doubles
 //! (splitting each bucket in place) while it is half full, so that a small search stays in the
 //! cache, and once at its largest a new entry takes the slot of the region with the fewest
 //! cells (the cheapest to recompute). The options of the searches on the current line are kept
@@ -118,7 +126,7 @@ use crate::error::{Error, LimitKind, Result};
 use crate::game::families::cram::{Board, Cram};
 use crate::game::{Footprint, Show};
 use crate::solve::search::{Settings, Solution, Stats, WinningMove};
-use crate::solve::table::{self, Table, BUCKET_BYTES};
+use crate::solve::table::{self, Known, Layout, Table, BUCKET_BYTES};
 use crate::solve::{Outcome, Play};
 use std::time::Instant;
 
@@ -293,6 +301,13 @@ pub fn square_cuts<B: Bits>(p: B, w: usize) -> B {
 }
 
 impl<B: Bits> Shape<B> {
+    /// A region of two cells in canonical form: one row of two.
+    const DOMINO: Shape<B> = Shape {
+        bits: B::THREE,
+        w: 2,
+        h: 1,
+    };
+
     /// Cells per row.
     #[inline]
     pub fn width(&self) -> usize {
@@ -451,7 +466,19 @@ impl<B: Bits> Shape<B> {
     }
 
     fn split_into(bits: B, w: usize, out: &mut Parts<B>) {
-        let p = simplify(bits, w);
+        let mut p = simplify(bits, w);
+        // Regions of two cells, found without the flood fill: all are dominoes (value 1), so
+        // only the parity of their number counts (`g ⊕ g = 0`).
+        let [r, l, d, u] = neighbours(p, w);
+        let tufts = (r | l | d | u) & !((r & l) | (d & u) | ((r | l) & (d | u)));
+        let across = tufts & r & tufts.shr(1);
+        let down = tufts & d & tufts.shr(w);
+        if (across | down) != B::ZERO {
+            p &= !(across | across.shl(1) | down | down.shl(w));
+            if (across.ones() + down.ones()) % 2 == 1 {
+                out.push_or_cancel(Shape::DOMINO);
+            }
+        }
         let cut = square_cuts(p, w);
         let rows = Rows::new(p, !B::last_col(w) & !cut, w);
         let mut rest = p;
@@ -777,15 +804,15 @@ fn centre_out(n: usize, k: usize) -> usize {
 
 impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// An engine whose table takes at most `table_bytes` (rounded down to a power of two of
-    /// buckets), with wide entries when `B` is wider than 64 bits, reserved from `ctl`'s budget
-    /// together with the search's stack and option arrays.
+    /// buckets), with entries for keys of `B`'s bits (small ones on `u64` words, wide ones on
+    /// `u128`), reserved from `ctl`'s budget together with the search's stack and option arrays.
     pub fn new(ctl: &'a Control<'c>, table_bytes: u64) -> Result<Self> {
-        Self::with_entries(ctl, table_bytes, B::BITS > 64)
+        Self::with_entries(ctl, table_bytes, Layout::for_keys(B::BITS))
     }
 
-    /// [`CramEngine::new`] with narrow entries unless `wide` (narrow entries hold shapes of at most
-    /// 104 cells).
-    fn with_entries(ctl: &'a Control<'c>, table_bytes: u64, wide: bool) -> Result<Self> {
+    /// [`CramEngine::new`] with the table's entries laid out as `layout` (which must hold the
+    /// keys of the positions searched).
+    fn with_entries(ctl: &'a Control<'c>, table_bytes: u64, layout: Layout) -> Result<Self> {
         let cap = Table::buckets(table_bytes.min(MAX_TABLE_BYTES));
         let arrays = ARENA_CAPACITY * std::mem::size_of::<Shape<B>>()
             + PENDING_CAPACITY * std::mem::size_of::<Pending<B>>();
@@ -793,7 +820,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             cap as u64 * BUCKET_BYTES + (STACK_BYTES + arrays) as u64,
             "the Cram engine's transposition table and search stack",
         )?;
-        let table = Table::new(cap, wide);
+        let table = Table::new(cap, layout);
         Ok(CramEngine {
             ctl,
             stats: Stats {
@@ -947,9 +974,18 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// outside `r`). See the module documentation.
     fn value_in(&mut self, c: &Shape<B>, r: u64) -> Result<Option<u8>> {
         self.stats.lookups += 1;
-        if let Some(v) = self.table.get(c.key()) {
+        let excluded = match self.table.probe(c.key()) {
+            Some(Known::Value(v)) => {
+                self.stats.hits += 1;
+                return Ok(Some(v));
+            }
+            Some(Known::Not(x)) => x,
+            None => 0,
+        };
+        let r = r & !excluded & low64(c.moves() as usize + 1);
+        if r == 0 {
             self.stats.hits += 1;
-            return Ok(Some(v));
+            return Ok(None);
         }
         if c.mirror_zero() {
             self.store(c, 0)?;
@@ -959,7 +995,8 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             return Ok(Some(v));
         }
         let (pending, arena) = (self.pending.len(), self.arena.len());
-        let answer = self.search(c, r, pending);
+        let mut seen = 0;
+        let answer = self.search(c, r, pending, &mut seen);
         self.pending.truncate(pending);
         self.arena.truncate(arena);
         if let Some(v) = answer? {
@@ -967,6 +1004,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             self.archive(c, v);
             return Ok(Some(v));
         }
+        self.table.exclude(c.key(), r | seen);
         Ok(None)
     }
 
@@ -1079,14 +1117,14 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
 
     /// The search of [`CramEngine::value_in`] for a region not settled by the table; its options
     /// go on `self.pending` from `first` on.
-    fn search(&mut self, c: &Shape<B>, r: u64, first: usize) -> Result<Option<u8>> {
+    fn search(&mut self, c: &Shape<B>, r: u64, first: usize, seen: &mut u64) -> Result<Option<u8>> {
         self.ctl.tick()?;
         self.stop_check()?;
         let m = c.moves() as usize;
         let mut p = Candidates::upto(m);
         let max_r = 63 - r.leading_zeros();
         let upto_r = low64(max_r as usize + 1);
-        if !self.options(c, &mut p, r, &mut 0) {
+        if !self.options(c, &mut p, r, seen) {
             return Ok(None);
         }
         let w = c.width();
@@ -1102,7 +1140,12 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
                 self.option_value_in(&e, w, q)?
             };
             match answer {
-                Some(v) => p.remove(v),
+                Some(v) => {
+                    p.remove(v);
+                    if v < 64 {
+                        *seen |= 1 << v;
+                    }
+                }
                 None => p.remove_max(),
             }
         }
@@ -1116,9 +1159,11 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// The exact value of a region in canonical form by aspiration (see the module
     /// documentation).
     fn aspiration(&mut self, c: &Shape<B>) -> Result<u8> {
-        if let Some(v) = self.table.get(c.key()) {
-            return Ok(v);
-        }
+        let excluded = match self.table.probe(c.key()) {
+            Some(Known::Value(v)) => return Ok(v),
+            Some(Known::Not(x)) => x,
+            None => 0,
+        };
         if c.mirror_zero() {
             self.store(c, 0)?;
             return Ok(0);
@@ -1127,7 +1172,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             return Ok(v);
         }
         let (first, arena) = (self.pending.len(), self.arena.len());
-        let answer = self.aspiration_search(c, first);
+        let answer = self.aspiration_search(c, first, excluded);
         self.pending.truncate(first);
         self.arena.truncate(arena);
         let v = answer?;
@@ -1145,7 +1190,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         }
     }
 
-    fn aspiration_search(&mut self, c: &Shape<B>, first: usize) -> Result<u8> {
+    fn aspiration_search(&mut self, c: &Shape<B>, first: usize, excluded: u64) -> Result<u8> {
         self.ctl.tick()?;
         self.stop_check()?;
         let m = c.moves() as usize;
@@ -1169,7 +1214,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         }
         let w = c.width();
         'values: for k in 0..64u8 {
-            if taken >> k & 1 == 1 {
+            if (taken | excluded) >> k & 1 == 1 {
                 continue;
             }
             let mut i = first;
@@ -1268,8 +1313,8 @@ fn solve_on(
 }
 
 /// [`solve`] with this engine, on the calling thread, with a table of at most `table` bytes:
-/// on `u64` words when the board's box has at most 64 cells, with narrow table entries up to
-/// 104 cells.
+/// on `u64` words with small table entries when the board's box has at most 64 cells, with
+/// narrow ones up to 104 cells.
 pub fn solve_shape(
     board: &Board,
     shape: &Shape,
@@ -1281,12 +1326,12 @@ pub fn solve_shape(
     solve_setup(shape, Setup::new(board, moves, table, archive, false), ctl)
 }
 
-/// [`solve_in`] on `u64` words when the board's box has at most 64 cells, with narrow table
-/// entries up to 104 cells.
+/// [`solve_in`] on `u64` words when the board's box has at most 64 cells, with the table's
+/// entries laid out for the box's cells.
 fn solve_setup(shape: &Shape, setup: Setup, ctl: &Control) -> Result<Solution> {
     let cells = shape.h as usize * shape.width();
     let setup = Setup {
-        wide: cells > 104,
+        layout: Layout::for_keys(cells),
         ..setup
     };
     if cells <= 64 {
@@ -1306,8 +1351,8 @@ struct Setup<'a> {
     archive: Option<&'a dyn Archive>,
     /// Whether two engines search the board (when it pays, see [`solve_with_two_engines`]).
     two: bool,
-    /// Whether the table has wide entries (boxes of more than 104 cells).
-    wide: bool,
+    /// How the table's entries are laid out (by the cells of the board's box).
+    layout: Layout,
 }
 
 impl<'a> Setup<'a> {
@@ -1325,7 +1370,7 @@ impl<'a> Setup<'a> {
             table,
             archive,
             two,
-            wide: false,
+            layout: Layout::Small,
         }
     }
 }
@@ -1338,7 +1383,7 @@ fn solve_in<B: Bits>(shape: &Shape<B>, setup: Setup, ctl: &Control) -> Result<So
     }
     let start = Instant::now();
     let mut engine =
-        CramEngine::<B>::with_entries(ctl, setup.table, setup.wide)?.with_archive(setup.archive);
+        CramEngine::<B>::with_entries(ctl, setup.table, setup.layout)?.with_archive(setup.archive);
     let v = engine.value(shape)?;
     let winning_moves = winning_moves(&mut engine, setup.board, setup.moves, v)?;
     Ok(solution(v, winning_moves, engine.stats(), start))

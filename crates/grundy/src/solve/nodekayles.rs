@@ -80,7 +80,7 @@ use crate::error::{Error, Result};
 use crate::game::families::node_kayles::{BitGraph, NodeKayles};
 use crate::game::Show;
 use crate::solve::search::{Settings, Solution, Stats, WinningMove};
-use crate::solve::table::{self, Known, Table, BUCKET_BYTES};
+use crate::solve::table::{self, Known, Layout, Table, BUCKET_BYTES};
 use crate::solve::{Outcome, Play};
 use std::time::Instant;
 use symmetry::Symmetries;
@@ -364,7 +364,7 @@ impl<'a, 'c> NodeKaylesEngine<'a, 'c> {
         Ok(NodeKaylesEngine {
             ctl,
             graph,
-            table: Table::new(buckets, true),
+            table: Table::new(buckets, Layout::Wide),
             stats: Stats {
                 table_bytes: bytes,
                 ..Stats::default()

@@ -46,6 +46,8 @@ pub trait Bits:
     const BITS: usize;
     /// No cell.
     const ZERO: Self;
+    /// The word 3 (bits 0 and 1).
+    const THREE: Self;
     /// `self << n`, 0 when `n` is the width or more.
     fn shl(self, n: usize) -> Self;
     /// `self >> n`, 0 when `n` is the width or more.
@@ -89,6 +91,7 @@ macro_rules! impl_bits {
         impl Bits for $t {
             const BITS: usize = <$t>::BITS as usize;
             const ZERO: Self = 0;
+            const THREE: Self = 3;
             #[inline]
             fn shl(self, n: usize) -> Self {
                 self.checked_shl(n as u32).unwrap_or(0)

@@ -146,9 +146,9 @@ pub(super) fn solve_in<B: Bits>(shape: &Shape<B>, setup: Setup, ctl: &Control) -
     let shared = Shared::new((shared_bytes / ENTRY_BYTES) as usize, setup.archive);
     let stop = AtomicBool::new(false);
     let half = setup.table / 2;
-    let (wide, shared) = (setup.wide, Some(&shared as &dyn Archive));
-    let mut main = CramEngine::<B>::with_entries(ctl, half, wide)?.with_archive(shared);
-    let mut helper = CramEngine::<B>::with_entries(ctl, half, wide)?.with_archive(shared);
+    let (layout, shared) = (setup.layout, Some(&shared as &dyn Archive));
+    let mut main = CramEngine::<B>::with_entries(ctl, half, layout)?.with_archive(shared);
+    let mut helper = CramEngine::<B>::with_entries(ctl, half, layout)?.with_archive(shared);
     main.stop = Some(&stop);
     helper.stop = Some(&stop);
     helper.reverse_root = true;

@@ -271,17 +271,17 @@ proptest! {
     }
 
     /// Random positions in boxes of up to 6 × 10 (two cells in four free): the engine on `u64`
-    /// words with narrow entries, on `u128` words with narrow and with wide entries, and with a
+    /// words with small entries, on `u128` words with narrow and with wide entries, and with a
     /// table of one bucket, agree.
     #[test]
     fn words_and_entries_agree(h in 1usize..=6, w in 1usize..=10, a in any::<u64>(), b in any::<u64>()) {
         let free = u128::from(a ^ b) & low(h * w);
         let s = Shape { bits: free, w: w as u8, h: h as u8 };
         let ctl = Control::none();
-        let v64 = CramEngine::<u64>::with_entries(&ctl, 1 << 20, false).unwrap().value(&s.narrow()).unwrap();
-        let narrow = CramEngine::<u128>::with_entries(&ctl, 1 << 20, false).unwrap().value(&s).unwrap();
-        let wide = CramEngine::<u128>::with_entries(&ctl, 1 << 20, true).unwrap().value(&s).unwrap();
-        let tiny = CramEngine::<u64>::with_entries(&ctl, 64, false).unwrap().value(&s.narrow()).unwrap();
+        let v64 = CramEngine::<u64>::with_entries(&ctl, 1 << 20, Layout::Small).unwrap().value(&s.narrow()).unwrap();
+        let narrow = CramEngine::<u128>::with_entries(&ctl, 1 << 20, Layout::Narrow).unwrap().value(&s).unwrap();
+        let wide = CramEngine::<u128>::with_entries(&ctl, 1 << 20, Layout::Wide).unwrap().value(&s).unwrap();
+        let tiny = CramEngine::<u64>::with_entries(&ctl, 64, Layout::Small).unwrap().value(&s.narrow()).unwrap();
         prop_assert_eq!(v64, narrow);
         prop_assert_eq!(v64, wide);
         prop_assert_eq!(v64, tiny);
