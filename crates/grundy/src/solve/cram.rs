@@ -251,7 +251,14 @@ fn neighbours<B: Bits>(p: B, w: usize) -> [B; 4] {
 /// The free cells `p` (a box `w` wide) without lone cells, without all but one of the pendant
 /// twins of each cell, and without bridges, until nothing changes (see the module
 /// documentation): a position of the same value.
-pub fn simplify<B: Bits>(mut p: B, w: usize) -> B {
+pub fn simplify<B: Bits>(p: B, w: usize) -> B {
+    simplified(p, w).0
+}
+
+/// [`simplify`], with the tufts of the result (its cells of one neighbour) and the cells of the
+/// result whose right and whose lower neighbour is in it.
+#[inline]
+fn simplified<B: Bits>(mut p: B, w: usize) -> (B, B, B, B) {
     loop {
         let [r, l, d, u] = neighbours(p, w);
         let any = r | l | d | u;
@@ -274,7 +281,7 @@ pub fn simplify<B: Bits>(mut p: B, w: usize) -> B {
         let bridges = any & !tufts & !stars & !not_star_neighbour;
         let q = p & any & !twins & !bridges;
         if q == p {
-            return p;
+            return (p, tufts, r, d);
         }
         p = q;
     }
@@ -466,11 +473,9 @@ impl<B: Bits> Shape<B> {
     }
 
     fn split_into(bits: B, w: usize, out: &mut Parts<B>) {
-        let mut p = simplify(bits, w);
+        let (mut p, tufts, r, d) = simplified(bits, w);
         // Regions of two cells, found without the flood fill: all are dominoes (value 1), so
         // only the parity of their number counts (`g ⊕ g = 0`).
-        let [r, l, d, u] = neighbours(p, w);
-        let tufts = (r | l | d | u) & !((r & l) | (d & u) | ((r | l) & (d | u)));
         let across = tufts & r & tufts.shr(1);
         let down = tufts & d & tufts.shr(w);
         if (across | down) != B::ZERO {
