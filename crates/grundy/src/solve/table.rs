@@ -31,8 +31,9 @@
 //! moves the entries of bucket `i` whose hash has bit `n` set to bucket `i + n`: the hash
 //! modulo `2n` is `i` or `i + n`, and bucket `i + n` is new, so only those entries fill it.
 //!
-//! **Pages.** The table's whole address range is reserved at once, and on Linux the kernel is
-//! asked to back it with huge pages (`madvise(MADV_HUGEPAGE)`, which takes effect where
+//! **Pages.** The table's whole address range is reserved at once, and on Linux, once the table
+//! has grown to 4 MiB, the kernel is asked to back the range with huge pages
+//! (`madvise(MADV_HUGEPAGE)`, which takes effect where
 //! transparent huge pages are enabled for advised ranges, the common default): a probe lands
 //! on a random bucket, so with 4 KiB pages nearly every probe of a large table misses the TLB
 //! as well as the cache; with 2 MiB pages a 1 GiB table needs 512 TLB entries. The advice is a
@@ -50,6 +51,11 @@ pub(crate) const BUCKET_BYTES: u64 = 64;
 
 /// The buckets a table starts with.
 pub(crate) const FIRST_BUCKETS: usize = 1 << 10;
+
+/// The buckets (4 MiB) at which a growing table asks for huge pages: a smaller one fits the
+/// caches' reach, and the first touch of a huge page (zeroing 2 MiB) would cost more than it
+/// saves on a board settled in milliseconds.
+const HUGE_FROM_BUCKETS: usize = 1 << 16;
 
 /// The most bits of a narrow entry's key.
 pub(crate) const NARROW_BITS: usize = 104;
@@ -144,11 +150,7 @@ impl Table {
     /// A table of at most `cap` buckets (a power of two) with entries laid out as `layout`.
     pub(crate) fn new(cap: usize, layout: Layout) -> Table {
         let n = cap.min(FIRST_BUCKETS);
-        let mut buckets: Vec<Bucket> = Vec::with_capacity(cap);
-        advise_huge_pages(
-            buckets.as_mut_ptr().cast(),
-            cap * std::mem::size_of::<Bucket>(),
-        );
+        let mut buckets = Vec::with_capacity(cap);
         buckets.resize(n, Bucket::default());
         Table {
             buckets,
@@ -303,6 +305,10 @@ impl Table {
     /// bucket `i + n`, which only they fill.
     fn grow(&mut self) {
         let n = self.buckets.len();
+        if n == HUGE_FROM_BUCKETS {
+            let bytes = self.cap * std::mem::size_of::<Bucket>();
+            advise_huge_pages(self.buckets.as_mut_ptr().cast(), bytes);
+        }
         self.buckets.resize(2 * n, Bucket::default());
         self.mask = 2 * n - 1;
         let wide = self.layout == Layout::Wide;
