@@ -731,23 +731,10 @@ fn too_large_value() -> Error {
     )
 }
 
-/// `{q ⊕ x : q ∈ set}` for values below 64.
+/// `{q ⊕ x : q ∈ set} ∩ [0, 64)` for values below 64 (the shared [`table::xor_set`]).
 #[inline]
 fn xor_set(set: u64, x: u8) -> u64 {
-    if x == 0 {
-        return set;
-    }
-    let mut out = 0;
-    let mut s = set;
-    while s != 0 {
-        let q = s.trailing_zeros() as u8;
-        s &= s - 1;
-        let y = q ^ x;
-        if y < 64 {
-            out |= 1 << y;
-        }
-    }
-    out
+    table::xor_set(u128::from(set), x) as u64
 }
 
 /// The candidates `P` of the search: a set below 64 and a count of candidates above 63.

@@ -326,22 +326,6 @@ pub struct NodeKaylesEngine<'a, 'c> {
     _reservation: Reservation,
 }
 
-/// `{q ⊕ x : q ∈ set}` for values below 128.
-#[inline]
-fn xor_set(set: u128, x: u8) -> u128 {
-    if x == 0 {
-        return set;
-    }
-    let mut out = 0;
-    let mut s = set;
-    while s != 0 {
-        let q = s.trailing_zeros() as u8;
-        s &= s - 1;
-        out |= 1 << ((q ^ x) & 127);
-    }
-    out
-}
-
 /// The largest element of a non-empty set.
 #[inline]
 fn max_of(set: u128) -> u32 {
@@ -522,7 +506,7 @@ impl<'a, 'c> NodeKaylesEngine<'a, 'c> {
                 x ^= self.value_in(c, ALL)?.ok_or_else(|| internal("a value"))?;
             }
         }
-        let want = xor_set(q, x);
+        let want = table::xor_set(q, x);
         Ok(self.value_in(parts[largest], want)?.map(|v| v ^ x))
     }
 }

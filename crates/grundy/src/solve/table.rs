@@ -350,6 +350,25 @@ impl Table {
     }
 }
 
+/// `{q ⊕ x : q ∈ set}` for a set of values below 128 and `x` below 128 (the images stay below
+/// 128): the set of values a part must have for a sum with a part of value `x` to have a value
+/// in `set`.
+#[inline]
+pub(crate) fn xor_set(set: u128, x: u8) -> u128 {
+    debug_assert!(x < 128);
+    if x == 0 {
+        return set;
+    }
+    let mut out = 0;
+    let mut s = set;
+    while s != 0 {
+        let q = s.trailing_zeros() as u8;
+        s &= s - 1;
+        out |= 1 << (q ^ x);
+    }
+    out
+}
+
 /// Asks the kernel to back the `bytes` bytes at `start` (reserved, not yet touched) with huge
 /// pages (see the module documentation); only the whole pages inside the range are advised.
 fn advise_huge_pages(start: *mut u8, bytes: usize) {
@@ -576,6 +595,21 @@ mod tests {
                     },
                 }
             }
+        }
+    }
+
+    /// The shifted set is the set of `q ⊕ x`, from the definition.
+    #[test]
+    fn xor_set_shifts_every_value() {
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let set = u128::from(rng) << 64 | u128::from(rng.rotate_left(29));
+            let x = (rng >> 57) as u8;
+            let want = (0..128u8)
+                .filter(|&q| set >> q & 1 == 1)
+                .fold(0u128, |acc, q| acc | 1 << (q ^ x));
+            assert_eq!(xor_set(set, x), want);
         }
     }
 
