@@ -1,7 +1,7 @@
 //! Speculation: a block of heaps is proposed by the transposed rare passes of runs of [`RUN`]
 //! heaps, and verified heap by heap in parallel.
 
-use super::pairs::{scan_pairs, Mirror, Scratch};
+use super::pairs::{equal_bits, scan_pairs, Mirror, Scratch};
 use super::state::State;
 use crate::error::Result;
 use crate::heap::naive::Splits;
@@ -131,7 +131,7 @@ pub(super) fn propose<T: Cell>(
                     }
                 }
             }
-            let c = st.candidate(h, |v| tables.has(j, v), &mut want);
+            let c = st.candidate(h, |w| tables.marked_word(j, w), &mut want);
             if c > T::MAX {
                 block.overflow = true;
                 break 'runs;
@@ -187,8 +187,22 @@ impl Tables {
         self.marks[j * self.stride + v as usize] = self.generation;
     }
 
-    /// Whether v is marked for heap j (never, for v beyond the table).
-    #[inline(always)]
+    /// The marks of values 64·w to 64·w + 63 for heap j as a word, bit i for value 64·w + i
+    /// (values beyond the table are never marked).
+    #[inline]
+    pub(super) fn marked_word(&self, j: usize, w: usize) -> u64 {
+        let row = &self.marks[j * self.stride..][..self.stride];
+        match row.get(64 * w..64 * (w + 1)) {
+            Some(chunk) => equal_bits(chunk.try_into().expect("64 marks"), self.generation),
+            None => (64 * w..self.stride).fold(0, |bits, v| {
+                bits | u64::from(row[v] == self.generation) << (v - 64 * w)
+            }),
+        }
+    }
+
+    /// Whether v is marked for heap j (never, for v beyond the table): the tests' reference
+    /// for [`Tables::marked_word`].
+    #[cfg(test)]
     pub(super) fn has(&self, j: usize, v: u32) -> bool {
         (v as usize) < self.stride && self.marks[j * self.stride + v as usize] == self.generation
     }
@@ -297,7 +311,8 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
         /// The rare-pass kernel marks exactly g ⊕ G(m0 - r + j) for heap j, every width, for a
-        /// whole run and a short one (widths instantiated or not).
+        /// whole run and a short one (widths instantiated or not), and the words of marks the
+        /// candidate reads hold the same marks.
         #[test]
         fn mark_rare_marks_its_definition(
             seed in any::<u64>(),
@@ -332,7 +347,15 @@ mod tests {
                     .collect();
                 let got: std::collections::BTreeSet<u32> =
                     (0..stride as u32).filter(|&v| tables.has(j, v)).collect();
-                prop_assert_eq!(got, want);
+                prop_assert_eq!(&got, &want);
+                // The marks as words (one word beyond the table: nothing marked there).
+                for w in 0..stride / 64 + 1 {
+                    let bits = tables.marked_word(j, w);
+                    let from_has = (0..64u32)
+                        .filter(|&i| got.contains(&(64 * w as u32 + i)))
+                        .fold(0u64, |b, i| b | 1 << i);
+                    prop_assert_eq!(bits, from_has);
+                }
             }
             }
         }

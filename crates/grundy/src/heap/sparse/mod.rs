@@ -43,10 +43,10 @@ mod state;
 
 use crate::control::Control;
 use crate::error::Result;
-use crate::heap::naive::{Marks, Splits};
 use crate::game::spec::GameSpec;
-use crate::heap::HeapGame;
+use crate::heap::naive::{Marks, Splits};
 use crate::heap::sequence::{push, Cell, Fill, PROGRESS_EVERY};
+use crate::heap::HeapGame;
 use block::{propose, verify, Block, Shared, Tables};
 pub use classes::Parity;
 use pairs::{scan_pairs, Mirror, Scratch};
@@ -74,7 +74,12 @@ const BLOCK: usize = 1 << 13;
 /// each c of that block in parallel (every heap of the block is independent given the values)
 /// *while* the next block is proposed. The first heap whose verification fails is recomputed
 /// exactly and everything after it is dropped, so the result is exactly the sequential one.
-pub fn extend<T: Cell>(rule: &HeapGame, values: &mut Vec<T>, n: usize, ctl: &Control) -> Result<Fill> {
+pub fn extend<T: Cell>(
+    rule: &HeapGame,
+    values: &mut Vec<T>,
+    n: usize,
+    ctl: &Control,
+) -> Result<Fill> {
     extend_with(rule, values, n, ctl, Parity::Auto)
 }
 

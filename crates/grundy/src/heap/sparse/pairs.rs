@@ -5,26 +5,39 @@ use super::compare::compare;
 use crate::heap::sequence::Cell;
 
 /// Marks for one heap: value v is marked when `stamp[v] == generation`, so starting the next
-/// heap is one increment instead of clearing, and marking is a plain store (no read of the old
-/// word, so consecutive marks do not wait on each other).
+/// heap is one increment instead of clearing (and one clear every 255 heaps), and marking is a
+/// plain store (no read of the old byte, so consecutive marks do not wait on each other).
 #[derive(Default)]
 pub(super) struct Scratch {
-    pub(super) stamp: Vec<u32>,
-    pub(super) generation: u32,
+    pub(super) stamp: Vec<u8>,
+    pub(super) generation: u8,
+    /// The wanted values of the marking phase of [`scan_pairs`], as (word w, bits): bit i of
+    /// the word stands for value 64·w + i.
+    pub(super) groups: Vec<(usize, u64)>,
 }
 
 impl Scratch {
-    /// Unmarks everything and makes room for values below `bits`.
+    /// Unmarks everything and makes room for values below `bits` (at least one whole word of
+    /// 64 values, for [`Scratch::marked_word`]).
     #[inline]
     pub(super) fn next(&mut self, bits: usize) {
-        if self.stamp.len() < bits {
-            self.stamp.resize(bits, 0);
+        let len = bits.next_multiple_of(64).max(64);
+        if self.stamp.len() < len {
+            self.stamp.resize(len, 0);
         }
-        if self.generation == u32::MAX {
+        if self.generation == u8::MAX {
             self.stamp.fill(0);
             self.generation = 0;
         }
         self.generation += 1;
+    }
+
+    /// The marks of values 64·w to 64·w + 63 as a word, bit i for value 64·w + i (w below
+    /// the length given to [`Scratch::next`] over 64, rounded up).
+    #[inline]
+    pub(super) fn marked_word(&self, w: usize) -> u64 {
+        let chunk = self.stamp[64 * w..][..64].try_into().expect("64 stamps");
+        equal_bits(chunk, self.generation)
     }
 
     #[inline(always)]
@@ -72,7 +85,8 @@ impl Scratch {
         }
     }
 
-    #[inline(always)]
+    /// Whether v is marked (the tests' reference for [`Scratch::marked_word`]).
+    #[cfg(test)]
     pub(super) fn has(&self, v: u32) -> bool {
         self.stamp[v as usize] == self.generation
     }
@@ -119,18 +133,58 @@ pub(super) fn scan_pairs<T: Cell>(
     };
     let last = tops().map(|(_, top)| top).max().unwrap_or(0);
     let mut a = 1;
-    while a <= last && want.len() > COMPARE_AT {
-        let end = (a + SCAN_STEP).min(last + 1);
-        for (m, top) in tops() {
-            let hi = end.min(top + 1);
-            if a >= hi {
-                continue;
+    if a <= last && want.len() > COMPARE_AT {
+        // The wanted values as words of 64 (`want` is ascending, so each word's values are
+        // consecutive): one look at the marks costs a comparison of 64 stamps at a time per
+        // word instead of a load per wanted value.
+        let mut groups = std::mem::take(&mut scratch.groups);
+        groups.clear();
+        // The word being filled stays in registers until the next one starts.
+        let mut word = (usize::MAX, 0u64);
+        for &v in want.iter() {
+            let w = v as usize / 64;
+            if w != word.0 {
+                if word.1 != 0 {
+                    groups.push(word);
+                }
+                word = (w, 0);
             }
-            // G(a') ascending against G(m - a') read downwards from m - a.
-            scratch.mark_pairs(bits, &values[a..hi], &values[m + 1 - hi..=m - a]);
+            word.1 |= 1u64 << (v % 64);
         }
-        a = end;
-        keep(want, |v| !scratch.has(v));
+        if word.1 != 0 {
+            groups.push(word);
+        }
+        let mut left = want.len();
+        while a <= last && left > COMPARE_AT {
+            let end = (a + SCAN_STEP).min(last + 1);
+            for (m, top) in tops() {
+                let hi = end.min(top + 1);
+                if a >= hi {
+                    continue;
+                }
+                // G(a') ascending against G(m - a') read downwards from m - a.
+                scratch.mark_pairs(bits, &values[a..hi], &values[m + 1 - hi..=m - a]);
+            }
+            a = end;
+            left = 0;
+            groups.retain_mut(|(w, b)| {
+                *b &= !scratch.marked_word(*w);
+                left += b.count_ones() as usize;
+                *b != 0
+            });
+        }
+        // Back to the ascending list, written through a slice of its final length.
+        want.resize(left, 0);
+        let mut out = want.iter_mut();
+        for &(w, mut b) in &groups {
+            while b != 0 {
+                if let Some(x) = out.next() {
+                    *x = (64 * w) as u32 + b.trailing_zeros();
+                }
+                b &= b - 1;
+            }
+        }
+        scratch.groups = groups;
     }
     // A wanted value above T::MAX is no xor of two cells: it stays wanted, uncompared.
     while a <= last && want.first().is_some_and(|&v| v <= T::MAX) {
@@ -181,17 +235,42 @@ pub(super) fn scan_pairs<T: Cell>(
     }
 }
 
-/// Keeps the elements of `v` for which `f` holds, in order, without a branch per element (which
-/// of them were seen is unpredictable, so `retain`'s branch mispredicts about half the time).
+/// Bit i set when `chunk[i] == g`: on x86-64 four SSE2 byte comparisons and mask moves (part of
+/// the base instruction set), elsewhere the loop over the bytes.
 #[inline]
-pub(super) fn keep(v: &mut Vec<u32>, f: impl Fn(u32) -> bool) {
-    let mut kept = 0;
-    for i in 0..v.len() {
-        let x = v[i];
-        v[kept] = x;
-        kept += f(x) as usize;
+pub(super) fn equal_bits(chunk: &[u8; 64], g: u8) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+        };
+        let mut bits = 0u64;
+        // SAFETY: SSE2 is part of x86-64, and each load reads the 16 bytes of `part`
+        // (unaligned loads).
+        unsafe {
+            let gv = _mm_set1_epi8(g as i8);
+            for (i, part) in chunk.as_chunks::<16>().0.iter().enumerate() {
+                let v = _mm_loadu_si128(part.as_ptr().cast::<__m128i>());
+                let m = _mm_movemask_epi8(_mm_cmpeq_epi8(v, gv)) as u32 & 0xffff;
+                bits |= u64::from(m) << (16 * i);
+            }
+        }
+        bits
     }
-    v.truncate(kept);
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        equal_bits_scalar(chunk, g)
+    }
+}
+
+/// The definition of [`equal_bits`], byte by byte.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline]
+pub(super) fn equal_bits_scalar(chunk: &[u8; 64], g: u8) -> u64 {
+    chunk
+        .iter()
+        .enumerate()
+        .fold(0, |bits, (i, &s)| bits | u64::from(s == g) << i)
 }
 
 /// The first [`MIRROR`] values in reverse order, so that the pairs (G(a), G(m - a)) of a run
@@ -286,13 +365,23 @@ mod tests {
             prop_assert_eq!(got, unseen(&values, h, &two, &want));
         }
 
+        /// The word of marks is the byte-by-byte comparison, whatever the bytes and the
+        /// generation (equal bytes placed at random, so that every bit pattern occurs).
         #[test]
-        fn keep_is_retain(v in proptest::collection::vec(0u32..100, 0..80), d in 1u32..5) {
-            let mut a = v.clone();
-            keep(&mut a, |x| x % d == 0);
-            let mut b = v;
-            b.retain(|x| x % d == 0);
-            prop_assert_eq!(a, b);
+        fn equal_bits_is_its_definition(
+            bytes in proptest::collection::vec(any::<u8>(), 64),
+            hits in any::<u64>(),
+            g in any::<u8>(),
+        ) {
+            let mut chunk: [u8; 64] = bytes.try_into().unwrap();
+            for (i, b) in chunk.iter_mut().enumerate() {
+                if hits >> i & 1 == 1 {
+                    *b = g;
+                }
+            }
+            let want = (0..64).fold(0u64, |w, i| w | u64::from(chunk[i] == g) << i);
+            prop_assert_eq!(equal_bits(&chunk, g), want);
+            prop_assert_eq!(equal_bits_scalar(&chunk, g), want);
         }
     }
 }

@@ -36,10 +36,10 @@ pub(super) struct State {
     pub(super) rare_pos: Vec<u32>,
     /// G(r) for each position of `rare_pos`.
     pub(super) rare_val: Vec<u32>,
-    /// For heaps n with p·((n + s) mod 2) = q: the common values below 2B, ascending.
-    pub(super) common: [Vec<u32>; 2],
-    /// The same for the rare values.
-    pub(super) rare_vals: [Vec<u32>; 2],
+    /// For heaps n with p·((n + s) mod 2) = q: the rare values below 2B as words, bit i of
+    /// word w for value 64·w + i (the values from 2B up to the word's end are neither rare
+    /// nor common: see [`State::candidate`]).
+    pub(super) rare_words: [Vec<u64>; 2],
     /// Next heap count at which the mask is re-chosen.
     pub(super) next_review: usize,
     /// How many times the rare list was rebuilt (indices into it are stale after).
@@ -55,11 +55,11 @@ pub(super) const TABLES: &str = "the sparse engine's working tables";
 /// The bytes of the working tables that grow with the value bound `b` (a power of two, values
 /// below `b`, xors below `2b`): the histogram (`2b` counts of 8 bytes), the class lists (`2b`
 /// values of 4 bytes for each parity), the run's mark tables ([`RUN`] heaps of `2b` bytes), the
-/// naive step's marks (`2b` bytes), and one verification scratch per thread (`2b` stamps of 4
-/// bytes; counted for two threads). About `114·b` bytes.
+/// naive step's marks (`2b` bytes), and one verification scratch per thread (`2b` one-byte
+/// stamps, at least 64; counted for two threads). About `92·b` bytes.
 pub(super) fn table_bytes(b: usize) -> u64 {
     let b2 = 2 * b as u64;
-    b2 * 8 + 2 * b2 * 4 + RUN as u64 * b2 + b2 + 2 * b2 * 4
+    b2 * 8 + 2 * b2 * 4 + RUN as u64 * b2 + b2 + 2 * b2.max(64)
 }
 
 impl State {
@@ -88,8 +88,7 @@ impl State {
             hist: vec![0u64; 2 * b],
             rare_pos: Vec::new(),
             rare_val: Vec::new(),
-            common: Default::default(),
-            rare_vals: Default::default(),
+            rare_words: Default::default(),
             next_review: (values.len() * 2).max(64),
             reviews: 0,
             held,
@@ -141,9 +140,14 @@ impl State {
         self.mask = (m % self.b) as u32;
         self.parity = m / self.b;
         for q in 0..2 {
-            let all = 0..(2 * self.b) as u32;
-            let mask = self.mask;
-            (self.rare_vals[q], self.common[q]) = all.partition(|&v| is_rare(v, mask) != (q == 1));
+            let words = &mut self.rare_words[q];
+            words.clear();
+            words.resize((2 * self.b).div_ceil(64), 0);
+            for v in 0..(2 * self.b) as u32 {
+                if is_rare(v, self.mask) != (q == 1) {
+                    words[v as usize / 64] |= 1 << (v % 64);
+                }
+            }
         }
         self.rare_pos.clear();
         self.rare_val.clear();
@@ -233,31 +237,92 @@ impl State {
                 None => mark_range(0, below),
             }
         }
-        self.candidate(h, |v| marks.has(v), want)
+        self.candidate(h, |w| marks.marked_word(w), want)
     }
 
-    /// The least common value c not marked (below B, since marks stay below B and some common
-    /// value is below B); leaves in `want` the rare values below c not marked, ascending.
+    /// The least common value c not marked (below 2B; 2B if every common value below it is
+    /// marked) and, in `want`, the rare values below c not marked, ascending. `marked(w)` gives
+    /// the marks of values 64·w to 64·w + 63 as a word (bit i for value 64·w + i).
+    ///
+    /// Word by word: with `seen` the marks and `rare` the rare values of a word, the unmarked
+    /// common values are `!seen & !rare` within 2B, and c is the lowest of the first word that
+    /// has one; every unmarked rare value (`!seen & rare`) of the words before, and of c's word
+    /// below c, is wanted.
     pub(super) fn candidate(
         &self,
         h: usize,
-        has: impl Fn(u32) -> bool,
+        marked: impl Fn(usize) -> u64,
         want: &mut Vec<u32>,
     ) -> u32 {
-        let q = self.q(h);
-        let c = self.common[q]
-            .iter()
-            .copied()
-            .find(|&v| !has(v))
-            .unwrap_or((2 * self.b) as u32);
+        let end = 2 * self.b;
         want.clear();
-        want.extend(
-            self.rare_vals[q]
-                .iter()
-                .copied()
-                .take_while(|&v| v < c)
-                .filter(|&v| !has(v)),
-        );
-        c
+        for (w, &rare) in self.rare_words[self.q(h)].iter().enumerate() {
+            let inside = if end >= 64 * (w + 1) {
+                u64::MAX
+            } else {
+                (1u64 << (end - 64 * w)) - 1
+            };
+            let free = !marked(w) & inside;
+            let (common, mut wanted) = (free & !rare, free & rare);
+            let c = (common != 0).then(|| common.trailing_zeros());
+            if let Some(i) = c {
+                wanted &= (1u64 << i) - 1;
+            }
+            while wanted != 0 {
+                want.push((64 * w) as u32 + wanted.trailing_zeros());
+                wanted &= wanted - 1;
+            }
+            if let Some(i) = c {
+                return (64 * w) as u32 + i;
+            }
+        }
+        end as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// The word-by-word candidate is its definition, value by value: the least common value
+        /// below 2B not marked (2B if there is none) and the rare values below it not marked,
+        /// ascending; for value bounds from 1 to 2^10 (tables narrower and wider than a word),
+        /// the masks the histogram chooses with and without the parity bit, both parities of
+        /// the heap, and marks of every density.
+        #[test]
+        fn candidate_is_its_definition(
+            values in proptest::collection::vec(0u32..1000, 1..300),
+            top in 0u32..10,
+            seed in any::<u64>(),
+            density in 0u64..=16,
+            h in 0usize..4,
+            parity in any::<bool>(),
+        ) {
+            let values: Vec<u32> = values.into_iter().map(|v| v % (2 << top)).collect();
+            let allow = if parity { Parity::On } else { Parity::Off };
+            let st = State::new(&values, &Splits::grundy(), allow, &Control::none()).unwrap();
+            let end = 2 * st.b as u32;
+            let mut marks = Scratch::default();
+            marks.next(end as usize);
+            let mut x = seed | 1;
+            for v in 0..end {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if x % 16 < density {
+                    marks.mark(v);
+                }
+            }
+            let c = (0..end)
+                .find(|&v| !st.rare_at(h, v) && !marks.has(v))
+                .unwrap_or(end);
+            let wanted: Vec<u32> = (0..c).filter(|&v| st.rare_at(h, v) && !marks.has(v)).collect();
+            let mut want = vec![7];
+            prop_assert_eq!(st.candidate(h, |w| marks.marked_word(w), &mut want), c);
+            prop_assert_eq!(want, wanted);
+        }
     }
 }
