@@ -157,8 +157,9 @@ impl Reached {
 /// `pd[u] = { c : u·c ∈ P }`, `w` words a row. From the table, row by row; from the letters
 /// (a [`super::build::Letters`] stage), by a depth-first walk over the tree of the `last`
 /// entries, the row of `y = f·g_l` being the row of `f` taken through the letter `l`
-/// (`c·y = (c·f)·g_l`): `|Q|²` look-ups either way, with a row per level of the walk.
-fn p_multipliers(st: &Stage, w: usize) -> Vec<u64> {
+/// (`c·y = (c·f)·g_l`): `|Q|²` look-ups either way, with one row per level of the walk
+/// (reserved from the budget of `ctl`).
+fn p_multipliers(st: &Stage, w: usize, ctl: &Control) -> Result<Vec<u64>> {
     let q = st.q;
     let mut pd = vec![0u64; q * w];
     let mut mark = |u: usize, row: &[u32]| {
@@ -176,24 +177,45 @@ fn p_multipliers(st: &Stage, w: usize) -> Vec<u64> {
         }
         Some(t) => {
             let mut children: Vec<Vec<u32>> = vec![Vec::new(); q];
+            let mut depth = vec![0usize; q];
             for y in 1..q {
-                children[t.last[y].0 as usize].push(y as u32);
+                let f = t.last[y].0 as usize;
+                children[f].push(y as u32);
+                depth[y] = depth[f] + 1;
             }
-            let mut stack: Vec<(u32, Vec<u32>)> = vec![(0, (0..q as u32).collect())];
-            while let Some((u, row)) = stack.pop() {
-                mark(u as usize, &row);
-                for &y in &children[u as usize] {
-                    let l = t.last[y as usize].1 as usize;
-                    let next = row
-                        .iter()
-                        .map(|&e| t.by_letter[e as usize * t.nl + l])
-                        .collect();
-                    stack.push((y, next));
+            let levels = depth.iter().max().map_or(1, |d| d + 1);
+            let _mem = ctl.reserve(
+                (levels * q * 4 + q * 40) as u64,
+                "misère quotient certificate",
+            )?;
+            // rows[d]: the row of the element at depth d of the walk; path: the elements of
+            // the walk with the next child of each to visit.
+            let mut rows: Vec<Vec<u32>> = vec![(0..q as u32).collect()];
+            let mut path: Vec<(u32, usize)> = vec![(0, 0)];
+            mark(0, &rows[0]);
+            while !path.is_empty() {
+                let d = path.len() - 1;
+                let (u, i) = &mut path[d];
+                let Some(&y) = children[*u as usize].get(*i) else {
+                    path.pop();
+                    continue;
+                };
+                *i += 1;
+                ctl.stop_check()?;
+                let l = t.last[y as usize].1 as usize;
+                if rows.len() == d + 1 {
+                    rows.push(vec![0; q]);
                 }
+                let (lo, hi) = rows.split_at_mut(d + 1);
+                for (x, &e) in hi[0].iter_mut().zip(&lo[d]) {
+                    *x = t.by_letter[e as usize * t.nl + l];
+                }
+                mark(y as usize, &hi[0]);
+                path.push((y, 0));
             }
         }
     }
-    pd
+    Ok(pd)
 }
 
 /// The row of each type's element (`rows[t][c] = g_t·c`), for [`step`].
@@ -255,7 +277,7 @@ pub(crate) fn check_cached(
         .collect();
     let all: Vec<usize> = (0..types.len()).collect();
     let w = st.q.div_ceil(64);
-    let pd = p_multipliers(st, w);
+    let pd = p_multipliers(st, w, ctl)?;
     let rows = type_rows(st, types);
     let state_bytes = (w * 16 + 64) as u64;
     let mut key = vec![0u64; 1 + w];
@@ -306,7 +328,7 @@ fn check_keeping(
     }
     let q = st.q;
     let w = q.div_ceil(64);
-    let pd = p_multipliers(st, w);
+    let pd = p_multipliers(st, w, ctl)?;
     let rows = type_rows(st, types);
     let mut mem = ctl.reserve(
         (pd.len() * 8 + rows.len() * q * 4) as u64,
