@@ -18,6 +18,10 @@
 # Settings (environment): GRUNDY (default target/release/grundy), CGSUITE_GIT (a git directory
 # of CGSuite, default target/peers/cgsuite), JAVA (default java), RUNS (runs per row and program,
 # alternating, default 5: the median is shown), TIMEOUT (seconds a run may take, default 600).
+# The peer alone, with its log of the candidates it tries at each heap that changes the
+# presentation (how the reach rows of docs/performance.md were followed):
+#     MISERESOLVER_LOG=1 timeout 600 java -cp target/peers/miseresolver/classes \
+#         org.cgsuite.core.misere.solver.Bench dawsons-kayles 34
 # Each row: |Q| as each program prints it (they must agree), the heap the peer stopped at,
 # the median CPU seconds (user + system, GNU time) and wall seconds of each whole process
 # (JVM start included) and the ratios grundy / MisereSolver (below 1: grundy is faster).

@@ -264,7 +264,9 @@ import org.cgsuite.core.impartial.TakeAndBreak;
  * `java Bench GAME MAXHEAP`: the loop of the solver's command line (quiet, no MSV file):
  * `next()` heap by heap up to MAXHEAP, stopping early when the periodicity checker of a
  * take-and-break code proves the heap map periodic; then one line
- * `heap H |Q| = N |P| = M` (H the last heap adjoined).
+ * `heap H |Q| = N |P| = M` (H the last heap adjoined). With the environment variable
+ * MISERESOLVER_LOG set, the solver's own log (every candidate it tries at a heap that changes
+ * the presentation, and its least failure) goes to standard output as it runs.
  */
 public final class Bench {
     public static void main(String[] args) {
@@ -284,6 +286,9 @@ public final class Bench {
         }
         int maxHeap = java.lang.Integer.parseInt(args[1]);
         MisereSolver ms = new MisereSolver(rules);
+        if (System.getenv("MISERESOLVER_LOG") != null) {
+            ms.logs.add(System.out);
+        }
         PeriodicityChecker checker = rules.periodicityChecker();
         while (ms.p.prefn.size() <= maxHeap) {
             if (checker != null) {

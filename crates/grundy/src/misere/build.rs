@@ -63,6 +63,7 @@ use crate::error::{Error, Result};
 use crate::game::hash::FxHashMap;
 use crate::heap::rule::Options;
 use crate::heap::HeapGame;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -104,8 +105,12 @@ pub(crate) fn too_many(max_order: usize, n: u64) -> Error {
 pub(crate) struct Stage {
     /// |Q|.
     pub q: usize,
-    /// The multiplication table, `q × q`, row-major; element 0 is the identity.
+    /// The multiplication table, `q × q`, row-major; element 0 is the identity. Empty when
+    /// the products are given by `letters` instead.
     pub mul: Vec<u32>,
+    /// The products as the action of the heaps' elements (large candidates of the
+    /// recalibration, see [`Letters`]); `None` when `mul` holds the table.
+    pub letters: Option<Rc<Letters>>,
     /// Membership of the P-portion.
     pub p: Vec<bool>,
     /// The element of each heap size `0..=n` (heap 0 is the identity, 0).
@@ -121,6 +126,7 @@ impl Stage {
         Stage {
             q: 1,
             mul: vec![0],
+            letters: None,
             p: vec![false],
             heap_map: vec![0],
             reps: vec![vec![]],
@@ -129,7 +135,30 @@ impl Stage {
 
     #[inline]
     pub fn m(&self, a: u32, b: u32) -> u32 {
-        self.mul[a as usize * self.q + b as usize]
+        match &self.letters {
+            None => self.mul[a as usize * self.q + b as usize],
+            Some(t) => t.m(a, b),
+        }
+    }
+
+    /// The row of `g`: `g·c` for every element `c`, borrowed from the table when there is one.
+    pub fn row(&self, g: u32) -> Cow<'_, [u32]> {
+        match &self.letters {
+            None => Cow::Borrowed(&self.mul[g as usize * self.q..(g as usize + 1) * self.q]),
+            Some(t) => Cow::Owned((0..self.q as u32).map(|c| t.m(c, g)).collect()),
+        }
+    }
+
+    /// The same stage with its multiplication table written out (`4·q²` bytes, within the
+    /// memory budget of `ctl`).
+    pub fn dense(mut self, ctl: &Control) -> Result<Stage> {
+        let Some(t) = self.letters.take() else {
+            return Ok(self);
+        };
+        let q = self.q;
+        let _mem = ctl.reserve((q * q * 4) as u64, "misère quotient table")?;
+        self.mul = t.table(ctl)?;
+        Ok(self)
     }
 
     /// The element of the sum of `heaps` (each already mapped).
@@ -137,6 +166,58 @@ impl Stage {
         heaps
             .iter()
             .fold(0, |acc, &h| self.m(acc, self.heap_map[h as usize]))
+    }
+}
+
+/// The products of a monoid given by the action of its letters (the elements of the heaps),
+/// `|Q|·(letters + 2)` words instead of the `|Q|²` of a table: what lets the candidates of the
+/// recalibration pass a few thousand elements.
+///
+/// Every element `y ≠ 1` is written `y = f·g_l` with a letter `g_l` and an element `f`
+/// numbered before `y` (`last[y] = (f, l)`: the last letter of a least representative of
+/// `y`, whose prefix `f` weighs less and so is numbered first), so following `last` from `y`
+/// reaches the identity and spells `y` as a product of letters `g_(l_1)···g_(l_k)`. Then
+/// `x·y = (···((x·g_(l_1))·g_(l_2))···)·g_(l_k)` by associativity (the monoid is commutative,
+/// so the order of the letters does not matter): `k` look-ups in `by_letter`, where
+/// `by_letter[x·nl + l] = x·g_l`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Letters {
+    /// The number of letters.
+    pub nl: usize,
+    /// `x·g_l` at `x·nl + l`.
+    pub by_letter: Vec<u32>,
+    /// `(f, l)` with `y = f·g_l` and `f < y`; the identity's entry is unused.
+    pub last: Vec<(u32, u32)>,
+}
+
+impl Letters {
+    /// `x·y`, following the letters of `y`.
+    #[inline]
+    pub fn m(&self, x: u32, y: u32) -> u32 {
+        let (mut acc, mut e) = (x, y);
+        while e != 0 {
+            let (f, l) = self.last[e as usize];
+            acc = self.by_letter[acc as usize * self.nl + l as usize];
+            e = f;
+        }
+        acc
+    }
+
+    /// The table `x·y`, `q × q`: row by row, `x·y = (x·f)·g_l` from the entry of `f`, written
+    /// before that of `y`.
+    pub fn table(&self, ctl: &Control) -> Result<Vec<u32>> {
+        let q = self.last.len();
+        let mut mul = vec![0u32; q * q];
+        for x in 0..q {
+            ctl.tick()?;
+            mul[x * q] = x as u32;
+            for y in 1..q {
+                let (f, l) = self.last[y];
+                let xf = mul[x * q + f as usize] as usize;
+                mul[x * q + y] = self.by_letter[xf * self.nl + l as usize];
+            }
+        }
+        Ok(mul)
     }
 }
 
@@ -561,6 +642,7 @@ pub(crate) fn build(
                     recalibration::Mode::Exact,
                     &mut heaps,
                     max_order,
+                    recalibration::DENSE_MAX,
                     &mut failures,
                     ctl,
                 )?;
@@ -572,6 +654,7 @@ pub(crate) fn build(
                         recalibration::Mode::Loose,
                         &mut heaps,
                         max_order.max(MAX_CANDIDATE),
+                        recalibration::DENSE_MAX,
                         &mut failures,
                         ctl,
                     )?;
@@ -590,7 +673,7 @@ pub(crate) fn build(
                         order: cand.q,
                         failures: failures.clone(),
                     });
-                    st = cand;
+                    st = cand.dense(ctl)?;
                     types = cand_types;
                     continue;
                 }
@@ -646,9 +729,11 @@ pub(crate) fn build(
 const MAX_RECALIBRATIONS: usize = 256;
 
 /// The most elements a candidate of the loose recalibration may have on its way to the
-/// quotient (its multiplication table takes `4·MAX_CANDIDATE²` bytes, reserved from the
-/// memory budget); the certified quotient itself keeps to the order bound.
-const MAX_CANDIDATE: usize = 8192;
+/// quotient. Past [`recalibration::DENSE_MAX`] elements a candidate keeps the action of its
+/// letters (`4·|Q|·(letters + 2)` bytes) instead of a table, and the certificate's sets of
+/// multipliers take `|Q|²/8` bytes, reserved from the memory budget; the certified quotient
+/// itself keeps to the order bound.
+const MAX_CANDIDATE: usize = 32768;
 
 /// Recalibrates the candidate `t`, rejected by the certificate at its least failing sum `x`,
 /// until a candidate certifies (see the `recalibration` module): each round sets free the
@@ -666,6 +751,7 @@ pub(crate) fn recalibrate(
     mode: recalibration::Mode,
     heaps: &mut Heaps<'_>,
     max_order: usize,
+    dense_max: usize,
     failures: &mut Vec<Vec<u64>>,
     ctl: &Control,
 ) -> Result<Option<(Stage, Vec<HeapType>, usize)>> {
@@ -710,7 +796,9 @@ pub(crate) fn recalibrate(
                         free_heap(n)
                     });
                 }
-                match recalibration::free_product(&t, prev, &free, mode, heaps, max_order, ctl) {
+                match recalibration::free_product(
+                    &t, prev, &free, mode, heaps, max_order, dense_max, ctl,
+                ) {
                     Ok(c) if c.p[c.image(&x) as usize] == truth => {
                         trace!("  free {free:?}: {} elements, judges it right", c.q);
                         next = Some(c);

@@ -50,7 +50,7 @@
 //! only those. This is what makes a stable quotient cheap: while the heaps added bring new
 //! types but no new element (Kayles from heap 40 on), each check visits the new states only.
 
-use super::build::{weight, Stage};
+use super::build::{weight, Letters, Stage};
 use super::extension::pull_back;
 use crate::control::Control;
 use crate::control::Reservation;
@@ -58,6 +58,7 @@ use crate::error::Result;
 use crate::game::hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::rc::Rc;
 
 /// A heap as the certificate sees it: its element and the classes of its options.
 #[derive(Clone, Debug)]
@@ -139,6 +140,7 @@ impl States {
 pub(crate) struct Reached {
     q: usize,
     mul: Vec<u32>,
+    letters: Option<Rc<Letters>>,
     p: Vec<bool>,
     types: Vec<(u32, Vec<u32>)>,
     states: States,
@@ -148,37 +150,99 @@ pub(crate) struct Reached {
 impl Reached {
     /// Whether the states were reached under the monoid and P-portion of `st`.
     fn same_stage(&self, st: &Stage) -> bool {
-        self.q == st.q && self.p == st.p && self.mul == st.mul
+        self.q == st.q && self.p == st.p && self.mul == st.mul && self.letters == st.letters
     }
 }
 
-/// `pd[u] = { c : u·c ∈ P }`, `w` words a row.
-fn p_multipliers(st: &Stage, w: usize) -> Vec<u64> {
+/// `pd[u] = { c : u·c ∈ P }`, `w` words a row. From the table, row by row; from the letters
+/// (a [`super::build::Letters`] stage), by a depth-first walk over the tree of the `last`
+/// entries, the row of `y = f·g_l` being the row of `f` taken through the letter `l`
+/// (`c·y = (c·f)·g_l`): `|Q|²` look-ups either way, with one row per level of the walk
+/// (reserved from the budget of `ctl`).
+fn p_multipliers(st: &Stage, w: usize, ctl: &Control) -> Result<Vec<u64>> {
     let q = st.q;
     let mut pd = vec![0u64; q * w];
-    for u in 0..q {
-        for c in 0..q {
-            if st.p[st.m(u as u32, c as u32) as usize] {
+    let mut mark = |u: usize, row: &[u32]| {
+        for (c, &e) in row.iter().enumerate() {
+            if st.p[e as usize] {
                 pd[u * w + c / 64] |= 1 << (c % 64);
             }
         }
+    };
+    match &st.letters {
+        None => {
+            for u in 0..q {
+                mark(u, &st.mul[u * q..(u + 1) * q]);
+            }
+        }
+        Some(t) => {
+            let mut children: Vec<Vec<u32>> = vec![Vec::new(); q];
+            let mut depth = vec![0usize; q];
+            for y in 1..q {
+                let f = t.last[y].0 as usize;
+                children[f].push(y as u32);
+                depth[y] = depth[f] + 1;
+            }
+            let levels = depth.iter().max().map_or(1, |d| d + 1);
+            let _mem = ctl.reserve(
+                (levels * q * 4 + q * 40) as u64,
+                "misère quotient certificate",
+            )?;
+            // rows[d]: the row of the element at depth d of the walk; path: the elements of
+            // the walk with the next child of each to visit.
+            let mut rows: Vec<Vec<u32>> = vec![(0..q as u32).collect()];
+            let mut path: Vec<(u32, usize)> = vec![(0, 0)];
+            mark(0, &rows[0]);
+            while !path.is_empty() {
+                let d = path.len() - 1;
+                let (u, i) = &mut path[d];
+                let Some(&y) = children[*u as usize].get(*i) else {
+                    path.pop();
+                    continue;
+                };
+                *i += 1;
+                ctl.stop_check()?;
+                let l = t.last[y as usize].1 as usize;
+                if rows.len() == d + 1 {
+                    rows.push(vec![0; q]);
+                }
+                let (lo, hi) = rows.split_at_mut(d + 1);
+                for (x, &e) in hi[0].iter_mut().zip(&lo[d]) {
+                    *x = t.by_letter[e as usize * t.nl + l];
+                }
+                mark(y as usize, &hi[0]);
+                path.push((y, 0));
+            }
+        }
     }
-    pd
+    Ok(pd)
+}
+
+/// The row of each type's element (`rows[t][c] = g_t·c`), for [`step`].
+fn type_rows(st: &Stage, types: &[HeapType]) -> Vec<Vec<u32>> {
+    types.iter().map(|t| st.row(t.elem).into_owned()).collect()
 }
 
 /// The transition of the state `(a, ds)` by a heap of type `ty` (module documentation): the
 /// new state written to `key` (as [`States`] stores it), and whether (iii) holds there.
 ///
-/// `{ c : c·g ∈ D }` is read off the row of `g` in the table (`c·g = g·c`: the monoid is
-/// commutative; [`pull_back`]).
-fn step(st: &Stage, pd: &[u64], a: u32, ds: &[u64], ty: &HeapType, key: &mut [u64]) -> bool {
-    let g = ty.elem as usize;
+/// `{ c : c·g ∈ D }` is read off the row of `g` (`c·g = g·c`: the monoid is commutative;
+/// [`pull_back`]).
+fn step(
+    st: &Stage,
+    pd: &[u64],
+    a: u32,
+    ds: &[u64],
+    ty: &HeapType,
+    row: &[u32],
+    key: &mut [u64],
+) -> bool {
     let a2 = st.m(a, ty.elem);
     key[0] = a2 as u64;
     let d = &mut key[1..];
     let w = d.len();
     d.iter_mut().for_each(|x| *x = 0);
-    pull_back(&st.mul[g * st.q..(g + 1) * st.q], ds, d);
+    pull_back(row, ds, d);
     for &o in &ty.opts {
         let ao = st.m(a, o) as usize;
         for (x, y) in d.iter_mut().zip(&pd[ao * w..ao * w + w]) {
@@ -213,7 +277,8 @@ pub(crate) fn check_cached(
         .collect();
     let all: Vec<usize> = (0..types.len()).collect();
     let w = st.q.div_ceil(64);
-    let pd = p_multipliers(st, w);
+    let pd = p_multipliers(st, w, ctl)?;
+    let rows = type_rows(st, types);
     let state_bytes = (w * 16 + 64) as u64;
     let mut key = vec![0u64; 1 + w];
     let mut ds = vec![0u64; w];
@@ -225,7 +290,7 @@ pub(crate) fn check_cached(
         ds.copy_from_slice(d);
         let which = if s < old { &new } else { &all };
         for &t in which {
-            if !step(st, &pd, a, &ds, &types[t], &mut key) {
+            if !step(st, &pd, a, &ds, &types[t], &rows[t], &mut key) {
                 // The least failing sum comes from the full check.
                 *reached = Reached::default();
                 return check(st, types, ctl);
@@ -263,8 +328,12 @@ fn check_keeping(
     }
     let q = st.q;
     let w = q.div_ceil(64);
-    let pd = p_multipliers(st, w);
-    let mut mem = ctl.reserve((pd.len() * 8) as u64, "misère quotient certificate")?;
+    let pd = p_multipliers(st, w, ctl)?;
+    let rows = type_rows(st, types);
+    let mut mem = ctl.reserve(
+        (pd.len() * 8 + rows.len() * q * 4) as u64,
+        "misère quotient certificate",
+    )?;
     let state_bytes = (w * 16 + 64) as u64;
     let mut states = States::new(w);
     // The least weight of a sum reaching each state, and the last heap type of such a sum.
@@ -310,7 +379,7 @@ fn check_keeping(
         ds.copy_from_slice(d);
         for (t, ty) in types.iter().enumerate() {
             let next_total = total + weight(ty.heap);
-            if !step(st, &pd, a, &ds, ty, &mut key) {
+            if !step(st, &pd, a, &ds, ty, &rows[t], &mut key) {
                 failures.push((s, t as u32));
                 queue.push(Reverse((next_total, true, failures.len() as u32 - 1)));
                 continue;
@@ -344,6 +413,7 @@ fn check_keeping(
         *keep = Reached {
             q,
             mul: st.mul.clone(),
+            letters: st.letters.clone(),
             p: st.p.clone(),
             types: types.iter().map(|t| (t.elem, t.opts.clone())).collect(),
             states,

@@ -237,6 +237,7 @@ pub(crate) fn extend(
         Stage {
             q: nq,
             mul,
+            letters: None,
             p,
             heap_map,
             reps: new_reps,
@@ -415,6 +416,7 @@ pub(crate) fn refine(
     Ok(Some(Stage {
         q: nb,
         mul,
+        letters: None,
         p: elems.iter().map(|(a, _)| st.p[*a as usize]).collect(),
         heap_map,
         reps,

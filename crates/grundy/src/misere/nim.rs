@@ -80,6 +80,7 @@ pub(crate) fn stage(max_heap: u64, max_order: usize, ctl: &Control) -> Result<St
     Ok(Stage {
         q,
         mul,
+        letters: None,
         p: elements
             .iter()
             .map(|&(v, big)| v == u64::from(!big))

@@ -50,15 +50,20 @@
 //! the failed candidate than the exact form's `R × Q'`, so they stay smaller where the exact
 //! form's pass the order bound.
 
-use super::build::{weight, Heaps, Stage};
+use super::build::{weight, Heaps, Letters, Stage};
 use crate::control::Control;
 use crate::error::{Error, Result};
 use crate::game::hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::rc::Rc;
 
 /// The most elements a free product may have.
 pub const MAX_PRODUCT: usize = 1 << 21;
+
+/// The most elements a free product writes out as a table; larger ones keep the action of
+/// their letters only ([`super::build::Letters`]).
+pub const DENSE_MAX: usize = 4096;
 
 /// The most heaps set free at once.
 pub const MAX_FREE: usize = 11;
@@ -198,6 +203,7 @@ pub(crate) fn index_period(t: &Stage, g: u32) -> (usize, usize) {
 /// The reduced, marked free product of the module documentation for the candidate `t` of
 /// heaps `0..=heaps.top()` with the heaps of `free` set free, `prev` being the certified
 /// quotient of the smaller heaps. Heap `n = heaps.top()` must be among the free heaps.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn free_product(
     t: &Stage,
     prev: &Stage,
@@ -205,6 +211,7 @@ pub(crate) fn free_product(
     mode: Mode,
     heaps: &mut Heaps<'_>,
     max_order: usize,
+    dense_max: usize,
     ctl: &Control,
 ) -> Result<Stage> {
     let n = heaps.top();
@@ -434,34 +441,36 @@ pub(crate) fn free_product(
     // The classes' products with the letters, then x·y = (x·f)·g for the parent f of the
     // least representative of y and its last letter g: f weighs less, so its class is numbered
     // before y's (`≡` is a congruence, so any representative of a class does).
-    let _mul_mem = ctl.reserve((nq * (nq + nl) * 4) as u64, "misère quotient table")?;
     let mut by_letter = vec![0u32; nq * nl];
     for (x, &i) in firsts.iter().enumerate() {
         for l in 0..nl {
             by_letter[x * nl + l] = class[trans[i * nl + l] as usize];
         }
     }
-    let last: Vec<(u32, usize)> = firsts
+    let last: Vec<(u32, u32)> = firsts
         .iter()
         .map(|&i| {
             let (f, l) = parent[order[i] as usize];
             if f == u32::MAX {
-                (0, usize::MAX)
+                (0, u32::MAX)
             } else {
-                (class[pos[f as usize] as usize], l as usize)
+                (class[pos[f as usize] as usize], l)
             }
         })
         .collect();
-    let mut mul = vec![0u32; nq * nq];
-    for x in 0..nq {
-        ctl.tick()?;
-        mul[x * nq] = x as u32;
-        for y in 1..nq {
-            let (f, l) = last[y];
-            let xf = mul[x * nq + f as usize] as usize;
-            mul[x * nq + y] = by_letter[xf * nl + l];
-        }
-    }
+    let letters = Letters {
+        nl,
+        by_letter,
+        last,
+    };
+    // The table when it is small; the letters alone beyond `dense_max` elements.
+    let (mul, letters, _mul_mem) = if nq <= dense_max {
+        let mem = ctl.reserve((nq * (nq + nl) * 4) as u64, "misère quotient table")?;
+        (letters.table(ctl)?, None, mem)
+    } else {
+        let mem = ctl.reserve((nq * (nl + 2) * 4) as u64, "misère quotient table")?;
+        (Vec::new(), Some(Rc::new(letters)), mem)
+    };
     let reps: Vec<Vec<u64>> = firsts
         .iter()
         .map(|&i| {
@@ -486,6 +495,7 @@ pub(crate) fn free_product(
     Ok(Stage {
         q: nq,
         mul,
+        letters,
         p: firsts.iter().map(|&i| p[order[i] as usize]).collect(),
         heap_map,
         reps,

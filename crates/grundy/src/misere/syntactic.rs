@@ -182,6 +182,7 @@ pub(crate) fn learn(
         let st = Stage {
             q,
             mul,
+            letters: None,
             p: rows.iter().map(|r| r[0]).collect(),
             heap_map,
             reps: words,

@@ -824,10 +824,13 @@ fn the_cached_certificate_is_the_full_one() {
 /// The loose recalibration (MisereSolver's free products, the fallback when the exact one
 /// gives up) reaches the quotient on its own from the first failed candidate, Kayles at heap
 /// 9 and Dawson's Kayles at heap 25: certified, of the order the construction finds, and
-/// every sum of at most two heaps agreeing with the direct search.
+/// every sum of at most two heaps agreeing with the direct search; with every candidate's
+/// products in a table, and with every candidate keeping only the action of its letters
+/// (`dense_max` 0), which must give the same quotient.
 #[test]
 fn loose_recalibration_reaches_the_quotient() {
-    for (s, n, order) in [("kayles", 9u64, 18), ("dawsons-kayles", 25, 144)] {
+    let runs = [("kayles", 9u64, 18), ("dawsons-kayles", 25, 144)];
+    for ((s, n, order), dense_max) in runs.into_iter().flat_map(|r| [(r, MAX_ORDER), (r, 0)]) {
         let g = game(s);
         let ctl = Control::none();
         let (prev, mut heaps, cand, x) = first_failure(&g, n, &ctl);
@@ -839,13 +842,29 @@ fn loose_recalibration_reaches_the_quotient() {
             recalibration::Mode::Loose,
             &mut heaps,
             MAX_ORDER,
+            dense_max,
             &mut failures,
             &ctl,
         )
         .unwrap()
         .expect("certified");
         assert!(rounds >= 1 && failures.len() == rounds - 1, "{s}: {rounds}");
+        assert_eq!(st.letters.is_some(), dense_max == 0, "{s}");
         assert_eq!(certificate::check(&st, &types, &ctl).unwrap(), None, "{s}");
+        // The table written out from the letters is a commutative monoid table, and the
+        // certificate passes it too.
+        let table = st.clone().dense(&ctl).unwrap();
+        for a in 0..st.q as u32 {
+            for b in 0..st.q as u32 {
+                assert_eq!(table.m(a, b), st.m(a, b), "{s}");
+                assert_eq!(table.m(a, b), table.m(b, a), "{s}");
+            }
+        }
+        assert_eq!(
+            certificate::check(&table, &types, &ctl).unwrap(),
+            None,
+            "{s}"
+        );
         assert_eq!(st.q, order, "{s}");
         let mut search = Search::new(&g, 5_000_000);
         for a in 0..=n {
