@@ -181,21 +181,33 @@ pub fn parse_size(s: &str) -> Option<u64> {
     n.checked_mul(1 << shift)
 }
 
-/// The budget when none is set: a quarter of the physical memory (`MemTotal` in
-/// `/proc/meminfo`), or [`FALLBACK_MEMORY`] where that cannot be read. A quarter leaves room
-/// for the rest of the machine and for what the budget does not count (the program, buffers of
-/// fixed size, allocator slack).
+/// The budget when none is set: a quarter of the physical memory, or [`FALLBACK_MEMORY`] where
+/// that cannot be read. A quarter leaves room for the rest of the machine and for what the
+/// budget does not count (the program, buffers of fixed size, allocator slack).
 pub fn default_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| total_kib(&m))
-        .map_or(FALLBACK_MEMORY, |kib| kib.saturating_mul(1024) / 4)
+    physical_memory().map_or(FALLBACK_MEMORY, |bytes| bytes / 4)
 }
 
-/// The `MemTotal:` figure of a `/proc/meminfo` text, in KiB.
-fn total_kib(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+/// The physical memory in bytes: the number of pages times the page size (`sysconf`, one
+/// system call; reading `/proc/meminfo` would cost more than the rest of a small command).
+#[cfg(unix)]
+fn physical_memory() -> Option<u64> {
+    // SAFETY: `sysconf` reads a system figure and has no preconditions.
+    let (pages, size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    let pages = u64::try_from(pages).ok().filter(|&p| p > 0)?;
+    let size = u64::try_from(size).ok().filter(|&s| s > 0)?;
+    pages.checked_mul(size)
+}
+
+/// The physical memory where no portable call gives it: unknown.
+#[cfg(not(unix))]
+fn physical_memory() -> Option<u64> {
+    None
 }
 
 #[cfg(test)]
@@ -213,11 +225,22 @@ mod tests {
         assert!(parse_size("99999999999T").is_none());
     }
 
+    /// The physical memory agrees with the kernel's `MemTotal` (which leaves out what the
+    /// firmware keeps, so it is a little below the page count) and the default budget is a
+    /// quarter of it.
     #[test]
-    fn total_memory_is_read_from_meminfo() {
-        let m = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   20000000 kB\n";
-        assert_eq!(total_kib(m), Some(24_000_000));
-        assert_eq!(total_kib("MemAvailable: 5 kB\n"), None);
+    #[cfg(target_os = "linux")]
+    fn physical_memory_agrees_with_meminfo() {
+        let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+        let line = meminfo
+            .lines()
+            .find(|l| l.starts_with("MemTotal:"))
+            .unwrap();
+        let kib: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        let bytes = physical_memory().unwrap();
+        assert!(bytes >= kib * 1024, "{bytes} < {kib} KiB");
+        assert!(bytes - kib * 1024 <= bytes / 8, "{bytes} vs {kib} KiB");
+        assert_eq!(default_memory(), bytes / 4);
     }
 
     /// The flag wins over the default; a malformed flag names itself; the script clock starts

@@ -390,13 +390,18 @@ fn advise_huge_pages(start: *mut u8, bytes: usize) {
     let _ = (start, bytes);
 }
 
-/// Runs `search` on a thread of its own named `name` with a stack of `stack` bytes (the
-/// engines recurse once or twice per move on a line of play), and returns what it returns.
+/// Runs `search` with a stack of at least `stack` bytes (the engines recurse once or twice per
+/// move on a line of play), and returns what it returns: on the calling thread when as much of
+/// its stack is left (a command line runs its commands on a large stack: no thread to start,
+/// which is most of the cost of a small search), else on a thread of its own named `name`.
 pub(crate) fn on_search_thread<T: Send>(
     name: &str,
     stack: usize,
     search: impl FnOnce() -> Result<T> + Send,
 ) -> Result<T> {
+    if stacker::remaining_stack().is_some_and(|left| left >= stack) {
+        return search();
+    }
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name(name.into())
@@ -624,6 +629,17 @@ mod tests {
     #[test]
     fn the_search_thread_gives_back_its_answer() {
         assert_eq!(on_search_thread("t", 1 << 16, || Ok(7)).unwrap(), 7);
+        // A stack larger than any thread's is asked for: a thread of its own is started.
+        let named = on_search_thread("grundy-t", 1 << 30, || {
+            Ok(std::thread::current().name().map(String::from))
+        });
+        assert_eq!(named.unwrap().as_deref(), Some("grundy-t"));
+        // A small stack is at hand on the calling thread: no thread is started.
+        let here = std::thread::current().id();
+        assert_eq!(
+            on_search_thread("t", 1 << 12, || Ok(std::thread::current().id())).unwrap(),
+            here
+        );
         assert!(on_search_thread::<u8>("t", 1 << 16, || Err(Error::Internal("x".into()))).is_err());
     }
 }
