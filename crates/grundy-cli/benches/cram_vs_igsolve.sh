@@ -14,8 +14,8 @@
 # grundy / igsolve (below 1: grundy is faster), then the median of the search time each program
 # reports itself (`grundy solve -v`: "time", igsolve: "Calculation time"; process start and
 # argument parsing left out) and their ratio, then the median CPU time (user + system) of each
-# process and their ratio (both search on one thread). grundy runs with --no-cache: from
-# scratch.
+# process and their ratio (both search on one thread: grundy runs with RAYON_NUM_THREADS=1;
+# `cram_threads.py` measures its threads). grundy runs with --no-cache: from scratch.
 set -u
 GRUNDY=${GRUNDY:-target/release/grundy}
 IGSOLVE=${IGSOLVE:-target/peers/bin/igsolve}
@@ -90,7 +90,7 @@ for b in "$@"; do
     c=${b#*x}
     gv=-; iv=-; gt=(); it=(); gs=(); is=(); gc=(); ic=()
     for _ in $(seq "$RUNS"); do
-        read -r v t s u < <(run "$GRUNDY" solve "cram:$b" -v --no-cache)
+        read -r v t s u < <(run env RAYON_NUM_THREADS=1 "$GRUNDY" solve "cram:$b" -v --no-cache)
         gv=$v; gt+=("$t"); gs+=("$s"); gc+=("$u")
         read -r v t s u < <(run "$IGSOLVE" cram -r "$r" -c "$c")
         iv=$v; it+=("$t"); is+=("$s"); ic+=("$u")

@@ -94,8 +94,8 @@ pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
         })?,
     };
     let s = match &loaded {
-        grundy::game::families::Loaded::Cram(b) if !args.no_cache && !args.misere => {
-            cram_with_store(b, args.moves, cap, &ctl)?
+        grundy::game::families::Loaded::Cram(b) if !args.misere => {
+            cram_with_store(b, args.moves, (!args.no_cache).then_some(cap), &ctl)?
         }
         _ => grundy::solve::solve_loaded(&loaded, play, args.moves, &ctl)?,
     };
@@ -133,17 +133,22 @@ const DEFAULT_CACHE_BYTES: u64 = grundy::solve::store::DEFAULT_CAP_BYTES;
 #[cfg(not(feature = "store"))]
 const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
 
-/// A Cram board under normal play, with the store of solved values when there is one: a store
-/// that cannot be opened or read is reported on stderr and left out (it can only save time).
+/// A Cram board under normal play, searched on every core when it is large enough
+/// ([`cram::solve_with_threads`](grundy::solve::cram::solve_with_threads)), with the store of
+/// solved values of at most `cap` bytes when there is one (`None`: `--no-cache`): a store that
+/// cannot be opened or read is reported on stderr and left out (it can only save time).
 #[cfg(feature = "store")]
 fn cram_with_store(
     board: &grundy::game::families::cram::Board,
     moves: bool,
-    cap: u64,
+    cap: Option<u64>,
     ctl: &grundy::Control,
 ) -> Result<Solution, CliError> {
     use grundy::solve::{cram, store};
-    let plain = || cram::solve(board, Play::Normal, moves, ctl);
+    let plain = || cram::solve_with_threads(board, Play::Normal, moves, None, ctl);
+    let Some(cap) = cap else {
+        return Ok(plain()?);
+    };
     // Only regions of ARCHIVE_MIN_CELLS cells or more are stored; boards beyond the engine go
     // to the generic search, which keeps no values.
     let large =
@@ -175,7 +180,7 @@ fn cram_with_store(
             return Ok(plain()?);
         }
     };
-    let s = cram::solve_with(board, Play::Normal, moves, Some(&game), ctl);
+    let s = cram::solve_with_threads(board, Play::Normal, moves, Some(&game), ctl);
     game.flush();
     if let Some(t) = game.trouble() {
         eprintln!("grundy: warning: the store of solved values: {t}");
@@ -187,10 +192,17 @@ fn cram_with_store(
 fn cram_with_store(
     board: &grundy::game::families::cram::Board,
     moves: bool,
-    _cap: u64,
+    _cap: Option<u64>,
     ctl: &grundy::Control,
 ) -> Result<Solution, CliError> {
-    Ok(grundy::solve::cram::solve(board, Play::Normal, moves, ctl)?)
+    use grundy::solve::cram;
+    Ok(cram::solve_with_threads(
+        board,
+        Play::Normal,
+        moves,
+        None,
+        ctl,
+    )?)
 }
 
 /// The solution of a board that is a heap game in disguise (normal play; see

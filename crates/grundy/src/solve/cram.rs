@@ -119,22 +119,19 @@ mod bits;
 mod parallel;
 
 pub use bits::Bits;
-pub use parallel::{PARALLEL_MIN_CELLS, SHARED_MIN_CELLS};
+pub use parallel::PARALLEL_MIN_CELLS;
 
 use crate::control::{Control, Reservation};
 use crate::error::{Error, LimitKind, Result};
 use crate::game::families::cram::{Board, Cram};
 use crate::game::{Footprint, Show};
 use crate::solve::search::{Settings, Solution, Stats, WinningMove};
-use crate::solve::table::{self, Known, Layout, Table, BUCKET_BYTES};
+use crate::solve::table::{self, Known, Layout, Table, TableRef, BUCKET_BYTES};
 use crate::solve::{Outcome, Play};
 use std::time::Instant;
 
 /// The most cells (rows × columns of the bounding box) a board may have for this engine.
 pub const MAX_CELLS: usize = 128;
-
-/// The largest table [`table_bytes`] takes by default: 1 GiB.
-pub const DEFAULT_TABLE_BYTES: u64 = 1 << 30;
 
 /// The stack of the search thread (the search recurses at most a few times per domino, 64
 /// dominoes at most, in frames of a few hundred bytes).
@@ -633,11 +630,12 @@ impl<B: Bits> Default for Parts<B> {
 }
 
 /// The bytes of the transposition table for a board of `cells` cells and a budget of `limit`
-/// bytes: half the budget, at most [`DEFAULT_TABLE_BYTES`], and at most `2^(cells/2 + 4)`
-/// buckets (the regions a board reaches grow about as fast).
+/// bytes: half the budget (so that `--memory` sizes the table of a long search), at most
+/// [`MAX_TABLE_BYTES`], and at most `2^(cells/2 + 4)` buckets (the regions a board reaches grow
+/// about as fast). The table grows to it only as it fills.
 pub fn table_bytes(limit: u64, cells: usize) -> u64 {
     let by_cells = BUCKET_BYTES << (cells / 2 + 4).min(40);
-    table::share(limit, DEFAULT_TABLE_BYTES).min(by_cells)
+    table::share(limit, MAX_TABLE_BYTES).min(by_cells)
 }
 
 /// The largest table [`CramEngine::new`] builds whatever it is asked: 64 GiB.
@@ -706,7 +704,7 @@ struct Pending<B> {
 /// The engine: a transposition table and counters, kept from one question to the next.
 pub struct CramEngine<'a, 'c, B = u128> {
     ctl: &'a Control<'c>,
-    table: Table,
+    table: TableRef<'a>,
     /// Parts of the pending options of the searches on the current line.
     arena: Vec<Shape<B>>,
     /// Pending options of the searches on the current line.
@@ -718,8 +716,13 @@ pub struct CramEngine<'a, 'c, B = u128> {
     archive: Option<&'a dyn Archive>,
     /// Raised when another engine on the same board has finished (see [`parallel`]).
     stop: Option<&'a std::sync::atomic::AtomicBool>,
-    /// Whether the options of the board's own regions are asked hardest first.
-    reverse_root: bool,
+    /// The order of the options of the board's own regions (see [`parallel`]).
+    root_order: parallel::RootOrder,
+    /// The buckets of its own table at which the engine stops, so that its table is shared
+    /// with engines on other threads (see [`parallel`]).
+    share_from: Option<usize>,
+    /// The regions the engines sharing its table are searching (see [`parallel`]).
+    busy: Option<&'a parallel::Busy>,
 }
 
 /// The error for a region whose value does not fit the engine's 64-bit sets of nimbers.
@@ -806,27 +809,49 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// keys of the positions searched).
     fn with_entries(ctl: &'a Control<'c>, table_bytes: u64, layout: Layout) -> Result<Self> {
         let cap = Table::buckets(table_bytes.min(MAX_TABLE_BYTES));
+        Self::with_table(ctl, cap as u64 * BUCKET_BYTES, || {
+            TableRef::Own(Table::new(cap, layout))
+        })
+    }
+
+    /// An engine searching with `table`, which engines on other threads search with too (see
+    /// [`parallel`]); its search stack and option arrays are reserved from `ctl`'s budget, the
+    /// table is not (its owner reserved it).
+    fn on_shared(ctl: &'a Control<'c>, table: &'a Table) -> Result<Self> {
+        let mut engine = Self::with_table(ctl, 0, || TableRef::Shared(table))?;
+        engine.stats.table_bytes = table.bytes();
+        Ok(engine)
+    }
+
+    /// An engine with the table `table()`, reserving `table_bytes` for it from `ctl`'s budget
+    /// together with the search's stack and option arrays.
+    fn with_table(
+        ctl: &'a Control<'c>,
+        table_bytes: u64,
+        table: impl FnOnce() -> TableRef<'a>,
+    ) -> Result<Self> {
         let arrays = ARENA_CAPACITY * std::mem::size_of::<Shape<B>>()
             + PENDING_CAPACITY * std::mem::size_of::<Pending<B>>();
         let reservation = ctl.reserve(
-            cap as u64 * BUCKET_BYTES + (STACK_BYTES + arrays) as u64,
+            table_bytes + (STACK_BYTES + arrays) as u64,
             "the Cram engine's transposition table and search stack",
         )?;
-        let table = Table::new(cap, layout);
         Ok(CramEngine {
             ctl,
             stats: Stats {
-                table_bytes: cap as u64 * BUCKET_BYTES,
+                table_bytes,
                 ..Stats::default()
             },
-            table,
+            table: table(),
             arena: Vec::with_capacity(ARENA_CAPACITY),
             pending: Vec::with_capacity(PENDING_CAPACITY),
             scratch: [Parts::new(), Parts::new()],
             _reservation: reservation,
             archive: None,
             stop: None,
-            reverse_root: false,
+            root_order: parallel::RootOrder::Usual,
+            share_from: None,
+            busy: None,
         })
     }
 
@@ -858,6 +883,15 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// What the engine has done so far.
     pub fn stats(&self) -> Stats {
         self.stats
+    }
+
+    /// Its own table, with what reserved it from the budget, once it is done with it; `None`
+    /// when it searches a shared one.
+    fn into_table(self) -> Option<(Table, Reservation)> {
+        match self.table {
+            TableRef::Own(t) => Some((t, self._reservation)),
+            TableRef::Shared(_) => None,
+        }
     }
 
     /// The bytes of the table in use (it grows up to [`Stats::table_bytes`]).
@@ -988,7 +1022,17 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         }
         let (pending, arena) = (self.pending.len(), self.arena.len());
         let mut seen = 0;
+        let mark = match self.busy {
+            Some(busy) if c.cells() >= parallel::BUSY_MIN_CELLS => {
+                let h = table::hash(c.bits.wide(), u32::from(c.w));
+                busy.mark(h).then_some((busy, h))
+            }
+            _ => None,
+        };
         let answer = self.search(c, r, pending, &mut seen);
+        if let Some((busy, h)) = mark {
+            busy.unmark(h);
+        }
         self.pending.truncate(pending);
         self.arena.truncate(arena);
         if let Some(v) = answer? {
@@ -1120,11 +1164,29 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             return Ok(None);
         }
         let w = c.width();
-        for k in first..self.pending.len() {
+        // Options whose parts another engine is searching, put off until the others are asked
+        // (bit `k - first`); only with engines sharing the table.
+        let mut later = 0u64;
+        let (end, mut next) = (self.pending.len(), first);
+        loop {
+            let (k, put_off) = if next < end {
+                next += 1;
+                (next - 1, self.busy.is_some() && next - 1 - first < 64)
+            } else if later != 0 {
+                let k = first + later.trailing_zeros() as usize;
+                later &= later - 1;
+                (k, false)
+            } else {
+                break;
+            };
             if p.low & r == 0 {
                 return Ok(None);
             }
             let e = self.pending[k];
+            if put_off && self.in_search_elsewhere(&e) {
+                later |= 1 << (k - first);
+                continue;
+            }
             let q = p.without_max() & upto_r;
             let answer = if q == 0 {
                 None
@@ -1146,6 +1208,20 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         }
         let x = p.low.trailing_zeros();
         Ok((x <= max_r).then_some(x as u8))
+    }
+
+    /// Whether a part of the option `e` not in the table when it was generated is being
+    /// searched by another engine sharing the table.
+    #[inline]
+    fn in_search_elsewhere(&self, e: &Pending<B>) -> bool {
+        let Some(busy) = self.busy else {
+            return false;
+        };
+        let parts = &self.arena[e.start as usize..(e.start + e.len) as usize];
+        parts.iter().any(|q| {
+            q.cells() >= parallel::BUSY_MIN_CELLS
+                && busy.is_marked(table::hash(q.bits.wide(), u32::from(q.w)))
+        })
     }
 
     /// The exact value of a region in canonical form by aspiration (see the module
@@ -1193,9 +1269,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             // Every candidate below 64 is gone: the value is 64 or more.
             return Err(too_large_value());
         }
-        if self.reverse_root {
-            self.pending[first..].reverse();
-        }
+        self.root_order.apply(&mut self.pending[first..]);
         // Parts settled by the mirror strategy go to the table first, so that an option leaving
         // only such parts (the central domino of an even × odd board) answers at once.
         for i in arena..self.arena.len() {
@@ -1233,6 +1307,14 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     fn store(&mut self, c: &Shape<B>, value: u8) -> Result<()> {
         self.table.put(c.key(), value);
         self.stats.positions += 1;
+        let grown = match &self.table {
+            TableRef::Own(t) => self.share_from.is_some_and(|n| t.len() >= n),
+            // Only in a round of engines, not while the winning moves are found after it.
+            TableRef::Shared(t) => self.stop.is_some() && t.wants_to_grow(),
+        };
+        if grown {
+            return Err(parallel::to_share());
+        }
         if self.stats.positions.is_multiple_of(PROGRESS_EVERY) {
             self.ctl.check(self.stats.positions)?;
         }
@@ -1258,23 +1340,21 @@ pub fn solve_with(
     archive: Option<&dyn Archive>,
     ctl: &Control,
 ) -> Result<Solution> {
-    solve_on(board, play, moves, archive, false, ctl)
+    solve_on(board, play, moves, archive, 1, ctl)
 }
 
-/// [`solve_with`] by two engines on two threads when the `parallel` feature is on, rayon's pool
-/// has two threads or more and the board [`PARALLEL_MIN_CELLS`] free cells or more (the
-/// `parallel` module of this file: each engine has half the table, they share the values of
-/// regions of [`SHARED_MIN_CELLS`] cells or more, and the second asks the board's options in
-/// the opposite order). The value and the winning moves are those of [`solve_with`]. It is not
-/// what `grundy solve` runs: measured on 2 cores, the two engines together took 1.5 to 1.8
-/// times the CPU time of one and finished no sooner.
-pub fn solve_with_two_engines(
+/// [`solve_with`] by one engine on every thread of rayon's pool (the `parallel` feature), all
+/// searching with one shared table, when the board has [`PARALLEL_MIN_CELLS`] free cells or
+/// more and its box at most 104 (the `parallel` module of this file); else as [`solve_with`].
+/// The value and the winning moves are those of [`solve_with`].
+pub fn solve_with_threads(
     board: &Board,
+    play: Play,
     moves: bool,
     archive: Option<&dyn Archive>,
     ctl: &Control,
 ) -> Result<Solution> {
-    solve_on(board, Play::Normal, moves, archive, true, ctl)
+    solve_on(board, play, moves, archive, usize::MAX, ctl)
 }
 
 fn solve_on(
@@ -1282,7 +1362,7 @@ fn solve_on(
     play: Play,
     moves: bool,
     archive: Option<&dyn Archive>,
-    two: bool,
+    threads: usize,
     ctl: &Control,
 ) -> Result<Solution> {
     let Some(shape) = Shape::from_board(board).filter(|_| play == Play::Normal) else {
@@ -1300,7 +1380,11 @@ fn solve_on(
         board.rows() * board.cols(),
     );
     table::on_search_thread("grundy-cram", STACK_BYTES, || {
-        solve_setup(&shape, Setup::new(board, moves, table, archive, two), ctl)
+        solve_setup(
+            &shape,
+            Setup::new(board, moves, table, archive, threads),
+            ctl,
+        )
     })
 }
 
@@ -1315,7 +1399,7 @@ pub fn solve_shape(
     archive: Option<&dyn Archive>,
     ctl: &Control,
 ) -> Result<Solution> {
-    solve_setup(shape, Setup::new(board, moves, table, archive, false), ctl)
+    solve_setup(shape, Setup::new(board, moves, table, archive, 1), ctl)
 }
 
 /// [`solve_in`] on `u64` words when the board's box has at most 64 cells, with the table's
@@ -1341,8 +1425,9 @@ struct Setup<'a> {
     moves: bool,
     table: u64,
     archive: Option<&'a dyn Archive>,
-    /// Whether two engines search the board (when it pays, see [`solve_with_two_engines`]).
-    two: bool,
+    /// The most engines that search the board at once, each on a thread (when it pays, see
+    /// [`solve_with_threads`]).
+    threads: usize,
     /// How the table's entries are laid out (by the cells of the board's box).
     layout: Layout,
 }
@@ -1354,24 +1439,25 @@ impl<'a> Setup<'a> {
         moves: bool,
         table: u64,
         archive: Option<&'a dyn Archive>,
-        two: bool,
+        threads: usize,
     ) -> Setup<'a> {
         Setup {
             board,
             moves,
             table,
             archive,
-            two,
+            threads,
             layout: Layout::Small,
         }
     }
 }
 
-/// Solves `shape` (the board of `setup`) with two engines when that pays, else one on the
+/// Solves `shape` (the board of `setup`) with several engines when that pays, else one on the
 /// calling thread.
 fn solve_in<B: Bits>(shape: &Shape<B>, setup: Setup, ctl: &Control) -> Result<Solution> {
-    if setup.two && parallel::pays(shape) {
-        return parallel::solve_in(shape, setup, ctl);
+    let n = setup.threads.min(parallel::engines(shape));
+    if n >= 2 {
+        return parallel::solve_in(shape, setup, n, ctl);
     }
     let start = Instant::now();
     let mut engine =

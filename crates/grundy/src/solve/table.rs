@@ -43,8 +43,24 @@
 //! slot of its own key, else the slot of the entry of the smallest size (the cheapest to
 //! compute again). The table never gives a wrong value: an entry is found only under its full
 //! key, and a replaced entry is simply missing.
+//!
+//! **Sharing.** A table made ready by [`Table::into_shared`] is searched by several threads at
+//! once (the searches of one board on every core, each writing what it learns for the others
+//! to read). It has its largest size (it no longer grows), and its entries are of two words
+//! (the small and narrow layouts). Every entry is read and written as one 16-byte atomic access
+//! (`vmovdqa` where the processor has AVX, which makes aligned 16-byte accesses atomic,
+//! `cmpxchg16b` otherwise, through the `portable-atomic` crate), so a reader sees an entry as
+//! one writer wrote it, never the key of one and the value of another. Writers do not lock: two
+//! threads writing one bucket at once may each replace a slot the other chose, or write over an
+//! entry of the same key the other had just joined exclusions to. Either way an entry is lost,
+//! and every entry left is one a thread wrote whole, each a true statement of its own key (a
+//! value computed exactly, or exclusions that a search proved); so the table still never gives
+//! a wrong answer, only sometimes none.
 
 use crate::error::{Error, Result};
+use portable_atomic::AtomicU128;
+use std::sync::atomic::Ordering::{Relaxed, Release};
+use std::sync::atomic::{AtomicU64, AtomicUsize};
 
 /// Bytes of one bucket of the table: one cache line.
 pub(crate) const BUCKET_BYTES: u64 = 64;
@@ -103,10 +119,43 @@ pub(crate) enum Known {
     Not(u64),
 }
 
-/// One bucket: four narrow entries of two words, or two wide entries of four words.
-#[derive(Clone, Copy, Default)]
+/// One bucket: four narrow entries of two words, or two wide entries of four words. The words
+/// are atomic so that a [shared](Table::into_shared) table can be read and written by several
+/// threads; a table of one thread reads and writes them with relaxed accesses, which are plain
+/// loads and stores.
+#[derive(Default)]
 #[repr(align(64))]
-struct Bucket([u64; 8]);
+struct Bucket([AtomicU64; 8]);
+
+impl Bucket {
+    /// The eight words, read one by one (for a table of one thread).
+    #[inline]
+    fn words(&self) -> [u64; 8] {
+        std::array::from_fn(|i| self.0[i].load(Relaxed))
+    }
+
+    /// The 16-byte entry `k` (words `2k` and `2k + 1`) as one atomic access.
+    #[inline]
+    fn slot(&self, k: usize) -> &AtomicU128 {
+        // SAFETY: words 2k and 2k + 1 are 16 bytes, aligned to 16 (the bucket is aligned to 64
+        // and `k < 4`), and live as long as `self`. They are accessed as 16-byte atomics only
+        // in a shared table, and a shared table accesses every entry this way and no other
+        // (module documentation); its words were written as 64-bit words only when it was
+        // zeroed, before any thread shared it.
+        unsafe { AtomicU128::from_ptr(self.0[2 * k].as_ptr().cast::<u128>()) }
+    }
+
+    /// The eight words, each entry read as one 16-byte atomic access (for a shared table).
+    #[inline]
+    fn entries(&self) -> [u64; 8] {
+        let mut w = [0; 8];
+        for k in 0..4 {
+            let e = self.slot(k).load(Relaxed);
+            (w[2 * k], w[2 * k + 1]) = (e as u64, (e >> 64) as u64);
+        }
+        w
+    }
+}
 
 /// A fast mix of a key's bits and tag (the finaliser of splitmix64).
 #[inline]
@@ -135,9 +184,12 @@ pub(crate) struct Table {
     mask: usize,
     /// The most buckets the table grows to.
     cap: usize,
-    /// Entries written (an upper bound of the entries held).
-    written: usize,
+    /// Entries written (an upper bound of the entries held); counted by every thread of a shared
+    /// table.
+    written: AtomicUsize,
     layout: Layout,
+    /// Whether several threads search with this table ([`Table::into_shared`]).
+    shared: bool,
 }
 
 impl Table {
@@ -151,14 +203,52 @@ impl Table {
     pub(crate) fn new(cap: usize, layout: Layout) -> Table {
         let n = cap.min(FIRST_BUCKETS);
         let mut buckets = Vec::with_capacity(cap);
-        buckets.resize(n, Bucket::default());
+        buckets.resize_with(n, Bucket::default);
         Table {
             buckets,
             mask: n - 1,
             cap,
-            written: 0,
+            written: AtomicUsize::new(0),
             layout,
+            shared: false,
         }
+    }
+
+    /// This table, with everything it holds, grown to at least `buckets` buckets (at most its
+    /// largest size) and made ready for several threads to search at once (module
+    /// documentation); the table itself when its layout is wide, whose entries of four words no
+    /// single atomic access covers.
+    pub(crate) fn into_shared(mut self, buckets: usize) -> std::result::Result<Table, Table> {
+        if self.layout == Layout::Wide {
+            return Err(self);
+        }
+        self.shared = false;
+        while self.buckets.len() < buckets.min(self.cap) {
+            self.grow();
+        }
+        self.shared = true;
+        Ok(self)
+    }
+
+    /// Whether the table is half full and below its largest size: a table of one thread grows
+    /// before its next entry; the threads of a shared table stop, so that it grows
+    /// ([`Table::into_shared`] again) before they go on.
+    #[inline]
+    pub(crate) fn wants_to_grow(&self) -> bool {
+        let slots = if self.layout == Layout::Wide { 2 } else { 4 };
+        self.written.load(Relaxed) * 2 >= self.buckets.len() * slots
+            && self.buckets.len() < self.cap
+    }
+
+    /// The buckets in use.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.buckets.len()
+    }
+
+    /// The most buckets the table grows to.
+    pub(crate) fn cap(&self) -> usize {
+        self.cap
     }
 
     /// The value recorded for the key `(bits, tag)`, if it is there.
@@ -173,18 +263,30 @@ impl Table {
     /// What is recorded for the key `(bits, tag)`: its value, or values it does not have.
     #[inline]
     pub(crate) fn probe(&self, (bits, tag): (u128, u32)) -> Option<Known> {
-        let b = &self.buckets[hash(bits, tag) as usize & self.mask].0;
+        let bucket = &self.buckets[hash(bits, tag) as usize & self.mask];
+        if self.shared {
+            let b = bucket.entries();
+            self.find(|i| b[i], bits, tag)
+        } else {
+            // Word by word, only as far as the key is found.
+            self.find(|i| bucket.0[i].load(Relaxed), bits, tag)
+        }
+    }
+
+    /// What the bucket whose `i`-th word is `b(i)` records for `(bits, tag)`.
+    #[inline(always)]
+    fn find(&self, b: impl Fn(usize) -> u64, bits: u128, tag: u32) -> Option<Known> {
         let (lo, hi) = (bits as u64, (bits >> 64) as u64);
         let (value, not) = if self.layout == Layout::Wide {
             let k = (0..2)
-                .find(|&k| b[4 * k] == lo && b[4 * k + 1] == hi && b[4 * k + 2] as u32 == tag)?;
-            ((b[4 * k + 2] >> 32) as u8, b[4 * k + 3])
+                .find(|&k| b(4 * k) == lo && b(4 * k + 1) == hi && b(4 * k + 2) as u32 == tag)?;
+            ((b(4 * k + 2) >> 32) as u8, b(4 * k + 3))
         } else {
             let hb = self.layout.high_bits();
             let key = hi | u64::from(tag) << hb;
             let mask = (1u64 << (hb + 8)) - 1;
-            let k = (0..4).find(|&k| b[2 * k] == lo && b[2 * k + 1] & mask == key)?;
-            let second = b[2 * k + 1];
+            let k = (0..4).find(|&k| b(2 * k) == lo && b(2 * k + 1) & mask == key)?;
+            let second = b(2 * k + 1);
             ((second >> (hb + 8)) as u8, second >> (hb + 16))
         };
         Some(match value {
@@ -224,11 +326,7 @@ impl Table {
     /// to the exclusions already held (those the layout keeps); nothing changes when its value
     /// is known, or when the layout keeps none of `not`.
     pub(crate) fn exclude(&mut self, (bits, tag): (u128, u32), not: u64) {
-        let kept = match self.layout {
-            Layout::Wide => not,
-            Layout::Narrow => not & 0xff,
-            Layout::Small => not & ((1 << 48) - 1),
-        };
+        let kept = self.kept(not);
         if kept == 0 {
             return;
         }
@@ -236,20 +334,37 @@ impl Table {
         self.insert(bits, tag, Known::Not(kept));
     }
 
+    /// The exclusions of `not` the layout keeps.
+    #[inline]
+    fn kept(&self, not: u64) -> u64 {
+        match self.layout {
+            Layout::Wide => not,
+            Layout::Narrow => not & 0xff,
+            Layout::Small => not & ((1 << 48) - 1),
+        }
+    }
+
     /// Grows the table while it is half full and below its largest size, before an entry is
     /// written.
     fn make_room(&mut self) {
         let slots = if self.layout == Layout::Wide { 2 } else { 4 };
-        if self.written * 2 >= self.buckets.len() * slots && self.buckets.len() < self.cap {
+        if *self.written.get_mut() * 2 >= self.buckets.len() * slots
+            && self.buckets.len() < self.cap
+        {
             self.grow();
         }
-        self.written += 1;
+        *self.written.get_mut() += 1;
     }
 
-    fn insert(&mut self, bits: u128, tag: u32, known: Known) {
+    fn insert(&self, bits: u128, tag: u32, known: Known) {
         debug_assert!(tag != 0);
         let i = hash(bits, tag) as usize & self.mask;
-        let b = &mut self.buckets[i].0;
+        let bucket = &self.buckets[i];
+        let b = if self.shared {
+            bucket.entries()
+        } else {
+            bucket.words()
+        };
         let (lo, hi) = (bits as u64, (bits >> 64) as u64);
         // The value and exclusions to write, from what is known and what the slot of the same
         // key holds: a value is never replaced by exclusions, exclusions join.
@@ -273,20 +388,18 @@ impl Table {
                 return;
             };
             let size = u64::from(bits.count_ones());
-            b[4 * k] = lo;
-            b[4 * k + 1] = hi;
-            b[4 * k + 2] = u64::from(tag) | u64::from(value) << 32 | size << 40;
-            b[4 * k + 3] = not;
+            let third = u64::from(tag) | u64::from(value) << 32 | size << 40;
+            for (j, word) in [lo, hi, third, not].into_iter().enumerate() {
+                bucket.0[4 * k + j].store(word, Relaxed);
+            }
         } else {
             let hb = self.layout.high_bits();
             debug_assert!(tag < 256 && hi >> hb == 0);
             let key = hi | u64::from(tag) << hb;
             let mask = (1u64 << (hb + 8)) - 1;
             let same = (0..4).find(|&k| b[2 * k] == lo && b[2 * k + 1] & mask == key);
-            let words = *b;
-            let size = |k: usize| {
-                words[2 * k].count_ones() + (words[2 * k + 1] & ((1 << hb) - 1)).count_ones()
-            };
+            let size =
+                |k: usize| b[2 * k].count_ones() + (b[2 * k + 1] & ((1 << hb) - 1)).count_ones();
             let k = same
                 .or_else(|| (0..4).find(|&k| b[2 * k + 1] == 0))
                 .unwrap_or_else(|| (0..4).min_by_key(|&k| size(k)).unwrap_or(0));
@@ -296,8 +409,30 @@ impl Table {
             })) else {
                 return;
             };
-            b[2 * k] = lo;
-            b[2 * k + 1] = key | u64::from(value) << (hb + 8) | not << (hb + 16);
+            let second = key | u64::from(value) << (hb + 8) | not << (hb + 16);
+            if self.shared {
+                self.written.fetch_add(1, Relaxed);
+                let entry = u128::from(lo) | u128::from(second) << 64;
+                bucket.slot(k).store(entry, Release);
+            } else {
+                bucket.0[2 * k].store(lo, Relaxed);
+                bucket.0[2 * k + 1].store(second, Relaxed);
+            }
+        }
+    }
+
+    /// [`Table::put`] on a [shared](Table::into_shared) table.
+    pub(crate) fn put_shared(&self, (bits, tag): (u128, u32), value: u8) {
+        debug_assert!(self.shared && value != UNKNOWN);
+        self.insert(bits, tag, Known::Value(value));
+    }
+
+    /// [`Table::exclude`] on a [shared](Table::into_shared) table.
+    pub(crate) fn exclude_shared(&self, (bits, tag): (u128, u32), not: u64) {
+        debug_assert!(self.shared);
+        let kept = self.kept(not);
+        if kept != 0 {
+            self.insert(bits, tag, Known::Not(kept));
         }
     }
 
@@ -309,7 +444,8 @@ impl Table {
             let bytes = self.cap * std::mem::size_of::<Bucket>();
             advise_huge_pages(self.buckets.as_mut_ptr().cast(), bytes);
         }
-        self.buckets.resize(2 * n, Bucket::default());
+        debug_assert!(!self.shared);
+        self.buckets.resize_with(2 * n, Bucket::default);
         self.mask = 2 * n - 1;
         let wide = self.layout == Layout::Wide;
         let hb = self.layout.high_bits();
@@ -317,7 +453,7 @@ impl Table {
         for i in 0..n {
             let mut moved = 0;
             for k in 0..step {
-                let e = self.buckets[i].0;
+                let e = self.buckets[i].words();
                 let e = &e[words * k..words * k + words];
                 let (bits, tag) = if wide {
                     if e[2] == 0 {
@@ -335,10 +471,11 @@ impl Table {
                     )
                 };
                 if hash(bits, tag) as usize & n != 0 {
-                    let to = &mut self.buckets[i + n].0;
-                    to[words * moved..words * moved + words].copy_from_slice(e);
+                    for (j, &word) in e.iter().enumerate() {
+                        self.buckets[i + n].0[words * moved + j].store(word, Relaxed);
+                        self.buckets[i].0[words * k + j].store(0, Relaxed);
+                    }
                     moved += 1;
-                    self.buckets[i].0[words * k..words * k + words].fill(0);
                 }
             }
         }
@@ -347,6 +484,47 @@ impl Table {
     /// The bytes in use.
     pub(crate) fn bytes(&self) -> u64 {
         self.buckets.len() as u64 * BUCKET_BYTES
+    }
+}
+
+/// The table an engine searches with: its own, or one it shares with the engines searching the
+/// same board on other threads ([`Table::into_shared`]). Reads go to the table either way.
+pub(crate) enum TableRef<'a> {
+    /// A table of one engine, grown as it fills.
+    Own(Table),
+    /// A table of several engines, at its largest size from the start.
+    Shared(&'a Table),
+}
+
+impl std::ops::Deref for TableRef<'_> {
+    type Target = Table;
+
+    #[inline]
+    fn deref(&self) -> &Table {
+        match self {
+            TableRef::Own(t) => t,
+            TableRef::Shared(t) => t,
+        }
+    }
+}
+
+impl TableRef<'_> {
+    /// [`Table::put`].
+    #[inline]
+    pub(crate) fn put(&mut self, key: (u128, u32), value: u8) {
+        match self {
+            TableRef::Own(t) => t.put(key, value),
+            TableRef::Shared(t) => t.put_shared(key, value),
+        }
+    }
+
+    /// [`Table::exclude`].
+    #[inline]
+    pub(crate) fn exclude(&mut self, key: (u128, u32), not: u64) {
+        match self {
+            TableRef::Own(t) => t.exclude(key, not),
+            TableRef::Shared(t) => t.exclude_shared(key, not),
+        }
     }
 }
 

@@ -1,196 +1,388 @@
-//! Both cores on one board: two engines search the board's regions at once and share the values
-//! of the regions they solve ([`super::solve_with_two_engines`]).
+//! Every core on one board: engines on several threads search the same board with one shared
+//! transposition table ([`super::solve_with_threads`]).
 //!
-//! Each engine has its own transposition table (half the bytes one engine would have) and both
-//! read and write one table of values shared between them ([`Shared`], regions of at least
-//! [`SHARED_MIN_CELLS`] cells, in shards behind locks). The first engine asks the options of the
-//! board's regions in its usual order (easiest first); the second asks them in the opposite
-//! order, so that it solves first the regions the first engine reaches last, and the first
-//! finds them in the shared table when it gets there. Whichever finishes first gives the value
-//! and stops the other.
+//! *One engine first.* A board starts with one engine and its own table, which grows as it
+//! fills. Most boards are solved before the table reaches [`SHARE_FROM_BYTES`]; a board that
+//! is not is a long search, and only then do the other engines start: the first stops, its
+//! table (everything it has learnt) is doubled and made shared ([`Table::into_shared`]), and
+//! every engine, the first included, searches the board again from the start on that table,
+//! which settles at once what the first had finished.
+//!
+//! *Rounds.* A shared table cannot grow while it is searched; when it is half full (and below
+//! its largest size) the engines stop, it doubles, and a new round starts from the board again
+//! on it, as above. A table of one engine grows the same way, by doubling when half full.
+//!
+//! *Sharing.* Each engine reads what the others wrote (values and exclusions of regions) and
+//! writes what it learns (the scheme chess programs call *lazy SMP*). Two things keep them
+//! from doing the same work at the same time:
+//! - they ask the options of the board's own regions in different orders: the first in its
+//!   usual order (easiest first), the second in the opposite order, a third from the middle
+//!   outwards, and so on, so that they start on different parts of the tree;
+//! - an engine marks the regions of [`BUSY_MIN_CELLS`] cells or more that it is searching
+//!   ([`Busy`]), and an engine about to ask an option with a marked part asks the position's
+//!   other options first and that one last, when the other engine has most likely put its
+//!   value in the table (the deferral of Weill's *ABDADA*).
+//!
+//! Whichever engine finishes first gives the value and stops the others.
 //!
 //! *Why the answer does not depend on the threads.* Each engine computes the value of the same
-//! position, exactly; the order of the options and the values read from the shared table change
-//! which positions are searched, not the value (a value in the shared table was computed
-//! exactly by one of the engines, and the table holds values only). So the two agree, and the
-//! value returned is the one of the one-thread engine. If both finish, their values are
-//! compared; a difference would be an internal error.
+//! position exactly; the order of the options and what the table holds change which positions
+//! are searched, not the value, because every entry of the shared table is a true statement
+//! about its key (see the table's documentation on sharing: an entry is written and read whole,
+//! and a lost entry is only missing). So the engines agree, and the value returned is the one
+//! of the one-thread engine. If several finish, their values are compared; a difference would
+//! be an internal error.
 
-use super::{
-    Archive, Bits, CramEngine, Result, Setup, Shape, Solution, ARCHIVE_MIN_CELLS, STACK_BYTES,
-};
+use super::{Bits, CramEngine, Result, Setup, Shape, Solution, Stats, WinningMove, STACK_BYTES};
 use crate::control::Control;
 use crate::error::Error;
-use crate::game::hash::FxHashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use crate::solve::table::{Table, TableRef, BUCKET_BYTES};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-/// The fewest cells of a region whose value the two engines share: smaller regions are
-/// searched again faster than a lock is taken.
-pub const SHARED_MIN_CELLS: u32 = 12;
-
-/// The fewest free cells of a board that two engines search: below, one is as fast.
+/// The fewest free cells of a board that several engines may search: smaller boards are
+/// solved in milliseconds.
 pub const PARALLEL_MIN_CELLS: u32 = 30;
 
-/// Shards of the shared table, each behind its own lock.
-const SHARDS: usize = 64;
-
-/// Bytes counted for one entry of the shared table (key, value, the map's own slot and spare
-/// capacity).
-const ENTRY_BYTES: u64 = 64;
-
-/// The message of an engine stopped because the other one finished.
+/// The message of an engine stopped because another one finished.
 const SUPERSEDED: &str = "the other search finished first";
 
-/// The values shared by the two engines, in front of the caller's archive (if any): a value not
-/// found here is asked of the archive, and every value put here goes to the archive too when
-/// its region is large enough for it.
-pub(super) struct Shared<'a> {
-    shards: Vec<Mutex<FxHashMap<[u8; 18], u8>>>,
-    len: AtomicUsize,
-    cap: usize,
-    below: Option<&'a dyn Archive>,
+/// The message of the first engine stopped so that its table is shared.
+const TO_SHARE: &str = "the first search stopped to share its table";
+
+/// The size of the first engine's table at which the other engines start: 256 MiB, reached
+/// after some tens of seconds of search (a board solved sooner is solved by one engine, and
+/// nothing is spent on starting others or zeroing the rest of the table).
+pub const SHARE_FROM_BYTES: u64 = 256 << 20;
+
+/// The regions being searched by some engine, so that another engine puts off asking for them
+/// and does other work first (the deferral of the *ABDADA* scheme of parallel game-tree
+/// search, J.-C. Weill, 1996): a fixed array of slots, each holding the hash of one region or 0. Marks are hints:
+/// a region whose slot is taken by another is searched unmarked, and a mark seen says only
+/// that the region is worth asking later, so the marks never change a value.
+pub(super) struct Busy {
+    slots: Vec<AtomicU64>,
 }
 
-/// The cells of a region from its archive key (see [`super::archive_key`]).
-fn key_cells(k: &[u8; 18]) -> u32 {
-    k[2..].iter().map(|b| b.count_ones()).sum()
-}
+/// Slots of [`Busy`].
+const BUSY_SLOTS: usize = 1 << 14;
 
-impl<'a> Shared<'a> {
-    /// A shared table of at most `cap` entries, in front of `below`.
-    pub(super) fn new(cap: usize, below: Option<&'a dyn Archive>) -> Shared<'a> {
-        Shared {
-            shards: (0..SHARDS)
-                .map(|_| Mutex::new(FxHashMap::default()))
-                .collect(),
-            len: AtomicUsize::new(0),
-            cap,
-            below,
+/// The fewest cells of a region marked busy: smaller ones are searched again faster than
+/// another engine would get to them.
+pub(super) const BUSY_MIN_CELLS: u32 = 16;
+
+impl Busy {
+    fn new() -> Busy {
+        Busy {
+            slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
-    fn shard(&self, k: &[u8; 18]) -> &Mutex<FxHashMap<[u8; 18], u8>> {
-        let lo = u64::from_le_bytes(k[2..10].try_into().expect("8 bytes"));
-        let hi = u64::from_le_bytes(k[10..18].try_into().expect("8 bytes"));
-        let h = (lo ^ hi.rotate_left(17) ^ u64::from(k[1])).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        &self.shards[(h >> 58) as usize % SHARDS]
+    /// The slot and the mark (never 0) of the region of hash `h`.
+    #[inline]
+    fn slot(&self, h: u64) -> (&AtomicU64, u64) {
+        (&self.slots[h as usize % BUSY_SLOTS], h | 1)
     }
 
-    fn insert(&self, k: [u8; 18], v: u8) {
-        if self.len.load(Ordering::Relaxed) >= self.cap {
-            return;
-        }
-        let mut m = self.shard(&k).lock().unwrap_or_else(|e| e.into_inner());
-        if m.insert(k, v).is_none() {
-            self.len.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-}
-
-impl Archive for Shared<'_> {
-    fn get(&self, key: &[u8]) -> Option<u64> {
-        let k: [u8; 18] = key.try_into().ok()?;
-        let found = self
-            .shard(&k)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&k)
-            .copied();
-        if let Some(v) = found {
-            return Some(u64::from(v));
-        }
-        let below = self.below.filter(|_| key_cells(&k) >= ARCHIVE_MIN_CELLS)?;
-        let v = below.get(key)?;
-        self.insert(k, u8::try_from(v).ok()?);
-        Some(v)
+    /// Marks the region of hash `h` as being searched; `false` if its slot was taken.
+    #[inline]
+    pub(super) fn mark(&self, h: u64) -> bool {
+        let (slot, m) = self.slot(h);
+        slot.compare_exchange(0, m, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
     }
 
-    fn put(&self, key: &[u8], value: u64) {
-        let Ok(k) = <[u8; 18]>::try_from(key) else {
-            return;
-        };
-        if let Ok(v) = u8::try_from(value) {
-            self.insert(k, v);
-        }
-        if let Some(b) = self.below.filter(|_| key_cells(&k) >= ARCHIVE_MIN_CELLS) {
-            b.put(key, value);
-        }
+    /// Takes the mark of [`Busy::mark`] away.
+    #[inline]
+    pub(super) fn unmark(&self, h: u64) {
+        let (slot, m) = self.slot(h);
+        let _ = slot.compare_exchange(m, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 
-    fn min_cells(&self) -> u32 {
-        SHARED_MIN_CELLS
+    /// Whether the region of hash `h` is marked.
+    #[inline]
+    pub(super) fn is_marked(&self, h: u64) -> bool {
+        let (slot, m) = self.slot(h);
+        slot.load(Ordering::Relaxed) == m
     }
 }
 
-/// Whether two engines should search `shape`: the `parallel` feature, two threads or more in
-/// rayon's pool, and a board of [`PARALLEL_MIN_CELLS`] free cells or more.
-pub(super) fn pays<B: Bits>(shape: &Shape<B>) -> bool {
+/// How many engines may search `shape`: one per thread of rayon's pool (the `parallel` feature)
+/// when the board has [`PARALLEL_MIN_CELLS`] free cells or more, else one.
+pub(super) fn engines<B: Bits>(shape: &Shape<B>) -> usize {
     #[cfg(feature = "parallel")]
     {
-        rayon::current_num_threads() >= 2 && shape.cells() >= PARALLEL_MIN_CELLS
+        if shape.cells() >= PARALLEL_MIN_CELLS {
+            return rayon::current_num_threads().max(1);
+        }
+        1
     }
     #[cfg(not(feature = "parallel"))]
     {
         let _ = shape;
-        false
+        1
     }
 }
 
-/// [`super::solve_in`] with two engines (see the module documentation).
-pub(super) fn solve_in<B: Bits>(shape: &Shape<B>, setup: Setup, ctl: &Control) -> Result<Solution> {
-    let start = Instant::now();
-    let shared_bytes = (setup.table / 4).max(ENTRY_BYTES);
-    let _shared_reservation = ctl.reserve(shared_bytes, "the values the two searches share")?;
-    let shared = Shared::new((shared_bytes / ENTRY_BYTES) as usize, setup.archive);
-    let stop = AtomicBool::new(false);
-    let half = setup.table / 2;
-    let (layout, shared) = (setup.layout, Some(&shared as &dyn Archive));
-    let mut main = CramEngine::<B>::with_entries(ctl, half, layout)?.with_archive(shared);
-    let mut helper = CramEngine::<B>::with_entries(ctl, half, layout)?.with_archive(shared);
-    main.stop = Some(&stop);
-    helper.stop = Some(&stop);
-    helper.reverse_root = true;
-    let (mine, theirs) = std::thread::scope(|scope| {
-        let h = std::thread::Builder::new()
-            .name("grundy-cram-2".into())
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || {
-                let r = helper.value(shape);
-                stop.store(true, Ordering::Relaxed);
-                r
-            })
-            .map_err(|e| Error::Internal(format!("cannot start the second search: {e}")))?;
-        let mine = main.value(shape);
-        stop.store(true, Ordering::Relaxed);
-        let theirs = h
-            .join()
-            .map_err(|_| Error::Internal("the second search failed".into()))?;
-        Ok::<_, Error>((mine, theirs))
-    })?;
-    let is_superseded = |e: &Error| matches!(e, Error::Internal(m) if m == SUPERSEDED);
-    let v = match (mine, theirs) {
-        (Ok(a), Ok(b)) if a != b => {
-            return Err(Error::Internal(format!(
-                "the two searches disagree: {a} and {b}"
-            )))
+/// The order in which engine `i` asks the options of the board's own regions: the usual one,
+/// the opposite one, then rotations of the usual one by fractions of the list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum RootOrder {
+    /// Easiest first.
+    Usual,
+    /// Hardest first.
+    Reversed,
+    /// The usual order started at option `n · k / d` of `n` (and wrapped round).
+    From { k: u32, d: u32 },
+}
+
+impl RootOrder {
+    /// The order of engine `i` of `n`.
+    fn of(i: usize, n: usize) -> RootOrder {
+        match i {
+            0 => RootOrder::Usual,
+            1 => RootOrder::Reversed,
+            _ => RootOrder::From {
+                k: (i - 1) as u32,
+                d: (n - 1).max(1) as u32,
+            },
         }
-        (Ok(a), _) | (_, Ok(a)) => a,
-        (Err(e), Err(f)) => return Err(if is_superseded(&e) { f } else { e }),
+    }
+
+    /// Puts `options` in this order.
+    pub(super) fn apply<T>(self, options: &mut [T]) {
+        match self {
+            RootOrder::Usual => {}
+            RootOrder::Reversed => options.reverse(),
+            RootOrder::From { k, d } => {
+                let at = options.len() * k as usize / d as usize;
+                options.rotate_left(at.min(options.len()));
+            }
+        }
+    }
+}
+
+/// [`super::solve_in`] with one engine, then, if its table reaches [`SHARE_FROM_BYTES`], `n`
+/// engines sharing that table (see the module documentation).
+pub(super) fn solve_in<B: Bits>(
+    shape: &Shape<B>,
+    setup: Setup,
+    n: usize,
+    ctl: &Control,
+) -> Result<Solution> {
+    solve_sharing_from(shape, setup, n, SHARE_FROM_BYTES, ctl)
+}
+
+/// [`solve_in`] with the engines sharing the first one's table once it has `share_from` bytes.
+pub(super) fn solve_sharing_from<B: Bits>(
+    shape: &Shape<B>,
+    setup: Setup,
+    n: usize,
+    share_from: u64,
+    ctl: &Control,
+) -> Result<Solution> {
+    let start = Instant::now();
+    let mut alone =
+        CramEngine::<B>::with_entries(ctl, setup.table, setup.layout)?.with_archive(setup.archive);
+    alone.share_from = Some((share_from / BUCKET_BYTES).max(1) as usize);
+    let before = match alone.value(shape) {
+        Ok(v) => {
+            alone.share_from = None;
+            let winning_moves = super::winning_moves(&mut alone, setup.board, setup.moves, v)?;
+            return Ok(super::solution(v, winning_moves, alone.stats(), start));
+        }
+        Err(e) if is_to_share(&e) => alone.stats(),
+        Err(e) => return Err(e),
     };
-    stop.store(false, Ordering::Relaxed);
-    let winning_moves = super::winning_moves(&mut main, setup.board, setup.moves, v)?;
-    let (a, b) = (main.stats(), helper.stats());
-    let mut stats = a;
-    stats.positions += b.positions;
-    stats.lookups += b.lookups;
-    stats.hits += b.hits;
-    stats.table_bytes += b.table_bytes;
+    let Some((mut table, _reservation)) = alone.into_table() else {
+        return Err(Error::Internal(
+            "the first search had no table of its own".into(),
+        ));
+    };
+    let mut stats = before;
+    // Rounds: the table doubles, the engines search it until one finishes or it is half full.
+    loop {
+        let doubled = 2 * table.len();
+        let shared = match table.into_shared(doubled) {
+            Ok(t) => t,
+            // Wide entries cannot be shared: one engine goes on with the table.
+            Err(t) => return go_on_alone(shape, setup, t, stats, start, ctl),
+        };
+        match round(shape, setup, n, &shared, ctl, &mut stats)? {
+            Some(solution) => return Ok(super::solution(solution.0, solution.1, stats, start)),
+            None => table = shared,
+        }
+    }
+}
+
+/// One round of `n` engines on the shared `table`: the value and winning moves, or `None` when
+/// an engine stopped because the table is half full (see [`Table::wants_to_grow`]); the counts
+/// of the engines are added to `stats`.
+fn round<B: Bits>(
+    shape: &Shape<B>,
+    setup: Setup,
+    n: usize,
+    table: &Table,
+    ctl: &Control,
+    stats: &mut Stats,
+) -> Result<Option<(u8, Vec<WinningMove>)>> {
+    let stop = AtomicBool::new(false);
+    let busy = Busy::new();
+    let mut engines = (0..n)
+        .map(|i| {
+            let mut e = CramEngine::<B>::on_shared(ctl, table)?.with_archive(setup.archive);
+            e.stop = Some(&stop);
+            e.busy = Some(&busy);
+            e.root_order = RootOrder::of(i, n);
+            Ok(e)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let (first, others) = engines.split_first_mut().expect("one engine at least");
+    let values = std::thread::scope(|scope| {
+        let handles = others
+            .iter_mut()
+            .enumerate()
+            .map(|(i, e)| {
+                std::thread::Builder::new()
+                    .name(format!("grundy-cram-{}", i + 2))
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, || {
+                        let r = e.value(shape);
+                        stop.store(true, Ordering::Relaxed);
+                        r
+                    })
+            })
+            .collect::<Vec<_>>();
+        let mut values = vec![first.value(shape)];
+        stop.store(true, Ordering::Relaxed);
+        for h in handles {
+            let h = h.map_err(|e| Error::Internal(format!("cannot start a search: {e}")))?;
+            values.push(
+                h.join()
+                    .map_err(|_| Error::Internal("a search failed".into()))?,
+            );
+        }
+        Ok::<_, Error>(values)
+    })?;
+    for e in engines.iter() {
+        let s = e.stats();
+        stats.positions += s.positions;
+        stats.lookups += s.lookups;
+        stats.hits += s.hits;
+    }
+    let mut value = None;
+    let mut failure = None;
+    let mut full = false;
+    for r in values {
+        match r {
+            Ok(v) if value.is_some_and(|u| u != v) => {
+                return Err(Error::Internal(format!(
+                    "the searches disagree: {} and {v}",
+                    value.unwrap_or(v)
+                )))
+            }
+            Ok(v) => value = Some(v),
+            Err(e) if is_superseded(&e) => {}
+            Err(e) if is_to_share(&e) => full = true,
+            Err(e) => failure = failure.or(Some(e)),
+        }
+    }
+    let v = match (value, failure) {
+        (Some(v), _) => v,
+        (None, Some(e)) => return Err(e),
+        (None, None) if full => return Ok(None),
+        (None, None) => return Err(superseded()),
+    };
+    // The winning moves by the first engine, alone on the table (which may grow no more).
+    let first = &mut engines[0];
+    first.stop = None;
+    first.busy = None;
+    let winning_moves = super::winning_moves(first, setup.board, setup.moves, v)?;
+    Ok(Some((v, winning_moves)))
+}
+
+/// The search of one engine going on with the table `table` of the engine that stopped to
+/// share it, when it could not be shared (counts `before` included).
+fn go_on_alone<B: Bits>(
+    shape: &Shape<B>,
+    setup: Setup,
+    table: Table,
+    before: Stats,
+    start: Instant,
+    ctl: &Control,
+) -> Result<Solution> {
+    let bytes = table.cap() as u64 * BUCKET_BYTES;
+    let mut engine = CramEngine::<B>::with_table(ctl, bytes, || TableRef::Own(table))?
+        .with_archive(setup.archive);
+    let v = engine.value(shape)?;
+    let winning_moves = super::winning_moves(&mut engine, setup.board, setup.moves, v)?;
+    let mut stats = engine.stats();
+    stats.positions += before.positions;
+    stats.lookups += before.lookups;
+    stats.hits += before.hits;
     Ok(super::solution(v, winning_moves, stats, start))
 }
 
 /// The error an engine returns when `stop` was raised.
 pub(super) fn superseded() -> Error {
     Error::Internal(SUPERSEDED.into())
+}
+
+fn is_superseded(e: &Error) -> bool {
+    matches!(e, Error::Internal(m) if m == SUPERSEDED)
+}
+
+/// The error the first engine returns when its table has grown to be shared.
+pub(super) fn to_share() -> Error {
+    Error::Internal(TO_SHARE.into())
+}
+
+fn is_to_share(e: &Error) -> bool {
+    matches!(e, Error::Internal(m) if m == TO_SHARE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mark is seen until it is taken away; a taken slot refuses another region's mark, and
+    /// the other region is not seen as marked; taking away a mark one does not hold changes
+    /// nothing.
+    #[test]
+    fn marks_are_seen_until_taken_away() {
+        let busy = Busy::new();
+        let (a, b) = (
+            0x1234_5678_9abc_def0u64,
+            0x1234_5678_9abc_def0u64 + BUSY_SLOTS as u64,
+        );
+        assert!(!busy.is_marked(a));
+        assert!(busy.mark(a));
+        assert!(busy.is_marked(a));
+        // Same slot, another region.
+        assert!(!busy.mark(b));
+        assert!(!busy.is_marked(b));
+        busy.unmark(b);
+        assert!(busy.is_marked(a));
+        busy.unmark(a);
+        assert!(!busy.is_marked(a));
+        assert!(busy.mark(b));
+        assert!(busy.is_marked(b));
+    }
+
+    /// The orders of the engines: the usual one, the opposite, then rotations.
+    #[test]
+    fn root_orders() {
+        let order = |i, n| {
+            let mut v: Vec<u32> = (0..6).collect();
+            RootOrder::of(i, n).apply(&mut v);
+            v
+        };
+        assert_eq!(order(0, 3), [0, 1, 2, 3, 4, 5]);
+        assert_eq!(order(1, 3), [5, 4, 3, 2, 1, 0]);
+        assert_eq!(order(2, 3), [3, 4, 5, 0, 1, 2]);
+        assert_eq!(order(3, 5), [3, 4, 5, 0, 1, 2]);
+        assert_eq!(order(2, 5), [1, 2, 3, 4, 5, 0]);
+        let mut none: [u8; 0] = [];
+        RootOrder::of(4, 5).apply(&mut none);
+    }
 }

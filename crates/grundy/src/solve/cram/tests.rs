@@ -2,6 +2,7 @@ use super::*;
 use crate::control::MemoryBudget;
 use crate::game::families::cram::reference;
 use crate::solve::search::Search;
+use crate::solve::table::FIRST_BUCKETS;
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -376,30 +377,72 @@ fn dense_board() -> impl Strategy<Value = Board> {
     })
 }
 
-/// The value of `b` by two engines sharing their values ([`parallel`]) with the given archive.
-fn two_engines(b: &Board, archive: Option<&dyn Archive>) -> Solution {
+/// The value of `b` by `n` engines sharing one table ([`parallel`]) with the given archive, the
+/// first one alone until its table has `from` bytes.
+fn engines_from(n: usize, from: u64, b: &Board, archive: Option<&dyn Archive>) -> Solution {
     let ctl = Control::none();
     let s = Shape::from_board(b).unwrap().narrow::<u64>();
-    parallel::solve_in(&s, Setup::new(b, true, 1 << 22, archive, true), &ctl).unwrap()
+    let setup = Setup::new(b, true, 1 << 22, archive, n);
+    parallel::solve_sharing_from(&s, setup, n, from, &ctl).unwrap()
+}
+
+/// [`engines_from`], sharing from the first entry on.
+fn engines(n: usize, b: &Board, archive: Option<&dyn Archive>) -> Solution {
+    engines_from(n, 0, b, archive)
 }
 
 /// The value of `b` by one engine.
 fn one_engine(b: &Board, archive: Option<&dyn Archive>) -> Solution {
     let ctl = Control::none();
     let s = Shape::from_board(b).unwrap().narrow::<u64>();
-    solve_in(&s, Setup::new(b, true, 1 << 22, archive, false), &ctl).unwrap()
+    solve_in(&s, Setup::new(b, true, 1 << 22, archive, 1), &ctl).unwrap()
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
-    /// Two engines sharing their values find the value and the winning moves of one engine.
+    /// Two and three engines sharing one table, from the first entry on or once the first
+    /// engine's table has doubled, find the value and the winning moves of one engine.
     #[test]
-    fn two_engines_agree_with_one(b in dense_board()) {
+    fn engines_sharing_a_table_agree_with_one(b in dense_board()) {
         let one = one_engine(&b, None);
-        let two = two_engines(&b, None);
-        prop_assert_eq!(one.value, two.value, "{}", b);
-        prop_assert_eq!(one.winning_moves, two.winning_moves, "{}", b);
+        for (n, from) in [(2, 0), (3, 0), (2, 2 * FIRST_BUCKETS as u64 * BUCKET_BYTES)] {
+            let many = engines_from(n, from, &b, None);
+            prop_assert_eq!(one.value, many.value, "{} engines from {}: {}", n, from, b);
+            prop_assert_eq!(&one.winning_moves, &many.winning_moves, "{} engines: {}", n, b);
+        }
+    }
+}
+
+/// A board whose table is of the wide layout, which cannot be shared: the first engine stops
+/// to share its table, and one engine goes on with it to the same value and winning moves.
+#[test]
+fn a_wide_table_goes_on_with_one_engine() {
+    let b = Board::empty(4, 7).unwrap();
+    let ctl = Control::none();
+    let s = Shape::from_board(&b).unwrap();
+    let setup = Setup {
+        layout: Layout::Wide,
+        ..Setup::new(&b, true, 1 << 22, None, 2)
+    };
+    let wide = parallel::solve_sharing_from(&s, setup, 2, 0, &ctl).unwrap();
+    let one = one_engine(&b, None);
+    assert_eq!(wide.value, Some(3));
+    assert_eq!(wide.winning_moves, one.winning_moves);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8))]
+
+    /// Boards solved before the first engine's table reaches its sharing size are solved by
+    /// that engine alone, with the counts of one engine.
+    #[test]
+    fn small_boards_are_solved_by_one_engine(b in dense_board()) {
+        let one = one_engine(&b, None);
+        let alone = engines_from(2, 1 << 40, &b, None);
+        prop_assert_eq!(one.value, alone.value);
+        prop_assert_eq!(one.stats.positions, alone.stats.positions);
+        prop_assert_eq!(one.stats.lookups, alone.stats.lookups);
     }
 }
 
@@ -448,12 +491,12 @@ fn the_archive_gets_exact_values_of_large_regions() {
     // its options) takes no search.
     let ctl = Control::none();
     let s = Shape::from_board(&b).unwrap().narrow::<u64>();
-    let setup = Setup::new(&b, false, 1 << 22, Some(&memo), false);
+    let setup = Setup::new(&b, false, 1 << 22, Some(&memo), 1);
     let again = solve_in(&s, setup, &ctl).unwrap();
     assert_eq!(again.value, Some(3));
     assert_eq!(again.stats.positions, 0);
     let b = Board::empty(5, 6).unwrap();
     assert_eq!(one_engine(&b, Some(&memo)).value, Some(2));
-    assert_eq!(two_engines(&b, Some(&memo)).value, Some(2));
+    assert_eq!(engines(2, &b, Some(&memo)).value, Some(2));
     assert!(memo.hits.load(std::sync::atomic::Ordering::Relaxed) > 0);
 }
