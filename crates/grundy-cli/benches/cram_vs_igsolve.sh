@@ -14,13 +14,14 @@
 # grundy / igsolve (below 1: grundy is faster), then the median of the search time each program
 # reports itself (`grundy solve -v`: "time", igsolve: "Calculation time"; process start and
 # argument parsing left out) and their ratio, then the median CPU time (user + system) of each
-# process and their ratio (both search on one thread: grundy runs with RAYON_NUM_THREADS=1;
-# `cram_threads.py` measures its threads). grundy runs with --no-cache: from scratch.
+# process and their ratio (both search on one thread: the script sets RAYON_NUM_THREADS=1, and
+# `cram_threads.py` measures grundy's threads). grundy runs with --no-cache: from scratch.
 set -u
 GRUNDY=${GRUNDY:-target/release/grundy}
 IGSOLVE=${IGSOLVE:-target/peers/bin/igsolve}
 RUNS=${RUNS:-3}
 TIMEOUT=${TIMEOUT:-120}
+export RAYON_NUM_THREADS=1
 if [ $# -eq 0 ]; then
     set -- 3x11 3x12 3x13 3x14 4x9 4x10 5x6 5x7 5x8 6x6
 fi
@@ -90,7 +91,7 @@ for b in "$@"; do
     c=${b#*x}
     gv=-; iv=-; gt=(); it=(); gs=(); is=(); gc=(); ic=()
     for _ in $(seq "$RUNS"); do
-        read -r v t s u < <(run env RAYON_NUM_THREADS=1 "$GRUNDY" solve "cram:$b" -v --no-cache)
+        read -r v t s u < <(run "$GRUNDY" solve "cram:$b" -v --no-cache)
         gv=$v; gt+=("$t"); gs+=("$s"); gc+=("$u")
         read -r v t s u < <(run "$IGSOLVE" cram -r "$r" -c "$c")
         iv=$v; it+=("$t"); is+=("$s"); ic+=("$u")
