@@ -684,6 +684,10 @@ impl Archive for crate::solve::store::GameStore<'_> {
     }
 }
 
+/// How many options ahead of the one it settles [`CramEngine::options`] splits, so that the
+/// table's buckets for their parts are on their way into the cache when they are read.
+const AHEAD: usize = 2;
+
 /// Options kept for the searches on the current line before they recompute their parts.
 const PENDING_CAPACITY: usize = 1 << 14;
 
@@ -709,8 +713,8 @@ pub struct CramEngine<'a, 'c, B = u128> {
     arena: Vec<Shape<B>>,
     /// Pending options of the searches on the current line.
     pending: Vec<Pending<B>>,
-    /// The parts of the last two options generated.
-    scratch: [Parts<B>; 2],
+    /// The parts of the last options generated (see [`AHEAD`]).
+    scratch: [Parts<B>; AHEAD + 1],
     _reservation: Reservation,
     stats: Stats,
     archive: Option<&'a dyn Archive>,
@@ -845,7 +849,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             table: table(),
             arena: Vec::with_capacity(ARENA_CAPACITY),
             pending: Vec::with_capacity(PENDING_CAPACITY),
-            scratch: [Parts::new(), Parts::new()],
+            scratch: std::array::from_fn(|_| Parts::new()),
             _reservation: reservation,
             archive: None,
             stop: None,
@@ -926,6 +930,21 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         Ok(answer? == Some(0))
     }
 
+    /// The value of the part `q` if the table has it (counted as a lookup, and a hit when
+    /// found). A domino (a fifth of the parts) is answered without the table: its value is 1,
+    /// its one move leaving nothing.
+    #[inline]
+    fn known(table: &Table, stats: &mut Stats, q: &Shape<B>) -> Option<u8> {
+        stats.lookups += 1;
+        let v = if *q == Shape::DOMINO {
+            Some(1)
+        } else {
+            table.get(q.key())
+        };
+        stats.hits += u64::from(v.is_some());
+        v
+    }
+
     /// `g` of the option `e` (positions `w` wide) if it lies in `q` (values below 64), `None`
     /// if it does not; may answer with a value outside `q`.
     fn option_value_in(&mut self, e: &Pending<B>, w: usize, q: u64) -> Result<Option<u8>> {
@@ -938,9 +957,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         let mut largest: Option<usize> = None;
         for i in 0..len {
             let p = self.arena[start + i];
-            self.stats.lookups += 1;
-            if let Some(v) = self.table.get(p.key()) {
-                self.stats.hits += 1;
+            if let Some(v) = Self::known(&self.table, &mut self.stats, &p) {
                 x ^= v;
             } else {
                 open |= 1 << i;
@@ -1048,14 +1065,17 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// in the table remove their values from `p` (and are added to `known`), the others are
     /// pushed on `self.pending`, easiest first. `false` as soon as `p` and `r` are disjoint.
     ///
-    /// The table is read one option behind: the buckets of an option's parts are fetched into
-    /// the cache while the next option is split.
+    /// The table is read [`AHEAD`] options behind: the buckets of an option's parts are fetched
+    /// into the cache while the next options are split.
     fn options(&mut self, c: &Shape<B>, p: &mut Candidates, r: u64, known: &mut u64) -> bool {
         let (w, h) = (c.width(), c.h as usize);
         let first = self.pending.len();
         let mut index = 0u32;
         let mut cur = 0;
-        let mut waiting: Option<(B, u32)> = None;
+        // Options split and not yet settled, oldest first: the position after, its index and
+        // the buffer of its parts.
+        let mut waiting = [(B::ZERO, 0u32, 0usize); AHEAD];
+        let mut queued = 0;
         for (set, step, lines) in [(c.vertical(), w, w), (c.horizontal(), 1, h)] {
             for k in 0..lines {
                 let line = centre_out(lines, k);
@@ -1071,21 +1091,27 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
                     let after = c.bits & !B::bit(i) & !B::bit(i + step);
                     Shape::split(after, w, &mut self.scratch[cur]);
                     for q in self.scratch[cur].as_slice() {
-                        self.table.prefetch(q.key());
-                    }
-                    if let Some((after, index)) = waiting {
-                        if !self.settle(1 - cur, after, index, p, r, known) {
-                            return false;
+                        if *q != Shape::DOMINO {
+                            self.table.prefetch(q.key());
                         }
                     }
-                    waiting = Some((after, index));
-                    cur = 1 - cur;
+                    if queued == AHEAD {
+                        let (after, index, buffer) = waiting[0];
+                        if !self.settle(buffer, after, index, p, r, known) {
+                            return false;
+                        }
+                        waiting.copy_within(1.., 0);
+                        queued -= 1;
+                    }
+                    waiting[queued] = (after, index, cur);
+                    queued += 1;
+                    cur = (cur + 1) % (AHEAD + 1);
                     index += 1;
                 }
             }
         }
-        if let Some((after, index)) = waiting {
-            if !self.settle(1 - cur, after, index, p, r, known) {
+        for &(after, index, buffer) in &waiting[..queued] {
+            if !self.settle(buffer, after, index, p, r, known) {
                 return false;
             }
         }
@@ -1112,12 +1138,8 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         let room = self.arena.capacity() - start >= parts.len()
             && self.pending.len() < self.pending.capacity();
         for q in parts {
-            self.stats.lookups += 1;
-            match self.table.get(q.key()) {
-                Some(v) => {
-                    self.stats.hits += 1;
-                    x ^= v;
-                }
+            match Self::known(&self.table, &mut self.stats, q) {
+                Some(v) => x ^= v,
                 None => {
                     cost += q.cells() * q.cells();
                     if room {
