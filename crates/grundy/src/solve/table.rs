@@ -46,8 +46,9 @@
 //!
 //! **Sharing.** A table made ready by [`Table::into_shared`] is searched by several threads at
 //! once (the searches of one board on every core, each writing what it learns for the others
-//! to read). It has its largest size (it no longer grows), and its entries are of two words
-//! (the small and narrow layouts). Every entry is read and written as one 16-byte atomic access
+//! to read). It does not grow while they search: when it is half full they stop, it grows on
+//! one thread, and it is shared again. Its entries are of two words (the small and narrow
+//! layouts). Every entry is read and written as one 16-byte atomic access
 //! (`vmovdqa` where the processor has AVX, which makes aligned 16-byte accesses atomic,
 //! `cmpxchg16b` otherwise, through the `portable-atomic` crate), so a reader sees an entry as
 //! one writer wrote it, never the key of one and the value of another. Writers do not lock: two
@@ -139,9 +140,9 @@ impl Bucket {
     fn slot(&self, k: usize) -> &AtomicU128 {
         // SAFETY: words 2k and 2k + 1 are 16 bytes, aligned to 16 (the bucket is aligned to 64
         // and `k < 4`), and live as long as `self`. They are accessed as 16-byte atomics only
-        // in a shared table, and a shared table accesses every entry this way and no other
-        // (module documentation); its words were written as 64-bit words only when it was
-        // zeroed, before any thread shared it.
+        // while the table is shared, and a shared table accesses every entry this way and no
+        // other (module documentation); as 64-bit words they are accessed only while the table
+        // is not shared, on the one thread that owns it.
         unsafe { AtomicU128::from_ptr(self.0[2 * k].as_ptr().cast::<u128>()) }
     }
 
@@ -347,10 +348,7 @@ impl Table {
     /// Grows the table while it is half full and below its largest size, before an entry is
     /// written.
     fn make_room(&mut self) {
-        let slots = if self.layout == Layout::Wide { 2 } else { 4 };
-        if *self.written.get_mut() * 2 >= self.buckets.len() * slots
-            && self.buckets.len() < self.cap
-        {
+        if self.wants_to_grow() {
             self.grow();
         }
         *self.written.get_mut() += 1;
@@ -782,6 +780,69 @@ mod tests {
     }
 
     /// The shifted set is the set of `q ⊕ x`, from the definition.
+    /// Threads writing values and exclusions of hidden true values into one shared table of
+    /// each shareable layout, and reading them back, all at once and into the same few buckets:
+    /// every answer is true, whatever was replaced or raced; the table is grown between two
+    /// such rounds and keeps answering truly; a wide table is not shared.
+    #[test]
+    fn every_answer_of_a_shared_table_is_true() {
+        for layout in [Layout::Small, Layout::Narrow] {
+            // One tag and small keys: an entry torn between two writers (the low word of one,
+            // the rest of another) would be found under the first's key with the second's
+            // value.
+            let keys: Vec<((u128, u32), u8)> = (0..48u128)
+                .map(|i| ((i + 1, 9), (i * 7 % 45) as u8))
+                .collect();
+            // Four buckets (every thread on the same few), then a table that doubles between
+            // two rounds.
+            let big = FIRST_BUCKETS;
+            let rounds = [
+                (Table::new(4, layout), 4),
+                (Table::new(2 * big, layout), big),
+            ];
+            for (mut table, first) in rounds {
+                for buckets in [first, 2 * first] {
+                    let shared = table.into_shared(buckets).ok().expect("two-word entries");
+                    assert_eq!(shared.len(), buckets.min(shared.cap()));
+                    let start = std::sync::Barrier::new(4);
+                    std::thread::scope(|s| {
+                        for t in 0..4u64 {
+                            let (shared, keys, start) = (&shared, &keys, &start);
+                            s.spawn(move || {
+                                let mut rng = 0x2545_F491_4F6C_DD1Du64 ^ (t + 1) << 32;
+                                start.wait();
+                                for _ in 0..400_000 {
+                                    rng ^= rng << 13;
+                                    rng ^= rng >> 7;
+                                    rng ^= rng << 17;
+                                    let (k, v) = keys[(rng >> 40) as usize % keys.len()];
+                                    match rng % 3 {
+                                        0 => shared.put_shared(k, v),
+                                        1 => shared.exclude_shared(k, (rng >> 8) & !(1 << v)),
+                                        _ => match shared.probe(k) {
+                                            None => {}
+                                            Some(Known::Value(x)) => assert_eq!(x, v),
+                                            Some(Known::Not(x)) => assert_eq!(x >> v & 1, 0),
+                                        },
+                                    }
+                                }
+                            });
+                        }
+                    });
+                    table = shared;
+                }
+                for &(k, v) in &keys {
+                    match table.probe(k) {
+                        None => {}
+                        Some(Known::Value(x)) => assert_eq!(x, v),
+                        Some(Known::Not(x)) => assert_eq!(x >> v & 1, 0),
+                    }
+                }
+            }
+        }
+        assert!(Table::new(4, Layout::Wide).into_shared(4).is_err());
+    }
+
     #[test]
     fn xor_set_shifts_every_value() {
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
