@@ -1477,7 +1477,11 @@ impl<'a> Setup<'a> {
 /// Solves `shape` (the board of `setup`) with several engines when that pays, else one on the
 /// calling thread.
 fn solve_in<B: Bits>(shape: &Shape<B>, setup: Setup, ctl: &Control) -> Result<Solution> {
-    let n = setup.threads.min(parallel::engines(shape));
+    // Entries of four words cannot be shared (`Table::into_shared`): one engine.
+    let n = match setup.layout {
+        Layout::Wide => 1,
+        _ => setup.threads.min(parallel::engines(shape)),
+    };
     if n >= 2 {
         return parallel::solve_in(shape, setup, n, ctl);
     }

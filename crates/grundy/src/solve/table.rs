@@ -247,11 +247,6 @@ impl Table {
         self.buckets.len()
     }
 
-    /// The most buckets the table grows to.
-    pub(crate) fn cap(&self) -> usize {
-        self.cap
-    }
-
     /// The value recorded for the key `(bits, tag)`, if it is there.
     #[inline]
     pub(crate) fn get(&self, key: (u128, u32)) -> Option<u8> {
@@ -803,7 +798,7 @@ mod tests {
             for (mut table, first) in rounds {
                 for buckets in [first, 2 * first] {
                     let shared = table.into_shared(buckets).ok().expect("two-word entries");
-                    assert_eq!(shared.len(), buckets.min(shared.cap()));
+                    assert_eq!(shared.len(), buckets.min(shared.cap));
                     let start = std::sync::Barrier::new(4);
                     std::thread::scope(|s| {
                         for t in 0..4u64 {

@@ -36,7 +36,7 @@
 use super::{Bits, CramEngine, Result, Setup, Shape, Solution, Stats, WinningMove, STACK_BYTES};
 use crate::control::Control;
 use crate::error::Error;
-use crate::solve::table::{Table, TableRef, BUCKET_BYTES};
+use crate::solve::table::{Table, BUCKET_BYTES};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -203,11 +203,10 @@ pub(super) fn solve_sharing_from<B: Bits>(
     // Rounds: the table doubles, the engines search it until one finishes or it is half full.
     loop {
         let doubled = 2 * table.len();
-        let shared = match table.into_shared(doubled) {
-            Ok(t) => t,
-            // Wide entries cannot be shared: one engine goes on with the table.
-            Err(t) => return go_on_alone(shape, setup, t, stats, start, ctl),
-        };
+        // Boards of the wide layout are searched by one engine (`super::solve_in`).
+        let shared = table
+            .into_shared(doubled)
+            .map_err(|_| Error::Internal("a table of wide entries cannot be shared".into()))?;
         match round(shape, setup, n, &shared, ctl, &mut stats)? {
             Some(solution) => return Ok(super::solution(solution.0, solution.1, stats, start)),
             None => table = shared,
@@ -265,10 +264,7 @@ fn round<B: Bits>(
         Ok::<_, Error>(values)
     })?;
     for e in engines.iter() {
-        let s = e.stats();
-        stats.positions += s.positions;
-        stats.lookups += s.lookups;
-        stats.hits += s.hits;
+        add_counts(stats, &e.stats());
     }
     let mut value = None;
     let mut failure = None;
@@ -301,26 +297,11 @@ fn round<B: Bits>(
     Ok(Some((v, winning_moves)))
 }
 
-/// The search of one engine going on with the table `table` of the engine that stopped to
-/// share it, when it could not be shared (counts `before` included).
-fn go_on_alone<B: Bits>(
-    shape: &Shape<B>,
-    setup: Setup,
-    table: Table,
-    before: Stats,
-    start: Instant,
-    ctl: &Control,
-) -> Result<Solution> {
-    let bytes = table.cap() as u64 * BUCKET_BYTES;
-    let mut engine = CramEngine::<B>::with_table(ctl, bytes, || TableRef::Own(table))?
-        .with_archive(setup.archive);
-    let v = engine.value(shape)?;
-    let winning_moves = super::winning_moves(&mut engine, setup.board, setup.moves, v)?;
-    let mut stats = engine.stats();
-    stats.positions += before.positions;
-    stats.lookups += before.lookups;
-    stats.hits += before.hits;
-    Ok(super::solution(v, winning_moves, stats, start))
+/// Adds the positions, lookups and hits of `more` to `stats`.
+fn add_counts(stats: &mut Stats, more: &Stats) {
+    stats.positions += more.positions;
+    stats.lookups += more.lookups;
+    stats.hits += more.hits;
 }
 
 /// The error an engine returns when `stop` was raised.

@@ -414,23 +414,6 @@ proptest! {
     }
 }
 
-/// A board whose table is of the wide layout, which cannot be shared: the first engine stops
-/// to share its table, and one engine goes on with it to the same value and winning moves.
-#[test]
-fn a_wide_table_goes_on_with_one_engine() {
-    let b = Board::empty(4, 7).unwrap();
-    let ctl = Control::none();
-    let s = Shape::from_board(&b).unwrap();
-    let setup = Setup {
-        layout: Layout::Wide,
-        ..Setup::new(&b, true, 1 << 22, None, 2)
-    };
-    let wide = parallel::solve_sharing_from(&s, setup, 2, 0, &ctl).unwrap();
-    let one = one_engine(&b, None);
-    assert_eq!(wide.value, Some(3));
-    assert_eq!(wide.winning_moves, one.winning_moves);
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(8))]
 
