@@ -21,6 +21,8 @@ use std::io::Write;
     grundy solve node-kayles:graph.txt    # a graph file, edges undirected\n  \
     grundy solve wythoff:3,5 --misere\n  \
     grundy solve rules:game.rhai --moves  # rules in a Rhai script (docs/games-by-rules.md)\n\n\
+    A long Cram search uses every core (RAYON_NUM_THREADS=1 keeps one thread):\n  \
+    grundy solve cram:7x7 --memory 16G -v  # the table takes half of --memory\n\n\
     On a cluster (a build with the `mpi` feature), over the ranks of an MPI job:\n  \
     mpirun -np 64 grundy solve cram:5x7 --distributed --checkpoint ckpt/\n\n\
     GAME is one of: chomp:A,B,C (row lengths, bottom row first, non-increasing), chomp:RxC, \
