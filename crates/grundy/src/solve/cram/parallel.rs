@@ -107,15 +107,24 @@ impl Busy {
     }
 }
 
-/// How many engines may search `shape`: one per thread of rayon's pool (the `parallel` feature)
-/// when the board has [`PARALLEL_MIN_CELLS`] free cells or more, else one.
+/// How many engines may search `shape`: one a core (the `parallel` feature; at most
+/// `RAYON_NUM_THREADS` when it is set to a number) when the board has [`PARALLEL_MIN_CELLS`]
+/// free cells or more, else one.
 pub(super) fn engines<B: Bits>(shape: &Shape<B>) -> usize {
     #[cfg(feature = "parallel")]
     {
-        if shape.cells() >= PARALLEL_MIN_CELLS {
-            return rayon::current_num_threads().max(1);
+        if shape.cells() < PARALLEL_MIN_CELLS {
+            return 1;
         }
-        1
+        // The cores, or fewer if `RAYON_NUM_THREADS` says so, read without starting rayon's
+        // pool (the engines run on threads of their own, and a pool of the size a malformed
+        // variable asks for is never built).
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        std::env::var("RAYON_NUM_THREADS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n >= 1)
+            .map_or(cores, |n| n.min(cores))
     }
     #[cfg(not(feature = "parallel"))]
     {
