@@ -46,7 +46,8 @@ impl Settings {
     /// The settings of a run: the budget from `memory` (the `--memory` flag), else the
     /// environment variable `GRUNDY_MEMORY`, else [`default_memory`]; the script time limit
     /// from `script_seconds` (`--script-time`; 0: none) or [`DEFAULT_SCRIPT_SECONDS`]. A
-    /// malformed size is a usage error naming where it came from.
+    /// malformed size, or a `RAYON_NUM_THREADS` that is not a number of threads up to
+    /// [`grundy::control::MAX_THREADS`], is a usage error naming where it came from.
     pub fn resolve(memory: Option<&str>, script_seconds: Option<u64>) -> Result<Self, CliError> {
         let size = |s: &str, from: &str| {
             parse_size(s).ok_or_else(|| {
@@ -62,6 +63,9 @@ impl Settings {
                 Err(_) => default_memory(),
             },
         };
+        // Read before any parallel work, so that rayon never starts the pool of a malformed
+        // or absurd count.
+        grundy::control::thread_setting().map_err(|e| CliError::usage(e.to_string()))?;
         let seconds = script_seconds.unwrap_or(DEFAULT_SCRIPT_SECONDS);
         Ok(Settings {
             memory: MemoryBudget::new(limit),

@@ -44,10 +44,17 @@ fn run(args: &[&str], input: Input) -> Run {
 
 /// [`run`] with `--memory MEMORY`.
 fn run_with_memory(args: &[&str], input: Input, memory: &str) -> Run {
+    run_with_env(args, input, memory, &[])
+}
+
+/// [`run_with_memory`] with the environment variables `env` set.
+fn run_with_env(args: &[&str], input: Input, memory: &str, env: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("grundy"));
     cmd.args(args)
         .args(["--memory", memory])
         .env_remove("GRUNDY_MEMORY")
+        .env_remove("RAYON_NUM_THREADS")
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     match input {
@@ -688,4 +695,42 @@ fn the_misere_quotient_of_nim_is_given_at_once() {
         "{}",
         &r.stdout[..r.stdout.len().min(300)]
     );
+}
+
+/// A thread count no machine can start is refused before any parallel work, by every command
+/// that computes in parallel: rayon would otherwise spawn threads until the system refuses.
+/// A count within the limit is obeyed, and the answers do not depend on it.
+#[test]
+fn absurd_thread_counts_are_refused_before_any_thread_starts() {
+    let scratch_dir = scratch("threads");
+    let graph = scratch_dir.path().join("g.txt");
+    let lines: String = (0..5000).map(|i| format!("{i}: {}\n", i + 1)).collect();
+    std::fs::write(&graph, lines).unwrap();
+    let commands: [&[&str]; 4] = [
+        &[
+            "count",
+            "nim",
+            "--heaps",
+            "1000000000000",
+            "--max",
+            "100000",
+            "--mod",
+            "998244353",
+        ],
+        &["seq", "sub:1-1000000", "-n", "2000000"],
+        &["solve", "cram:5x6"],
+        &["graph", "solve", graph.to_str().unwrap()],
+    ];
+    for args in commands {
+        for bad in ["99999999999", "1025", "many"] {
+            let r = run_with_env(args, Input::Nothing, "512M", &[("RAYON_NUM_THREADS", bad)]);
+            check(&format!("RAYON_NUM_THREADS={bad} {args:?}"), &r, 2);
+            assert!(r.stderr.contains("RAYON_NUM_THREADS"), "{}", r.stderr);
+        }
+        let one = run_with_env(args, Input::Nothing, "512M", &[("RAYON_NUM_THREADS", "1")]);
+        check(&format!("RAYON_NUM_THREADS=1 {args:?}"), &one, 0);
+        let many = run_with_env(args, Input::Nothing, "512M", &[("RAYON_NUM_THREADS", "64")]);
+        check(&format!("RAYON_NUM_THREADS=64 {args:?}"), &many, 0);
+        assert_eq!(one.stdout, many.stdout, "{args:?}");
+    }
 }

@@ -257,6 +257,9 @@ fn _panic_for_test(py: Python<'_>, message: String, worker: bool) -> PyResult<()
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // A `RAYON_NUM_THREADS` rayon would obey by spawning threads without end is refused here,
+    // at import, before any parallel work (`grundy::control::thread_setting`).
+    grundy::control::thread_setting().map_err(to_py)?;
     // The package's version (`grundy.__version__`), that of the Rust crates it is built from.
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("LimitError", py.get_type::<LimitError>())?;

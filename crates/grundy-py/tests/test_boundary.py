@@ -145,3 +145,23 @@ def extras():
     from importlib.metadata import metadata
 
     return metadata("grundy").get_all("Provides-Extra") or []
+
+
+def test_an_absurd_thread_count_is_refused_at_import():
+    """Rayon would spawn threads until the system refuses; the import refuses the value."""
+    import subprocess
+
+    for bad in ("99999999999", "many"):
+        env = dict(os.environ, RAYON_NUM_THREADS=bad)
+        r = subprocess.run(
+            [sys.executable, "-c", "import grundy"],
+            env=env, capture_output=True, text=True, timeout=60,
+        )
+        assert r.returncode != 0
+        assert "ValueError" in r.stderr and "RAYON_NUM_THREADS" in r.stderr, r.stderr
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    r = subprocess.run(
+        [sys.executable, "-c", "import grundy; print(list(grundy.HeapGame('kayles').sequence(5)))"],
+        env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert r.returncode == 0, r.stderr

@@ -405,5 +405,40 @@ impl<'a> Control<'a> {
     }
 }
 
+/// The most threads a run may ask for through `RAYON_NUM_THREADS`: far more than any machine
+/// has cores, few enough that starting them takes milliseconds.
+pub const MAX_THREADS: usize = 1024;
+
+/// The number of threads the environment asks for: `Ok(None)` when `RAYON_NUM_THREADS` is
+/// unset, empty or `0` (rayon's default: one a core), `Ok(Some(n))` for a whole number `n` in
+/// `1..=`[`MAX_THREADS`], and [`Error::Invalid`] for anything else.
+///
+/// Rayon itself ignores a value it cannot read and starts as many threads as a number asks
+/// for, however large, so `RAYON_NUM_THREADS=99999999999` would have it spawn threads until
+/// the system refuses; fronts call this once, before any parallel work, and refuse such a value
+/// instead. The engines that count their own threads (the Cram engines) read it here too.
+pub fn thread_setting() -> Result<Option<usize>> {
+    match std::env::var_os("RAYON_NUM_THREADS") {
+        None => Ok(None),
+        Some(v) => parse_threads(&v.to_string_lossy()),
+    }
+}
+
+/// The value of `RAYON_NUM_THREADS` read as [`thread_setting`] says.
+fn parse_threads(v: &str) -> Result<Option<usize>> {
+    let v = v.trim();
+    if v.is_empty() {
+        return Ok(None);
+    }
+    match v.parse::<usize>() {
+        Ok(0) => Ok(None),
+        Ok(n) if n <= MAX_THREADS => Ok(Some(n)),
+        _ => Err(Error::Invalid(format!(
+            "RAYON_NUM_THREADS: expected a number of threads from 0 (one a core) to \
+             {MAX_THREADS}, found '{v}'"
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -103,13 +103,17 @@ pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
     };
     if args.verbose {
         eprintln!(
-            "positions searched {}, table hits {} of {} lookups ({:.1}%), table {} bytes, time {:.3} s",
+            "positions searched {}, table hits {} of {} lookups ({:.1}%), table {} bytes, time {:.3} s, {}",
             s.stats.positions,
             s.stats.hits,
             s.stats.lookups,
             100.0 * s.stats.hit_rate(),
             s.stats.table_bytes,
-            s.seconds
+            s.seconds,
+            match s.stats.threads {
+                1 => "one thread".to_string(),
+                n => format!("{n} threads"),
+            }
         );
         let method = match (&loaded, s.stats.method) {
             (grundy::game::families::Loaded::Cram(_), None) if !args.misere => {

@@ -286,3 +286,25 @@ fn format_bytes_picks_the_unit() {
     assert_eq!(format_bytes(1536), "1.5 KiB");
     assert_eq!(format_bytes(3 << 30), "3.0 GiB");
 }
+
+#[test]
+fn thread_counts_are_read_as_rayon_reads_them_up_to_the_limit() {
+    assert_eq!(parse_threads("").unwrap(), None);
+    assert_eq!(parse_threads("0").unwrap(), None);
+    assert_eq!(parse_threads(" 3 ").unwrap(), Some(3));
+    assert_eq!(parse_threads("1024").unwrap(), Some(MAX_THREADS));
+    for bad in [
+        "1025",
+        "99999999999",
+        "99999999999999999999999",
+        "-1",
+        "two",
+        "2.5",
+    ] {
+        let e = parse_threads(bad).unwrap_err();
+        assert!(
+            matches!(&e, Error::Invalid(m) if m.contains("RAYON_NUM_THREADS") && m.contains(bad)),
+            "{bad}: {e}"
+        );
+    }
+}

@@ -121,7 +121,7 @@ pub fn solve<F: Structured + Encoding, C: Comm + ?Sized>(
         lookups: arcs,
         hits: arcs.saturating_sub(positions.saturating_sub(1)),
         table_bytes: bytes,
-        method: None,
+        ..Stats::default()
     };
     let work = Work {
         positions,

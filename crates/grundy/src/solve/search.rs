@@ -155,7 +155,7 @@ impl Settings {
 }
 
 /// What a search did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Stats {
@@ -172,6 +172,23 @@ pub struct Stats {
     /// one whose round finished); `None` under misère play and for the engines that have one
     /// method only.
     pub method: Option<Method>,
+    /// The threads that searched at once: 1, or one a core for a long Cram search
+    /// ([`cram::solve_with_threads`](crate::solve::cram::solve_with_threads)).
+    pub threads: u32,
+}
+
+impl Default for Stats {
+    /// Nothing searched yet, on one thread.
+    fn default() -> Stats {
+        Stats {
+            positions: 0,
+            lookups: 0,
+            hits: 0,
+            table_bytes: 0,
+            method: None,
+            threads: 1,
+        }
+    }
 }
 
 impl Stats {

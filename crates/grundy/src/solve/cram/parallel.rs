@@ -108,7 +108,8 @@ impl Busy {
 }
 
 /// How many engines may search `shape`: one a core (the `parallel` feature; at most
-/// `RAYON_NUM_THREADS` when it is set to a number) when the board has [`PARALLEL_MIN_CELLS`]
+/// `RAYON_NUM_THREADS` when it is set to a number, as [`crate::control::thread_setting`] reads
+/// it) when the board has [`PARALLEL_MIN_CELLS`]
 /// free cells or more, else one.
 pub(super) fn engines<B: Bits>(shape: &Shape<B>) -> usize {
     #[cfg(feature = "parallel")]
@@ -120,10 +121,9 @@ pub(super) fn engines<B: Bits>(shape: &Shape<B>) -> usize {
         // pool (the engines run on threads of their own, and a pool of the size a malformed
         // variable asks for is never built).
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        std::env::var("RAYON_NUM_THREADS")
+        crate::control::thread_setting()
             .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .filter(|&n| n >= 1)
+            .flatten()
             .map_or(cores, |n| n.min(cores))
     }
     #[cfg(not(feature = "parallel"))]
@@ -208,7 +208,10 @@ pub(super) fn solve_sharing_from<B: Bits>(
             "the first search had no table of its own".into(),
         ));
     };
-    let mut stats = before;
+    let mut stats = Stats {
+        threads: n as u32,
+        ..before
+    };
     // Rounds: the table doubles, the engines search it until one finishes or it is half full.
     loop {
         let doubled = 2 * table.len();

@@ -410,7 +410,11 @@ proptest! {
             let many = engines_from(n, from, &b, None);
             prop_assert_eq!(one.value, many.value, "{} engines from {}: {}", n, from, b);
             prop_assert_eq!(&one.winning_moves, &many.winning_moves, "{} engines: {}", n, b);
+            if from == 0 {
+                prop_assert_eq!(many.stats.threads, n as u32);
+            }
         }
+        prop_assert_eq!(one.stats.threads, 1);
     }
 }
 
@@ -426,6 +430,7 @@ proptest! {
         prop_assert_eq!(one.value, alone.value);
         prop_assert_eq!(one.stats.positions, alone.stats.positions);
         prop_assert_eq!(one.stats.lookups, alone.stats.lookups);
+        prop_assert_eq!(alone.stats.threads, 1);
     }
 }
 
