@@ -199,6 +199,13 @@ mod with_mpi {
             }
             None => None,
         };
+        if let (grundy::game::families::Loaded::Cram(b), Play::Normal, None) =
+            (&loaded, play, &args.checkpoint)
+        {
+            if grundy::solve::cram::Shape::from_board(b).is_some() {
+                return cram_on(&bsp, b, args);
+            }
+        }
         let c0 = cpu_seconds();
         let (s, work) = solve_loaded(
             &bsp,
@@ -235,6 +242,54 @@ mod with_mpi {
                 work.bytes_sent[1] as f64 / n,
                 work.bytes as f64 * bsp.size() as f64 / n,
             );
+        }
+        if args.json {
+            crate::cmd::solve::write_json(&args.game, &s)
+        } else {
+            crate::cmd::solve::write_text(&s)
+        }
+    }
+
+    /// A Cram board of at most 128 cells under normal play: the components engine over ranks
+    /// ([`grundy::distributed::cram`]), rank 0 with the store of solved values.
+    fn cram_on(
+        bsp: &Bsp<'_, MpiComm>,
+        board: &grundy::game::families::cram::Board,
+        args: &SolveArgs,
+    ) -> Result<(), CliError> {
+        // The same on every rank: a malformed size fails on all of them, before any collective.
+        let cap = crate::cmd::solve::cache_cap(args)?;
+        let c0 = cpu_seconds();
+        let (s, work) = if bsp.rank() == 0 {
+            crate::cmd::solve::with_cram_store(board, cap, bsp.control(), |store| {
+                grundy::distributed::cram::solve(bsp, board, args.moves, store)
+            })?
+        } else {
+            grundy::distributed::cram::solve(bsp, board, args.moves, None)?
+        };
+        let cpu_ms = bsp.all_gather(&[((cpu_seconds() - c0) * 1000.0) as u64]);
+        if bsp.rank() != 0 {
+            return Ok(());
+        }
+        if args.verbose {
+            let cpu = cpu_ms.iter().max().copied().unwrap_or(0) as f64 / 1000.0;
+            eprintln!(
+                "ranks {}, options shared out {}, rounds {}, positions searched {}, table hits \
+                 {} of {} lookups ({:.1}%), regions received by rank 0 {}, bytes sent {}, \
+                 time {:.3} s, busiest rank {:.3} s CPU",
+                bsp.size(),
+                work.options,
+                work.rounds,
+                s.stats.positions,
+                s.stats.hits,
+                s.stats.lookups,
+                100.0 * s.stats.hit_rate(),
+                work.received,
+                work.bytes_sent,
+                s.seconds,
+                cpu,
+            );
+            eprintln!("method: the Cram engine over ranks, by components");
         }
         if args.json {
             crate::cmd::solve::write_json(&args.game, &s)

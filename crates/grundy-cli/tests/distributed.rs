@@ -49,6 +49,10 @@ fn main() {
             games_match,
         ),
         Trial::test(
+            "ranks_solve_cram_by_components_as_one_process",
+            cram_by_components,
+        ),
+        Trial::test(
             "ranks_agree_on_errors_of_games_by_their_rules",
             game_errors_match,
         ),
@@ -409,6 +413,35 @@ fn games_match() -> Result<(), Failed> {
                 matches_one_process(&args, |a, b| Ok(a == b))?;
             }
         }
+    }
+    Ok(())
+}
+
+/// Cram boards with regions large enough for their values to cross ranks, solved by the
+/// components engine (normal play, no checkpoint): the one-process output, byte for byte, and
+/// `-v` says which engine ran and that values crossed ranks.
+fn cram_by_components() -> Result<(), Failed> {
+    for game in [
+        "cram:4x7",
+        "cram:5x6",
+        "cram:3x10",
+        "cram:.#.#....../........../......#...",
+    ] {
+        for flags in [&["--no-cache"][..], &["--moves", "--no-cache"]] {
+            let mut args = vec!["solve", game];
+            args.extend_from_slice(flags);
+            matches_one_process(&args, |a, b| Ok(a == b))?;
+        }
+        let got = mpi_command(2, &["solve", game, "--no-cache", "-v"])?.output()?;
+        let err = text(&got.stderr);
+        if !got.status.success() || !err.contains("by components") {
+            return Err(format!("{game} -v on 2 ranks: {err}").into());
+        }
+    }
+    let got = mpi_command(2, &["solve", "cram:4x7", "--no-cache", "-v"])?.output()?;
+    let err = text(&got.stderr);
+    if err.contains("regions received by rank 0 0,") {
+        return Err(format!("no value crossed ranks: {err}").into());
     }
     Ok(())
 }

@@ -87,17 +87,10 @@ pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
     } else {
         Play::Normal
     };
-    let cap = match args.cache_size.as_deref() {
-        None => DEFAULT_CACHE_BYTES,
-        Some(c) => crate::settings::parse_size(c).ok_or_else(|| {
-            CliError::usage(format!(
-                "--cache-size: expected a size like 512M or 16G, found '{c}'"
-            ))
-        })?,
-    };
+    let cap = cache_cap(&args)?;
     let s = match &loaded {
         grundy::game::families::Loaded::Cram(b) if !args.misere => {
-            cram_with_store(b, args.moves, (!args.no_cache).then_some(cap), &ctl)?
+            cram_with_store(b, args.moves, cap, &ctl)?
         }
         _ => grundy::solve::solve_loaded(&loaded, play, args.moves, &ctl)?,
     };
@@ -133,6 +126,19 @@ pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
     print(&args, &s)
 }
 
+/// The largest size of the store of solved values (`--cache-size`), `None` with `--no-cache`.
+pub(crate) fn cache_cap(args: &SolveArgs) -> Result<Option<u64>, CliError> {
+    let cap = match args.cache_size.as_deref() {
+        None => DEFAULT_CACHE_BYTES,
+        Some(c) => crate::settings::parse_size(c).ok_or_else(|| {
+            CliError::usage(format!(
+                "--cache-size: expected a size like 512M or 16G, found '{c}'"
+            ))
+        })?,
+    };
+    Ok((!args.no_cache).then_some(cap))
+}
+
 /// The default of `--cache-size`.
 #[cfg(feature = "store")]
 const DEFAULT_CACHE_BYTES: u64 = grundy::solve::store::DEFAULT_CAP_BYTES;
@@ -141,31 +147,45 @@ const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
 
 /// A Cram board under normal play, searched on every core when it is large enough
 /// ([`cram::solve_with_threads`](grundy::solve::cram::solve_with_threads)), with the store of
-/// solved values of at most `cap` bytes when there is one (`None`: `--no-cache`): a store that
-/// cannot be opened or read is reported on stderr and left out (it can only save time).
-#[cfg(feature = "store")]
+/// solved values of at most `cap` bytes when there is one (`None`: `--no-cache`).
 fn cram_with_store(
     board: &grundy::game::families::cram::Board,
     moves: bool,
     cap: Option<u64>,
     ctl: &grundy::Control,
 ) -> Result<Solution, CliError> {
+    use grundy::solve::cram;
+    with_cram_store(board, cap, ctl, |archive| {
+        cram::solve_with_threads(board, Play::Normal, moves, archive, ctl)
+    })
+}
+
+/// `search(archive)` with the store of solved Cram values of at most `cap` bytes as the
+/// archive when there is one (`None`: `--no-cache`), else with none: a store that cannot be
+/// opened or read is reported on stderr and left out (it can only save time). `search` is
+/// called once either way.
+#[cfg(feature = "store")]
+pub(crate) fn with_cram_store<T>(
+    board: &grundy::game::families::cram::Board,
+    cap: Option<u64>,
+    ctl: &grundy::Control,
+    search: impl FnOnce(Option<&dyn grundy::solve::cram::Archive>) -> Result<T, grundy::Error>,
+) -> Result<T, CliError> {
     use grundy::solve::{cram, store};
-    let plain = || cram::solve_with_threads(board, Play::Normal, moves, None, ctl);
     let Some(cap) = cap else {
-        return Ok(plain()?);
+        return Ok(search(None)?);
     };
     // Only regions of ARCHIVE_MIN_CELLS cells or more are stored; boards beyond the engine go
     // to the generic search, which keeps no values.
     let large =
         cram::Shape::from_board(board).is_some_and(|s| s.cells() >= cram::ARCHIVE_MIN_CELLS);
     let Some(path) = store::default_path().filter(|_| large) else {
-        return Ok(plain()?);
+        return Ok(search(None)?);
     };
     // The database's pages in memory, from the budget: a budget too small for them goes
     // without the store.
     let Ok(_pages) = ctl.reserve(store::MEMORY_BYTES, "the store of solved values") else {
-        return Ok(plain()?);
+        return Ok(search(None)?);
     };
     let warn = |e: &dyn std::fmt::Display| {
         eprintln!("grundy: warning: the store of solved values is not used: {e}")
@@ -173,20 +193,20 @@ fn cram_with_store(
     let st = match store::Store::open(&path, cap) {
         Ok(st) => st,
         // Another run has it open: this one goes without it.
-        Err(store::StoreError::Busy { .. }) => return Ok(plain()?),
+        Err(store::StoreError::Busy { .. }) => return Ok(search(None)?),
         Err(e) => {
             warn(&e);
-            return Ok(plain()?);
+            return Ok(search(None)?);
         }
     };
     let game = match st.game(cram::ARCHIVE_TAG, env!("CARGO_PKG_VERSION")) {
         Ok(g) => g,
         Err(e) => {
             warn(&e);
-            return Ok(plain()?);
+            return Ok(search(None)?);
         }
     };
-    let s = cram::solve_with_threads(board, Play::Normal, moves, Some(&game), ctl);
+    let s = search(Some(&game));
     game.flush();
     if let Some(t) = game.trouble() {
         eprintln!("grundy: warning: the store of solved values: {t}");
@@ -194,21 +214,15 @@ fn cram_with_store(
     Ok(s?)
 }
 
+/// `search` without an archive: this build has no store.
 #[cfg(not(feature = "store"))]
-fn cram_with_store(
-    board: &grundy::game::families::cram::Board,
-    moves: bool,
+pub(crate) fn with_cram_store<T>(
+    _board: &grundy::game::families::cram::Board,
     _cap: Option<u64>,
-    ctl: &grundy::Control,
-) -> Result<Solution, CliError> {
-    use grundy::solve::cram;
-    Ok(cram::solve_with_threads(
-        board,
-        Play::Normal,
-        moves,
-        None,
-        ctl,
-    )?)
+    _ctl: &grundy::Control,
+    search: impl FnOnce(Option<&dyn grundy::solve::cram::Archive>) -> Result<T, grundy::Error>,
+) -> Result<T, CliError> {
+    Ok(search(None)?)
 }
 
 /// The solution of a board that is a heap game in disguise (normal play; see

@@ -31,6 +31,7 @@
 
 pub mod acyclic;
 pub mod checkpoint;
+pub mod cram;
 pub mod explore;
 pub mod game;
 pub mod graph;

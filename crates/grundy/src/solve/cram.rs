@@ -225,7 +225,7 @@ impl Shape<u128> {
     }
 
     /// The same shape in the word `B` (which must hold its box).
-    fn narrow<B: Bits>(&self) -> Shape<B> {
+    pub(crate) fn narrow<B: Bits>(&self) -> Shape<B> {
         Shape {
             bits: B::narrow(self.bits),
             w: self.w,
@@ -328,6 +328,44 @@ impl<B: Bits> Shape<B> {
     #[inline]
     fn vertical(&self) -> B {
         self.bits & self.bits.shr(self.width())
+    }
+
+    /// The cells left by each move, in the order the engine asks them before it sorts them
+    /// ([`Shape::each_after`]).
+    pub fn afters(&self) -> Vec<B> {
+        let mut out = Vec::with_capacity(self.moves() as usize);
+        self.each_after(|after| {
+            out.push(after);
+            true
+        });
+        out
+    }
+
+    /// Calls `f` with the cells left by each move until it returns `false` (then `false`):
+    /// vertical dominoes, then horizontal ones, each by lines (columns, then rows) from the
+    /// centre out, each line from the lowest bit up.
+    #[inline(always)]
+    fn each_after(&self, mut f: impl FnMut(B) -> bool) -> bool {
+        let (w, h, b) = (self.width(), self.h as usize, self.bits);
+        for (set, step, lines) in [(self.vertical(), w, w), (self.horizontal(), 1, h)] {
+            for k in 0..lines {
+                let line = centre_out(lines, k);
+                let mask = if step == w {
+                    B::first_col(w).shl(line)
+                } else {
+                    B::low(w).shl(line * w)
+                };
+                let mut s = set & mask;
+                while s != B::ZERO {
+                    let i = s.tz();
+                    s = s.clear_lowest();
+                    if !f(b & !B::bit(i) & !B::bit(i + step)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
     }
 
     /// The number of moves.
@@ -809,6 +847,13 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         Self::with_entries(ctl, table_bytes, Layout::for_keys(B::BITS))
     }
 
+    /// [`CramEngine::new`] with the table's entries laid out for the keys of a board whose box
+    /// has `cells` cells (the layout [`solve_with`] takes), so that boards of 65 to 104 cells
+    /// keep entries of two words.
+    pub fn for_cells(ctl: &'a Control<'c>, table_bytes: u64, cells: usize) -> Result<Self> {
+        Self::with_entries(ctl, table_bytes, Layout::for_keys(cells))
+    }
+
     /// [`CramEngine::new`] with the table's entries laid out as `layout` (which must hold the
     /// keys of the positions searched).
     fn with_entries(ctl: &'a Control<'c>, table_bytes: u64, layout: Layout) -> Result<Self> {
@@ -916,6 +961,15 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
 
     /// Whether a position has value 0 (a P-position).
     pub fn is_p(&mut self, s: &Shape<B>) -> Result<bool> {
+        Ok(self.value_in_set(s, 1)? == Some(0))
+    }
+
+    /// The value of a position (any set of cells, split here) if it lies in the set of nimbers
+    /// `q` (bit `k` for `*k`, values below 64), `None` if it does not; the answer may also be
+    /// the value when it lies outside `q`. This is the outcome search of `G + *k` for every
+    /// `k` of `q` at once: all parts but the largest are valued exactly, and the largest is
+    /// searched for the values that would make the sum lie in `q`.
+    pub fn value_in_set(&mut self, s: &Shape<B>, q: u64) -> Result<Option<u8>> {
         let start = self.arena.len();
         Shape::split(s.bits, s.width(), &mut self.scratch[0]);
         self.arena.extend_from_slice(self.scratch[0].as_slice());
@@ -925,9 +979,9 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             len: (self.arena.len() - start) as u32,
             after: s.bits,
         };
-        let answer = self.option_value_in(&e, s.width(), 1);
+        let answer = self.option_value_in(&e, s.width(), q);
         self.arena.truncate(start);
-        Ok(answer? == Some(0))
+        answer
     }
 
     /// The value of the part `q` if the table has it (counted as a lookup, and a hit when
@@ -1068,7 +1122,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// The table is read [`AHEAD`] options behind: the buckets of an option's parts are fetched
     /// into the cache while the next options are split.
     fn options(&mut self, c: &Shape<B>, p: &mut Candidates, r: u64, known: &mut u64) -> bool {
-        let (w, h) = (c.width(), c.h as usize);
+        let w = c.width();
         let first = self.pending.len();
         let mut index = 0u32;
         let mut cur = 0;
@@ -1076,39 +1130,29 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         // the buffer of its parts.
         let mut waiting = [(B::ZERO, 0u32, 0usize); AHEAD];
         let mut queued = 0;
-        for (set, step, lines) in [(c.vertical(), w, w), (c.horizontal(), 1, h)] {
-            for k in 0..lines {
-                let line = centre_out(lines, k);
-                let mask = if step == w {
-                    B::first_col(w).shl(line)
-                } else {
-                    B::low(w).shl(line * w)
-                };
-                let mut s = set & mask;
-                while s != B::ZERO {
-                    let i = s.tz();
-                    s = s.clear_lowest();
-                    let after = c.bits & !B::bit(i) & !B::bit(i + step);
-                    Shape::split(after, w, &mut self.scratch[cur]);
-                    for q in self.scratch[cur].as_slice() {
-                        if *q != Shape::DOMINO {
-                            self.table.prefetch(q.key());
-                        }
-                    }
-                    if queued == AHEAD {
-                        let (after, index, buffer) = waiting[0];
-                        if !self.settle(buffer, after, index, p, r, known) {
-                            return false;
-                        }
-                        waiting.copy_within(1.., 0);
-                        queued -= 1;
-                    }
-                    waiting[queued] = (after, index, cur);
-                    queued += 1;
-                    cur = (cur + 1) % (AHEAD + 1);
-                    index += 1;
+        let all = c.each_after(|after| {
+            Shape::split(after, w, &mut self.scratch[cur]);
+            for q in self.scratch[cur].as_slice() {
+                if *q != Shape::DOMINO {
+                    self.table.prefetch(q.key());
                 }
             }
+            if queued == AHEAD {
+                let (after, index, buffer) = waiting[0];
+                if !self.settle(buffer, after, index, p, r, known) {
+                    return false;
+                }
+                waiting.copy_within(1.., 0);
+                queued -= 1;
+            }
+            waiting[queued] = (after, index, cur);
+            queued += 1;
+            cur = (cur + 1) % (AHEAD + 1);
+            index += 1;
+            true
+        });
+        if !all {
+            return false;
         }
         for &(after, index, buffer) in &waiting[..queued] {
             if !self.settle(buffer, after, index, p, r, known) {
