@@ -20,11 +20,13 @@
 //! rounds).
 //!
 //! **The shared database.** Each rank's engine keeps its own table; the values of regions of
-//! [`ARCHIVE_MIN_CELLS`](crate::solve::cram::ARCHIVE_MIN_CELLS) cells or
-//! more that an engine computes are sent to every rank in the
-//! next exchange, and each engine reads them before searching such a region (as it reads the
-//! on-disk store in one process, through [`Archive`]). Rank 0 also reads and writes the on-disk
-//! store when it is given one, so the values found by every rank outlive the run.
+//! [`ARCHIVE_MIN_CELLS`](crate::solve::cram::ARCHIVE_MIN_CELLS) cells or more that an engine
+//! computes are sent to every rank in the next exchange, and each engine reads them before
+//! searching such a region (as it reads the on-disk store in one process, through
+//! [`Archive`]). They are held in an eighth of each rank's budget, reserved at the start; once
+//! it is full, no more are kept or sent (the answer does not depend on them). Rank 0 also reads
+//! and writes the on-disk store when it is given one, so the values found by every rank
+//! outlive the run.
 //!
 //! **The winning moves.** When the value `v` is not 0, the moves of the board (in the family's
 //! order) are shared out the same way, each rank asks whether the position after each of its
@@ -39,7 +41,6 @@
 
 use super::wire::{put, put_bytes, Read};
 use super::{Bsp, Comm};
-use crate::control::Reservation;
 use crate::error::{Error, LimitKind, Result};
 use crate::game::families::cram::{Board, Cram};
 use crate::game::Show;
@@ -68,6 +69,11 @@ pub struct CramWork {
 /// map's share of slots and control bytes.
 const RECEIVED_BYTES: u64 = 48;
 
+/// The share of a rank's budget that holds the regions received from other ranks, reserved at
+/// the start: one part in `SHARED_PART` (the table takes half). Once it is full, further values
+/// are not kept (nor sent): the search stays right, only the sharing stops.
+const SHARED_PART: u64 = 8;
+
 /// The key of a region in the shared database ([`archive_key`]).
 type Key = [u8; 18];
 
@@ -79,6 +85,8 @@ struct Exchanged<'s> {
     fresh: Mutex<Vec<(Key, u8)>>,
     /// The on-disk store (rank 0 only).
     store: Option<&'s dyn Archive>,
+    /// The most values kept in `known`, and in `fresh`.
+    cap: usize,
 }
 
 impl Exchanged<'_> {
@@ -103,7 +111,10 @@ impl Archive for Exchanged<'_> {
 
     fn put(&self, key: &[u8], value: u64) {
         if let (Ok(k), Ok(v)) = (Key::try_from(key), u8::try_from(value)) {
-            lock(&self.fresh).push((k, v));
+            let mut fresh = lock(&self.fresh);
+            if fresh.len() < self.cap {
+                fresh.push((k, v));
+            }
         }
         if let Some(store) = self.store {
             store.put(key, value);
@@ -161,18 +172,22 @@ fn run<B: Bits, C: Comm + ?Sized>(
         known: Mutex::new(HashMap::new()),
         fresh: Mutex::new(Vec::new()),
         store,
+        cap: (ctl.memory().limit() / SHARED_PART / RECEIVED_BYTES) as usize,
     };
     let table = cram::table_bytes(
         ctl.memory().limit().saturating_sub(STACK_BYTES as u64),
         cells,
     );
     let engine = bsp.check(CramEngine::<B>::for_cells(ctl, table, cells))?;
+    let _shared = bsp.check(ctl.reserve(
+        shared.cap as u64 * RECEIVED_BYTES,
+        "the values of regions shared between ranks",
+    ))?;
     let mut ranks = Ranks {
         bsp,
         engine: engine.with_archive(Some(&shared)),
         shared: &shared,
         work: CramWork::default(),
-        held: Vec::new(),
     };
     let mut parts = Parts::new();
     Shape::split(shape.bits, shape.width(), &mut parts);
@@ -220,8 +235,6 @@ struct Ranks<'r, 'a, B, C: Comm + ?Sized> {
     engine: CramEngine<'r, 'a, B>,
     shared: &'r Exchanged<'r>,
     work: CramWork,
-    /// The budget held for the values received.
-    held: Vec<Reservation>,
 }
 
 /// An option of a region: the cells after the move, and how hard it is to search.
@@ -342,15 +355,13 @@ impl<B: Bits, C: Comm + ?Sized> Ranks<'_, '_, B, C> {
                 all.push((i, v));
             }
             let n = r.get()?;
-            self.held.push(self.bsp.control().reserve(
-                n.saturating_mul(RECEIVED_BYTES),
-                "the values of regions received from other ranks",
-            )?);
             let mut known = lock(&self.shared.known);
             for _ in 0..n {
                 let key: Key = r.get_bytes()?.try_into().map_err(|_| malformed())?;
                 let v = u8::try_from(r.get()?).map_err(|_| malformed())?;
-                known.insert(key, v);
+                if known.len() < self.shared.cap || known.contains_key(&key) {
+                    known.insert(key, v);
+                }
                 if let Some(store) = self.shared.store {
                     store.put(&key, u64::from(v));
                 }
@@ -531,6 +542,24 @@ mod tests {
         let (again, work) = with_moves(&b, 2, Some(&memo), false);
         assert_eq!(again.value, first.value);
         assert_eq!((again.stats.positions, work.rounds), (0, 0));
+    }
+
+    /// The values kept for other ranks stop at the share of the budget: the rest are dropped,
+    /// never an error.
+    #[test]
+    fn the_shared_values_stop_at_their_share() {
+        let shared = Exchanged {
+            known: Mutex::new(HashMap::new()),
+            fresh: Mutex::new(Vec::new()),
+            store: None,
+            cap: 2,
+        };
+        for i in 0..5u8 {
+            let mut key = [0u8; 18];
+            key[2] = i;
+            shared.put(&key, u64::from(i));
+        }
+        assert_eq!(lock(&shared.fresh).len(), 2);
     }
 
     /// A budget too small for a rank's table stops every rank with the memory limit.
