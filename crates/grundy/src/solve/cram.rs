@@ -330,8 +330,9 @@ impl<B: Bits> Shape<B> {
         self.bits & self.bits.shr(self.width())
     }
 
-    /// The cells left by each move, in the order the engine asks them before it sorts them
-    /// ([`Shape::each_after`]).
+    /// The cells left by each move, in the order the engine asks them before it sorts them:
+    /// vertical dominoes, then horizontal ones, each by lines (columns, then rows) from the
+    /// centre out, each line from the lowest bit up.
     pub fn afters(&self) -> Vec<B> {
         let mut out = Vec::with_capacity(self.moves() as usize);
         self.each_after(|after| {
