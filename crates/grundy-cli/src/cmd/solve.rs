@@ -24,7 +24,8 @@ use std::io::Write;
     A long Cram search uses every core (RAYON_NUM_THREADS=1 keeps one thread):\n  \
     grundy solve cram:7x7 --memory 16G -v  # the table takes half of --memory\n\n\
     On a cluster (a build with the `mpi` feature), over the ranks of an MPI job:\n  \
-    mpirun -np 64 grundy solve cram:5x7 --distributed --checkpoint ckpt/\n\n\
+    mpirun -np 64 grundy solve cram:6x9 --distributed   # Cram by components\n  \
+    mpirun -np 64 grundy solve chomp:9x9 --distributed --checkpoint ckpt/\n\n\
     GAME is one of: chomp:A,B,C (row lengths, bottom row first, non-increasing), chomp:RxC, \
     cram:RxC, cram:ROWS (rows separated by /, '.' free, '#' blocked), node-kayles:path:N, \
     node-kayles:cycle:N, node-kayles:grid:RxC, node-kayles:FILE, wythoff:A,B, rules:PATH.\n\n\
@@ -43,12 +44,14 @@ pub struct SolveArgs {
     /// Print one JSON document `{"game", "outcome", "value", "winning_moves", "stats"}`.
     #[arg(long)]
     pub(crate) json: bool,
-    /// Print positions searched, table hits and time on stderr.
+    /// Print positions searched, table hits, time and threads on stderr.
     #[arg(short, long)]
     pub(crate) verbose: bool,
-    /// Solve over the ranks of an MPI job (run under mpirun or srun): every position reachable
-    /// from the start is explored and settled, each by the rank owning it; rank 0 prints the
-    /// answer, the same as without this flag. --memory is the budget of each rank.
+    /// Solve over the ranks of an MPI job (run under mpirun or srun); rank 0 prints the answer,
+    /// the same as without this flag, and --memory is the budget of each rank. A Cram board in
+    /// normal play is searched by components (every rank runs the Cram engine on its share of
+    /// the options, and values of large regions cross ranks); other games, misère play and
+    /// --checkpoint explore and settle every reachable position, each on the rank owning it.
     #[arg(long)]
     pub(crate) distributed: bool,
     /// With --distributed: after each round of the exploration, save what it added in DIR (a
