@@ -60,7 +60,7 @@ for b in "$@"; do
         bz=$(printf '%s\n' "${busiest[@]}" | median)
         [ -z "$base" ] && base=$c
         ratio=$(awk -v a="$c" -v b="$base" 'BEGIN {printf "%.2f", a / b}')
-        name=$([ "$k" = one ] && echo "one process" || echo "$k ranks")
+        case $k in one) name="one process" ;; 1) name="1 rank" ;; *) name="$k ranks" ;; esac
         echo "| cram:$b | ${value#value } | $name | $w | $c | $bz | $positions | $ratio |"
     done
 done
