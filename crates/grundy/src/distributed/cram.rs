@@ -41,12 +41,11 @@
 
 use super::wire::{put, put_bytes, Read};
 use super::{Bsp, Comm};
-use crate::error::{Error, LimitKind, Result};
+use crate::error::{Error, Result};
 use crate::game::families::cram::{Board, Cram};
 use crate::game::Show;
 use crate::solve::cram::{self, archive_key, Archive, Bits, CramEngine, Parts, Shape, STACK_BYTES};
 use crate::solve::search::{Solution, Stats, WinningMove};
-use crate::solve::Outcome;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -219,14 +218,7 @@ fn run<B: Bits, C: Comm + ?Sized>(
         threads: u32::try_from(bsp.size()).unwrap_or(u32::MAX),
         ..Stats::default()
     };
-    let solution = Solution {
-        outcome: if v == 0 { Outcome::P } else { Outcome::N },
-        value: Some(u64::from(v)),
-        winning_moves,
-        stats,
-        seconds: start.elapsed().as_secs_f64(),
-    };
-    Ok((solution, work))
+    Ok((cram::solution(v, winning_moves, stats, start), work))
 }
 
 /// One rank's side of the search: its engine, the shared values, and its counters.
@@ -293,11 +285,7 @@ impl<B: Bits, C: Comm + ?Sized> Ranks<'_, '_, B, C> {
                 return Ok(k);
             }
         }
-        Err(Error::limit(
-            LimitKind::Fixed,
-            "a Cram region of value 64 or more",
-            "the engine keeps nimbers below 64",
-        ))
+        Err(cram::too_large_value())
     }
 
     /// The winning moves of `board`, on rank 0 (collective).
@@ -430,6 +418,7 @@ mod tests {
     use super::*;
     use crate::control::{Control, MemoryBudget};
     use crate::distributed::threads;
+    use crate::error::LimitKind;
     use crate::game::families::reference_value;
     use crate::solve::Play;
     use proptest::prelude::*;

@@ -769,7 +769,7 @@ pub struct CramEngine<'a, 'c, B = u128> {
 }
 
 /// The error for a region whose value does not fit the engine's 64-bit sets of nimbers.
-fn too_large_value() -> Error {
+pub(crate) fn too_large_value() -> Error {
     Error::limit(
         LimitKind::Fixed,
         "a Cram region of Grundy value 64 or more (the dedicated engine keeps nimbers below 64)",
@@ -1558,7 +1558,12 @@ fn winning_moves<B: Bits>(
     Ok(winning_moves)
 }
 
-fn solution(v: u8, winning_moves: Vec<WinningMove>, stats: Stats, start: Instant) -> Solution {
+pub(crate) fn solution(
+    v: u8,
+    winning_moves: Vec<WinningMove>,
+    stats: Stats,
+    start: Instant,
+) -> Solution {
     Solution {
         outcome: if v == 0 { Outcome::P } else { Outcome::N },
         value: Some(u64::from(v)),
