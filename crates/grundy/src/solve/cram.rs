@@ -694,6 +694,15 @@ pub trait Archive: Sync {
     fn min_cells(&self) -> u32 {
         ARCHIVE_MIN_CELLS
     }
+
+    /// Whether values reach this archive from elsewhere while the engine searches (from other
+    /// ranks of a distributed search). If not, a region is looked up only while the table
+    /// holds nothing about it: a search that leaves what a region's value is not in the table
+    /// began by asking the archive, which can only have learned the region's value since from
+    /// this engine, and then the table has the value too.
+    fn fed_from_elsewhere(&self) -> bool {
+        false
+    }
 }
 
 /// The fewest cells of a region whose value goes to the [`Archive`]: smaller regions are
@@ -913,9 +922,12 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     }
 
     /// The value of `c` from the archive, if it is large enough to be there and is; it goes
-    /// to the table too.
-    fn archived(&mut self, c: &Shape<B>) -> Option<u8> {
-        let a = self.archive.filter(|a| c.cells() >= a.min_cells())?;
+    /// to the table too. `told` is whether the table holds what the value of `c` is not (see
+    /// [`Archive::fed_from_elsewhere`]).
+    fn archived(&mut self, c: &Shape<B>, told: bool) -> Option<u8> {
+        let a = self
+            .archive
+            .filter(|a| c.cells() >= a.min_cells() && (!told || a.fed_from_elsewhere()))?;
         let v = u8::try_from(a.get(&archive_key(c))?)
             .ok()
             .filter(|&v| v < 64)?;
@@ -1089,7 +1101,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             self.store(c, 0)?;
             return Ok(Some(0));
         }
-        if let Some(v) = self.archived(c) {
+        if let Some(v) = self.archived(c, excluded != 0) {
             return Ok(Some(v));
         }
         let (pending, arena) = (self.pending.len(), self.arena.len());
@@ -1303,7 +1315,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             self.store(c, 0)?;
             return Ok(0);
         }
-        if let Some(v) = self.archived(c) {
+        if let Some(v) = self.archived(c, excluded != 0) {
             return Ok(v);
         }
         let (first, arena) = (self.pending.len(), self.arena.len());
