@@ -46,6 +46,28 @@ fn a_second_run_reads_the_values_of_the_first() {
     assert!(!String::from_utf8_lossy(&second.stderr).contains("warning"));
 }
 
+/// A board of 48 free cells or more reads the keys of the store into its filter before its
+/// search asks about a region: the values of the first run still come back. The board is a 4×7
+/// and a 4×5 side by side, apart (3 ⊕ 2 = 1).
+#[test]
+fn a_large_board_reads_the_values_of_the_first_run_through_its_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = "cram:.......#...../.......#...../.......#...../.......#.....";
+    let first = grundy(dir.path(), &[board, "-v"]).assert().success();
+    let first = first.get_output();
+    assert_eq!(String::from_utf8_lossy(&first.stdout), "N\nvalue 1\n");
+    let second = grundy(dir.path(), &[board, "-v"]).assert().success();
+    let second = second.get_output();
+    assert_eq!(String::from_utf8_lossy(&second.stdout), "N\nvalue 1\n");
+    assert!(
+        positions(&second.stderr) < positions(&first.stderr) / 4,
+        "{} then {}",
+        positions(&first.stderr),
+        positions(&second.stderr)
+    );
+    assert!(!String::from_utf8_lossy(&second.stderr).contains("warning"));
+}
+
 #[test]
 fn no_cache_leaves_no_store() {
     let dir = tempfile::tempdir().unwrap();

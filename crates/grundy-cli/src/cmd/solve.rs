@@ -180,14 +180,14 @@ pub(crate) fn with_cram_store<T>(
     };
     // Only regions of ARCHIVE_MIN_CELLS cells or more are stored; boards beyond the engine go
     // to the generic search, which keeps no values.
-    let large =
-        cram::Shape::from_board(board).is_some_and(|s| s.cells() >= cram::ARCHIVE_MIN_CELLS);
+    let cells = cram::Shape::from_board(board).map_or(0, |s| s.cells());
+    let large = cells >= cram::ARCHIVE_MIN_CELLS;
     let Some(path) = store::default_path().filter(|_| large) else {
         return Ok(search(None)?);
     };
     // The database's pages in memory, from the budget: a budget too small for them goes
     // without the store.
-    let Ok(_pages) = ctl.reserve(store::MEMORY_BYTES, "the store of solved values") else {
+    let Ok(_pages) = ctl.reserve(store::memory_bytes(cap), "the store of solved values") else {
         return Ok(search(None)?);
     };
     let warn = |e: &dyn std::fmt::Display| {
@@ -202,13 +202,16 @@ pub(crate) fn with_cram_store<T>(
             return Ok(search(None)?);
         }
     };
-    let game = match st.game(cram::ARCHIVE_TAG, env!("CARGO_PKG_VERSION")) {
+    let mut game = match st.game(cram::ARCHIVE_TAG, env!("CARGO_PKG_VERSION")) {
         Ok(g) => g,
         Err(e) => {
             warn(&e);
             return Ok(search(None)?);
         }
     };
+    if cells >= INDEX_MIN_CELLS {
+        game.index_when_asked();
+    }
     let s = search(Some(&game));
     game.flush();
     if let Some(t) = game.trouble() {
@@ -216,6 +219,15 @@ pub(crate) fn with_cram_store<T>(
     }
     Ok(s?)
 }
+
+/// The fewest free cells of a board whose search reads the keys the store holds before it
+/// asks about a region
+/// ([`GameStore::index_when_asked`](grundy::solve::store::GameStore::index_when_asked)):
+/// such a search asks about regions for minutes, and a pass over the keys (seconds for a file
+/// of a gigabyte) costs less than looking up in the file every region it has not seen; the
+/// search of a smaller board looks them up.
+#[cfg(feature = "store")]
+const INDEX_MIN_CELLS: u32 = 48;
 
 /// `search` without an archive: this build has no store.
 #[cfg(not(feature = "store"))]

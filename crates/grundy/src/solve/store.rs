@@ -24,13 +24,23 @@
 //!
 //! The file grows up to a cap in bytes: once its size reaches it, new values are no longer
 //! written (the ones written stay readable).
+//!
+//! Looking up a key that is not there walks the database's tree like one that is, and most
+//! keys a search asks about are new: on a run from an empty store, that walk cost a fifth of
+//! a Cram search. So a [`GameStore`] asks the file only about the keys it may hold: every key
+//! when the file held values of the game as it was opened, else only the keys the run has
+//! recorded itself. These are remembered in a Bloom filter of [`filter_bytes`]`(cap)` bytes,
+//! which may answer "recorded" for a key that was not (a lookup for nothing, about one key in
+//! a hundred while the file is under its cap) but never "not recorded" for one that was, so no
+//! value written is missed.
 
+use fastbloom::AtomicBloomFilter;
 use redb::{Database, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
 use std::cell::Cell;
 use std::mem::ManuallyDrop;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, Once};
 
 thread_local! {
@@ -76,12 +86,42 @@ pub const DEFAULT_CAP_BYTES: u64 = 1 << 30;
 /// The database's cache of pages in memory.
 const CACHE_BYTES: usize = 16 << 20;
 
-/// The memory an open store may take: its cache of pages, the values waiting to be written
-/// and the database's own structures. A caller reserves it from its budget.
-pub const MEMORY_BYTES: u64 = 2 * CACHE_BYTES as u64;
+/// The memory an open store of cap `cap` may take: its cache of pages, the values waiting to
+/// be written, the database's own structures and the filter of the keys a run records (one
+/// game at a time). A caller reserves it from its budget.
+pub fn memory_bytes(cap: u64) -> u64 {
+    2 * CACHE_BYTES as u64 + filter_bytes(cap)
+}
+
+/// The bytes of the filter of the keys a run records in a store of cap `cap`: a sixty-fourth
+/// of the cap (about ten bits a record, a record taking about 80 bytes of the file: a Cram key
+/// of 33 bytes, 16 of value and checksum, and the tree's share), from 64 KiB to 1 GiB.
+pub fn filter_bytes(cap: u64) -> u64 {
+    (cap / 64).clamp(1 << 16, 1 << 30)
+}
+
+/// The bytes a record takes in the file, about: what the filter is sized for.
+const RECORD_BYTES: u64 = 80;
+
+/// An empty filter of the keys a run records in a store of cap `cap`, on huge pages where the
+/// system has them: a lookup reads one word at a place the key's hash picks, and with pages
+/// of 4 KiB that read missed the TLB as well as the cache.
+fn filter(cap: u64) -> AtomicBloomFilter {
+    let words = (filter_bytes(cap) / 8) as usize;
+    let mut bits: Vec<u64> = Vec::with_capacity(words);
+    crate::solve::table::advise_huge_pages(bits.as_mut_ptr().cast(), words * 8);
+    bits.resize(words, 0);
+    let hashes = fastbloom::optimal_hashes(words * 64, (cap / RECORD_BYTES).max(1) as usize);
+    AtomicBloomFilter::from_vec(bits).hashes(hashes)
+}
 
 /// Values buffered by [`GameStore::put`] before they are written in one transaction.
 const BATCH: usize = 4096;
+
+/// One batch in this many is committed durably (synced to the disk), and the last one of a
+/// run: a sync cost as much as writing the batch, and a run stopped by a crash or a signal
+/// loses at most the values of this many batches.
+const DURABLE_EVERY: u32 = 16;
 
 const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 const VALUES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("values");
@@ -337,11 +377,29 @@ impl Store {
             }
             tx.commit().map_err(|e| err(&e))?;
         }
+        let held = same && {
+            let tx = self.db.begin_read().map_err(|e| err(&e))?;
+            let values = tx.open_table(VALUES).map_err(|e| err(&e))?;
+            let lo = record_key(tag.as_bytes(), &[]);
+            let first = values
+                .range::<&[u8]>(lo.as_slice()..)
+                .map_err(|e| err(&e))?
+                .next()
+                .transpose()
+                .map_err(|e| err(&e))?;
+            first.is_some_and(|(k, _)| k.value().starts_with(&lo))
+        };
+        let written = filter(self.cap);
         Ok(GameStore {
             store: self,
             tag: tag.as_bytes().to_vec(),
             pending: Mutex::new(Vec::new()),
             bad: AtomicBool::new(false),
+            held: AtomicBool::new(held),
+            index: None,
+            written,
+            lookups: AtomicU64::new(0),
+            batches: AtomicU32::new(0),
         })
     }
 
@@ -358,12 +416,80 @@ pub struct GameStore<'s> {
     pending: Mutex<Vec<(Vec<u8>, u64)>>,
     /// Whether a record failed its checksum.
     bad: AtomicBool,
+    /// Whether every key is looked up: the file held values of this game when it was opened,
+    /// and they are not indexed in `written`.
+    held: AtomicBool,
+    /// Whether the first lookup indexes the values held ([`GameStore::index_when_asked`]),
+    /// and once it has, how many keys it read.
+    index: Option<std::sync::OnceLock<u64>>,
+    /// The keys recorded by [`put`](GameStore::put) (see the module documentation).
+    written: AtomicBloomFilter,
+    /// The lookups that went to the file.
+    lookups: AtomicU64,
+    /// The full batches written.
+    batches: AtomicU32,
 }
 
 impl GameStore<'_> {
-    /// The value stored under `key`, if there is one whose checksum holds.
+    /// The value stored under `key`, if there is one whose checksum holds. A key recorded by
+    /// [`put`](GameStore::put) is there once it is written (by a full batch or
+    /// [`flush`](GameStore::flush)) and the file is under its cap.
     pub fn get(&self, key: &[u8]) -> Option<u64> {
+        if let Some(index) = &self.index {
+            index.get_or_init(|| self.read_index());
+        }
+        if !self.held.load(Ordering::Relaxed) && !self.written.contains(key) {
+            return None;
+        }
+        self.lookups.fetch_add(1, Ordering::Relaxed);
         self.store.with_db(|db| self.read(db, key)).flatten()
+    }
+
+    /// Has the first call of [`get`](GameStore::get) read the keys of the values the file
+    /// holds for this game into the filter of the keys recorded, so that from then on only
+    /// keys the file holds (and about one in a hundred others) are looked up in it, as on a
+    /// file without values of the game. That is one pass over the records, worth it before a
+    /// search that asks about many regions; a search that asks about none does not pay it. A
+    /// database error leaves every key looked up, and is reported by
+    /// [`trouble`](GameStore::trouble).
+    pub fn index_when_asked(&mut self) {
+        if self.held.load(Ordering::Relaxed) {
+            self.index = Some(std::sync::OnceLock::new());
+        }
+    }
+
+    /// How many keys the index read, if it has.
+    pub fn indexed(&self) -> Option<u64> {
+        self.index.as_ref()?.get().copied()
+    }
+
+    /// The pass of [`index_when_asked`](GameStore::index_when_asked): the keys read.
+    fn read_index(&self) -> u64 {
+        let lo = record_key(&self.tag, &[]);
+        let read = self.store.with_db(|db| {
+            let tx = db.begin_read()?;
+            let values = tx.open_table(VALUES)?;
+            let mut n = 0u64;
+            for rec in values.range::<&[u8]>(lo.as_slice()..)? {
+                let (k, _) = rec?;
+                let Some(key) = k.value().strip_prefix(lo.as_slice()) else {
+                    break;
+                };
+                self.written.insert(key);
+                n += 1;
+            }
+            Ok(n)
+        });
+        if let Some(n) = read {
+            self.held.store(false, Ordering::Relaxed);
+            return n;
+        }
+        0
+    }
+
+    /// How many calls of [`get`](GameStore::get) looked in the file.
+    pub fn lookups(&self) -> u64 {
+        self.lookups.load(Ordering::Relaxed)
     }
 
     fn read(&self, db: &Database, key: &[u8]) -> Result<Option<u64>, redb::Error> {
@@ -389,12 +515,14 @@ impl GameStore<'_> {
     /// Records `key → value`; the values are written in batches, and at the latest by
     /// [`flush`](GameStore::flush).
     pub fn put(&self, key: &[u8], value: u64) {
+        self.written.insert(key);
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         pending.push((key.to_vec(), value));
         if pending.len() >= BATCH {
             let batch = std::mem::take(&mut *pending);
             drop(pending);
-            self.write(batch);
+            let n = self.batches.fetch_add(1, Ordering::Relaxed) + 1;
+            self.write(batch, n.is_multiple_of(DURABLE_EVERY));
         }
     }
 
@@ -402,16 +530,23 @@ impl GameStore<'_> {
     pub fn flush(&self) {
         let batch = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
         if !batch.is_empty() {
-            self.write(batch);
+            self.write(batch, true);
         }
     }
 
-    fn write(&self, batch: Vec<(Vec<u8>, u64)>) {
+    /// Writes `batch` in one transaction, on the disk before this returns if `durable` (else
+    /// with the next durable commit; a crash before it loses the batch, never the file).
+    fn write(&self, batch: Vec<(Vec<u8>, u64)>, durable: bool) {
         if self.store.full() {
             return;
         }
         self.store.with_db(|db| {
-            let tx = db.begin_write()?;
+            let mut tx = db.begin_write()?;
+            if !durable {
+                // Refused only around persistent savepoints, which the store has none of; the
+                // commit is then durable, which costs time and nothing else.
+                let _ = tx.set_durability(redb::Durability::None);
+            }
             {
                 let mut values = tx.open_table(VALUES)?;
                 for (key, value) in &batch {
@@ -492,6 +627,60 @@ mod tests {
         g.put(b"k", 1);
         g.flush();
         assert_eq!(g.get(b"k"), None);
+    }
+
+    /// On a file without values of the game, only keys the run recorded are looked up (a few
+    /// others as the filter's false positives); every value recorded and written comes back,
+    /// in this run and the next, where every key is looked up.
+    #[test]
+    fn only_keys_that_may_be_there_are_looked_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.redb");
+        let key = |i: u32| i.to_le_bytes();
+        {
+            let s = Store::open(&path, DEFAULT_CAP_BYTES).unwrap();
+            s.game("chomp", "e").unwrap().put(b"other game", 9);
+            let g = s.game("cram", "e").unwrap();
+            assert!(!g.held.load(Ordering::Relaxed));
+            for i in 0..5000 {
+                assert_eq!(g.get(&key(i)), None);
+            }
+            assert!(g.lookups() < 100, "{} lookups", g.lookups());
+            for i in 0..1000 {
+                g.put(&key(i), u64::from(i % 7));
+            }
+            g.flush();
+            let before = g.lookups();
+            for i in 0..1000 {
+                assert_eq!(g.get(&key(i)), Some(u64::from(i % 7)));
+            }
+            assert_eq!(g.lookups() - before, 1000);
+            for i in 1000..5000 {
+                assert_eq!(g.get(&key(i)), None);
+            }
+            assert!(g.lookups() - before < 1100, "{} lookups", g.lookups());
+        }
+        let s = Store::open(&path, DEFAULT_CAP_BYTES).unwrap();
+        let g = s.game("cram", "e").unwrap();
+        assert!(g.held.load(Ordering::Relaxed));
+        assert_eq!(g.get(&key(999)), Some(999 % 7));
+        assert_eq!(g.get(&key(1000)), None);
+        assert_eq!(g.lookups(), 2);
+        drop(g);
+        // Once indexed, only the keys the file holds are looked up.
+        let mut g = s.game("cram", "e").unwrap();
+        g.index_when_asked();
+        assert_eq!(g.indexed(), None);
+        assert_eq!(g.get(&key(0)), Some(0));
+        assert_eq!(g.indexed(), Some(1000));
+        assert!(!g.held.load(Ordering::Relaxed));
+        for i in 0..5000 {
+            assert_eq!(g.get(&key(i)), (i < 1000).then_some(u64::from(i % 7)));
+        }
+        assert!(g.lookups() < 1100, "{} lookups", g.lookups());
+        drop(g);
+        // A game whose values were cleared for another engine holds none.
+        assert!(!s.game("cram", "f").unwrap().held.load(Ordering::Relaxed));
     }
 
     #[test]

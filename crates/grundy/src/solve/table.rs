@@ -542,7 +542,7 @@ pub(crate) fn xor_set(set: u128, x: u8) -> u128 {
 
 /// Asks the kernel to back the `bytes` bytes at `start` (reserved, not yet touched) with huge
 /// pages (see the module documentation); only the whole pages inside the range are advised.
-fn advise_huge_pages(start: *mut u8, bytes: usize) {
+pub(crate) fn advise_huge_pages(start: *mut u8, bytes: usize) {
     #[cfg(target_os = "linux")]
     {
         const PAGE: usize = 4096;
