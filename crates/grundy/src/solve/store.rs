@@ -111,7 +111,9 @@ fn filter(cap: u64) -> AtomicBloomFilter {
     let mut bits: Vec<u64> = Vec::with_capacity(words);
     crate::solve::table::advise_huge_pages(bits.as_mut_ptr().cast(), words * 8);
     bits.resize(words, 0);
-    let hashes = fastbloom::optimal_hashes(words * 64, (cap / RECORD_BYTES).max(1) as usize);
+    // Seven at most: the optimum for ten bits a record, and a small cap (a filter of at least
+    // 64 KiB for a few records) would otherwise ask for thousands a key.
+    let hashes = fastbloom::optimal_hashes(words * 64, (cap / RECORD_BYTES).max(1) as usize).min(7);
     AtomicBloomFilter::from_vec(bits).hashes(hashes)
 }
 
@@ -681,6 +683,19 @@ mod tests {
         drop(g);
         // A game whose values were cleared for another engine holds none.
         assert!(!s.game("cram", "f").unwrap().held.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn the_filter_takes_few_hashes_whatever_the_cap() {
+        for cap in [1, 1 << 10, 1 << 20, DEFAULT_CAP_BYTES, 8 << 30] {
+            let f = filter(cap);
+            assert!(
+                (1..=7).contains(&f.num_hashes()),
+                "{cap}: {}",
+                f.num_hashes()
+            );
+            assert_eq!(f.num_bits() as u64, filter_bytes(cap) * 8);
+        }
     }
 
     #[test]
