@@ -261,7 +261,7 @@ mod with_mpi {
         let cap = crate::cmd::solve::cache_cap(args)?;
         let c0 = cpu_seconds();
         let (s, work) = if bsp.rank() == 0 {
-            crate::cmd::solve::with_cram_store(board, cap, bsp.control(), |store| {
+            crate::cmd::solve::with_cram_store(board, cap, args.verbose, bsp.control(), |store| {
                 grundy::distributed::cram::solve(bsp, board, args.moves, store)
             })?
         } else {

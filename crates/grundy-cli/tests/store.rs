@@ -65,7 +65,23 @@ fn a_large_board_reads_the_values_of_the_first_run_through_its_index() {
         positions(&first.stderr),
         positions(&second.stderr)
     );
-    assert!(!String::from_utf8_lossy(&second.stderr).contains("warning"));
+    let (first, second) = (
+        String::from_utf8_lossy(&first.stderr),
+        String::from_utf8_lossy(&second.stderr),
+    );
+    assert!(!second.contains("warning"));
+    // -v says what the store gave and took: nothing read and every value recorded on the
+    // first run; on the second, the keys indexed and values read.
+    assert!(first.contains("store: 0 read, "), "{first}");
+    assert!(!first.contains("indexed"), "{first}");
+    let read: u64 = second
+        .split("store: ")
+        .nth(1)
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no store line in {second}"));
+    assert!(read > 0, "{second}");
+    assert!(second.contains("keys indexed first"), "{second}");
 }
 
 #[test]

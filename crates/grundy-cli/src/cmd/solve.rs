@@ -93,7 +93,7 @@ pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
     let cap = cache_cap(&args)?;
     let s = match &loaded {
         grundy::game::families::Loaded::Cram(b) if !args.misere => {
-            cram_with_store(b, args.moves, cap, &ctl)?
+            cram_with_store(b, args.moves, cap, args.verbose, &ctl)?
         }
         _ => grundy::solve::solve_loaded(&loaded, play, args.moves, &ctl)?,
     };
@@ -155,10 +155,11 @@ fn cram_with_store(
     board: &grundy::game::families::cram::Board,
     moves: bool,
     cap: Option<u64>,
+    verbose: bool,
     ctl: &grundy::Control,
 ) -> Result<Solution, CliError> {
     use grundy::solve::cram;
-    with_cram_store(board, cap, ctl, |archive| {
+    with_cram_store(board, cap, verbose, ctl, |archive| {
         cram::solve_with_threads(board, Play::Normal, moves, archive, ctl)
     })
 }
@@ -166,11 +167,13 @@ fn cram_with_store(
 /// `search(archive)` with the store of solved Cram values of at most `cap` bytes as the
 /// archive when there is one (`None`: `--no-cache`), else with none: a store that cannot be
 /// opened or read is reported on stderr and left out (it can only save time). `search` is
-/// called once either way.
+/// called once either way. With `verbose`, a line on stderr says how many values the search
+/// read from the store and recorded in it.
 #[cfg(feature = "store")]
 pub(crate) fn with_cram_store<T>(
     board: &grundy::game::families::cram::Board,
     cap: Option<u64>,
+    verbose: bool,
     ctl: &grundy::Control,
     search: impl FnOnce(Option<&dyn grundy::solve::cram::Archive>) -> Result<T, grundy::Error>,
 ) -> Result<T, CliError> {
@@ -214,6 +217,17 @@ pub(crate) fn with_cram_store<T>(
     }
     let s = search(Some(&game));
     game.flush();
+    if verbose {
+        let indexed = game
+            .indexed()
+            .map_or(String::new(), |n| format!(", {n} keys indexed first"));
+        eprintln!(
+            "store: {} read, {} recorded{indexed} ({})",
+            game.found(),
+            game.recorded(),
+            st.path().display()
+        );
+    }
     if let Some(t) = game.trouble() {
         eprintln!("grundy: warning: the store of solved values: {t}");
     }
@@ -234,6 +248,7 @@ const INDEX_MIN_CELLS: u32 = 48;
 pub(crate) fn with_cram_store<T>(
     _board: &grundy::game::families::cram::Board,
     _cap: Option<u64>,
+    _verbose: bool,
     _ctl: &grundy::Control,
     search: impl FnOnce(Option<&dyn grundy::solve::cram::Archive>) -> Result<T, grundy::Error>,
 ) -> Result<T, CliError> {

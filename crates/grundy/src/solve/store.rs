@@ -401,6 +401,8 @@ impl Store {
             index: None,
             written,
             lookups: AtomicU64::new(0),
+            found: AtomicU64::new(0),
+            recorded: AtomicU64::new(0),
             batches: AtomicU32::new(0),
         })
     }
@@ -428,6 +430,10 @@ pub struct GameStore<'s> {
     written: AtomicBloomFilter,
     /// The lookups that went to the file.
     lookups: AtomicU64,
+    /// The lookups that found a value.
+    found: AtomicU64,
+    /// The values recorded by [`put`](GameStore::put).
+    recorded: AtomicU64,
     /// The full batches written.
     batches: AtomicU32,
 }
@@ -444,7 +450,22 @@ impl GameStore<'_> {
             return None;
         }
         self.lookups.fetch_add(1, Ordering::Relaxed);
-        self.store.with_db(|db| self.read(db, key)).flatten()
+        let v = self.store.with_db(|db| self.read(db, key)).flatten();
+        if v.is_some() {
+            self.found.fetch_add(1, Ordering::Relaxed);
+        }
+        v
+    }
+
+    /// How many calls of [`get`](GameStore::get) found a value.
+    pub fn found(&self) -> u64 {
+        self.found.load(Ordering::Relaxed)
+    }
+
+    /// How many values [`put`](GameStore::put) recorded (written unless the file reached its
+    /// cap).
+    pub fn recorded(&self) -> u64 {
+        self.recorded.load(Ordering::Relaxed)
     }
 
     /// Has the first call of [`get`](GameStore::get) read the keys of the values the file
@@ -518,6 +539,7 @@ impl GameStore<'_> {
     /// [`flush`](GameStore::flush).
     pub fn put(&self, key: &[u8], value: u64) {
         self.written.insert(key);
+        self.recorded.fetch_add(1, Ordering::Relaxed);
         let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         pending.push((key.to_vec(), value));
         if pending.len() >= BATCH {
@@ -667,7 +689,7 @@ mod tests {
         assert!(g.held.load(Ordering::Relaxed));
         assert_eq!(g.get(&key(999)), Some(999 % 7));
         assert_eq!(g.get(&key(1000)), None);
-        assert_eq!(g.lookups(), 2);
+        assert_eq!((g.lookups(), g.found(), g.recorded()), (2, 1, 0));
         drop(g);
         // Once indexed, only the keys the file holds are looked up.
         let mut g = s.game("cram", "e").unwrap();
