@@ -95,9 +95,10 @@ pub fn memory_bytes(cap: u64) -> u64 {
 
 /// The bytes of the filter of the keys a run records in a store of cap `cap`: a sixty-fourth
 /// of the cap (about ten bits a record, a record taking about 80 bytes of the file: a Cram key
-/// of 33 bytes, 16 of value and checksum, and the tree's share), from 64 KiB to 1 GiB.
+/// of 33 bytes, 16 of value and checksum, and the tree's share), from 64 KiB to 256 MiB (ten
+/// bits for each of the records of a file of 16 GiB; a larger cap gives its records fewer).
 pub fn filter_bytes(cap: u64) -> u64 {
-    (cap / 64).clamp(1 << 16, 1 << 30)
+    (cap / 64).clamp(1 << 16, 1 << 28)
 }
 
 /// The bytes a record takes in the file, about: what the filter is sized for.
@@ -108,9 +109,10 @@ const RECORD_BYTES: u64 = 80;
 /// of 4 KiB that read missed the TLB as well as the cache.
 fn filter(cap: u64) -> AtomicBloomFilter {
     let words = (filter_bytes(cap) / 8) as usize;
-    let mut bits: Vec<u64> = Vec::with_capacity(words);
+    // Zeroed memory that nothing has touched yet (the allocator maps it fresh): its pages are
+    // taken as the filter fills, on huge pages if advised now.
+    let mut bits: Vec<u64> = vec![0; words];
     crate::solve::table::advise_huge_pages(bits.as_mut_ptr().cast(), words * 8);
-    bits.resize(words, 0);
     // Seven at most: the optimum for ten bits a record, and a small cap (a filter of at least
     // 64 KiB for a few records) would otherwise ask for thousands a key.
     let hashes = fastbloom::optimal_hashes(words * 64, (cap / RECORD_BYTES).max(1) as usize).min(7);
@@ -709,7 +711,7 @@ mod tests {
 
     #[test]
     fn the_filter_takes_few_hashes_whatever_the_cap() {
-        for cap in [1, 1 << 10, 1 << 20, DEFAULT_CAP_BYTES, 8 << 30] {
+        for cap in [1, 1 << 10, 1 << 20, DEFAULT_CAP_BYTES, 8 << 30, u64::MAX] {
             let f = filter(cap);
             assert!(
                 (1..=7).contains(&f.num_hashes()),
