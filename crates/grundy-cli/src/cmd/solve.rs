@@ -44,7 +44,8 @@ pub struct SolveArgs {
     /// Print one JSON document `{"game", "outcome", "value", "winning_moves", "stats"}`.
     #[arg(long)]
     pub(crate) json: bool,
-    /// Print positions searched, table hits, time and threads on stderr.
+    /// Print positions searched, table hits, time and threads on stderr, and what a Cram search
+    /// read from the store of solved values and recorded in it.
     #[arg(short, long)]
     pub(crate) verbose: bool,
     /// Solve over the ranks of an MPI job (run under mpirun or srun); rank 0 prints the answer,
