@@ -488,3 +488,41 @@ fn the_archive_gets_exact_values_of_large_regions() {
     assert_eq!(engines(2, &b, Some(&memo)).value, Some(2));
     assert!(memo.hits.load(std::sync::atomic::Ordering::Relaxed) > 0);
 }
+
+/// An archive that counts how often each key is asked about, and says whether values reach it
+/// from elsewhere.
+struct Asked {
+    fed: bool,
+    asked: std::sync::Mutex<HashMap<Vec<u8>, u32>>,
+}
+
+impl Archive for Asked {
+    fn get(&self, key: &[u8]) -> Option<u64> {
+        *self.asked.lock().unwrap().entry(key.to_vec()).or_default() += 1;
+        None
+    }
+    fn put(&self, _key: &[u8], _value: u64) {}
+    fn fed_from_elsewhere(&self) -> bool {
+        self.fed
+    }
+}
+
+/// An archive that only this engine tells is asked about each region once (its table, large
+/// enough to keep every entry, remembers what it learnt since); one fed from elsewhere is asked
+/// again when a region is searched again. The values are the published ones either way.
+#[test]
+fn an_archive_only_this_engine_feeds_is_asked_about_each_region_once() {
+    let b = Board::empty(4, 7).unwrap();
+    let most = |fed| {
+        let a = Asked {
+            fed,
+            asked: Default::default(),
+        };
+        assert_eq!(one_engine(&b, Some(&a)).value, Some(3));
+        let asked = a.asked.into_inner().unwrap();
+        assert!(asked.len() > 10, "{} regions asked about", asked.len());
+        asked.into_values().max().unwrap()
+    };
+    assert_eq!(most(false), 1);
+    assert!(most(true) > 1);
+}
