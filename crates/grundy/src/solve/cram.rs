@@ -427,14 +427,55 @@ impl<B: Bits> Shape<B> {
     }
 
     /// The image under `(r, c) ↦ (c, r)`: a `w × h` shape.
+    ///
+    /// A row or a column at a time, by multiplication: a product `x · Σⱼ 2^{eⱼ}` is the sum of
+    /// the shifted copies `x ≪ eⱼ`, and when no two pairs (bit of `x`, term `j`) land on the
+    /// same bit there is no carry, so the product is the union of the copies and a mask keeps
+    /// the wanted ones.
+    ///
+    /// * `h ≤ w`, by columns. Column `c` holds the bits `k·w` (`k < h`) of `x = (b ≫ c) ∧ F_w`
+    ///   (`F_w`: column 0). With `M = Σ_{j<h} 2^{(h−1−j)·w + j}`, bit `k·w` and term `j` land on
+    ///   `(k + h − 1 − j)·w + j`; as `j < h ≤ w`, that bit names `(k, j)` alone, and `j = k`
+    ///   lands on `(h − 1)·w + k`. So `(x · M ≫ (h − 1)·w) ∧ (2^h − 1)` is the column as a row
+    ///   of `h` bits: row `c` of the image.
+    /// * `h > w`, by rows. Row `r` is `x = (b ≫ r·w) ∧ (2^w − 1)`; its bit `c` goes to `c·h`.
+    ///   With `M = Σ_{j<w} 2^{j·(h−1)}`, bit `c` and term `j` land on `c + j·(h − 1)`; two pairs
+    ///   land on one bit only if `c₁ − c₂ = (j₂ − j₁)(h − 1)`, impossible for `|c₁ − c₂| < w ≤
+    ///   h − 1` unless both are equal; `j = c` lands on `c·h`. So `(x · M) ∧ Σ_{c<w} 2^{c·h}`,
+    ///   shifted by `r`, is the row's part of the image.
+    ///
+    /// Every bit the mask keeps lies below `h·w ≤` the word's width, so products are taken
+    /// modulo the word.
     pub fn transpose(&self) -> Shape<B> {
         let (h, w) = (self.h as usize, self.width());
+        let b = self.bits;
         let mut out = B::ZERO;
-        let mut b = self.bits;
-        while b != B::ZERO {
-            let i = b.tz();
-            b = b.clear_lowest();
-            out |= B::bit((i % w) * h + i / w);
+        if h <= w {
+            let col = B::first_col(w) & B::low(h * w);
+            let mut m = B::ZERO;
+            for j in 0..h {
+                m |= B::bit((h - 1 - j) * w + j);
+            }
+            let row = B::low(h);
+            for c in 0..w {
+                let x = b.shr(c) & col;
+                if x != B::ZERO {
+                    out |= (x.mul(m).shr((h - 1) * w) & row).shl(c * h);
+                }
+            }
+        } else {
+            let mut m = B::ZERO;
+            for j in 0..w {
+                m |= B::bit(j * (h - 1));
+            }
+            let spread = B::first_col(h) & B::low(h * w);
+            let row = B::low(w);
+            for r in 0..h {
+                let x = b.shr(r * w) & row;
+                if x != B::ZERO {
+                    out |= (x.mul(m) & spread).shl(r);
+                }
+            }
         }
         Shape {
             bits: out,

@@ -54,6 +54,8 @@ pub trait Bits:
     fn shr(self, n: usize) -> Self;
     /// `self + o`, modulo the word.
     fn add(self, o: Self) -> Self;
+    /// `self · o`, modulo the word.
+    fn mul(self, o: Self) -> Self;
     /// Set bits.
     fn ones(self) -> u32;
     /// Trailing zeros.
@@ -103,6 +105,10 @@ macro_rules! impl_bits {
             #[inline]
             fn add(self, o: Self) -> Self {
                 self.wrapping_add(o)
+            }
+            #[inline]
+            fn mul(self, o: Self) -> Self {
+                self.wrapping_mul(o)
             }
             #[inline]
             fn ones(self) -> u32 {

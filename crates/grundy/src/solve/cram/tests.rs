@@ -131,6 +131,55 @@ fn shape() -> impl Strategy<Value = Shape> {
         })
 }
 
+/// The transpose by multiplication is the map `(r, c) ↦ (c, r)` cell by cell, on every box of
+/// at most 128 cells, in words of both widths: each cell alone, the full box (where every
+/// product term is present, so a carry would show) and boxes three cells in four free.
+#[test]
+fn transpose_by_multiplication_moves_each_cell() {
+    fn by_cells(bits: u128, h: usize, w: usize) -> u128 {
+        let mut out = 0;
+        for r in 0..h {
+            for c in 0..w {
+                if bits >> (r * w + c) & 1 == 1 {
+                    out |= 1 << (c * h + r);
+                }
+            }
+        }
+        out
+    }
+    let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        u128::from(rng) << 64 | u128::from(rng.rotate_left(29))
+    };
+    for h in 1..=128usize {
+        for w in 1..=128 / h {
+            let n = h * w;
+            let mut cases: Vec<u128> = (0..n).map(|i| 1 << i).collect();
+            cases.push(low(n));
+            for _ in 0..8 {
+                cases.push(next() & next() & low(n) | next() & low(n));
+            }
+            for bits in cases {
+                let s = Shape {
+                    bits,
+                    w: w as u8,
+                    h: h as u8,
+                };
+                let t = s.transpose();
+                assert_eq!((t.h as usize, t.width()), (w, h));
+                assert_eq!(t.bits, by_cells(bits, h, w), "{h}x{w} {bits:#x}");
+                if n <= 64 {
+                    let t64 = s.narrow::<u64>().transpose();
+                    assert_eq!(u128::from(t64.bits), t.bits, "{h}x{w} {bits:#x} in u64");
+                }
+            }
+        }
+    }
+}
+
 /// The row of a bit without a division is the quotient, for every bit and width.
 #[test]
 fn rows_without_division_are_quotients() {
