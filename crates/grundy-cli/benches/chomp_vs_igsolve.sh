@@ -46,7 +46,7 @@ run() {
     fi
     local v s
     v=$(printf '%s\n' "$out" | sed -n 's/^value \([0-9]*\)$/\1/p; s/^Nimber of initial position: \([0-9]*\)$/\1/p' | head -1)
-    s=$(printf '%s\n' "$out" | sed -n 's/.*, time \([0-9.]*\) s$/\1/p; s/^Calculation time: \([0-9.]*\)\(ns\|µs\|ms\|s\)$/\1 \2/p' | head -1 |
+    s=$(printf '%s\n' "$out" | sed -n 's/.*, time \([0-9.]*\) s\(, .*\)\{0,1\}$/\1/p; s/^Calculation time: \([0-9.]*\)\(ns\|µs\|ms\|s\)$/\1 \2/p' | head -1 |
         awk '{u=$2; x=$1; if(u=="ns")x/=1e9; else if(u=="µs")x/=1e6; else if(u=="ms")x/=1e3; printf "%.6f\n", x}')
     echo "$v $(echo "$t1 - $t0" | bc) $(awk '{printf "%.3f\n", $1 + $2}' "$cpu") ${s:-timeout}"
     rm -f "$cpu"

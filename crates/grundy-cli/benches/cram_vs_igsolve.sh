@@ -26,26 +26,7 @@ if [ $# -eq 0 ]; then
     set -- 3x11 3x12 3x13 3x14 4x9 4x10 5x6 5x7 5x8 6x6
 fi
 
-# Runs a command and writes "USER SYSTEM" seconds of its process tree to the file $1: from
-# getrusage (microseconds; the difference around the run, as a python3 started by a shim
-# inherits the usage of the shim's own children) through python3 when it is there, else from
-# /usr/bin/time (which counts hundredths, too coarse for the smallest boards).
-cpu_time() {
-    local file=$1
-    shift
-    if command -v python3 >/dev/null; then
-        python3 -c '
-import resource, subprocess, sys
-before = resource.getrusage(resource.RUSAGE_CHILDREN)
-rc = subprocess.call(sys.argv[2:])
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-user, system = r.ru_utime - before.ru_utime, r.ru_stime - before.ru_stime
-open(sys.argv[1], "w").write("%.6f %.6f\n" % (user, system))
-sys.exit(rc)' "$file" "$@"
-    else
-        /usr/bin/time -f "%U %S" -o "$file" "$@"
-    fi
-}
+. "$(dirname "$0")/cpu_time.sh"
 
 # Prints "VALUE SECONDS SEARCH" for one run of a command (SEARCH: the search time the program
 # reports, in seconds) CPU (user + system seconds of the process), or "- timeout - -".
@@ -66,7 +47,7 @@ run() {
     rm -f "$cpu"
     local v s
     v=$(printf '%s\n' "$out" | sed -n 's/^value \([0-9]*\)$/\1/p; s/^Nimber of initial position: \([0-9]*\)$/\1/p' | head -1)
-    s=$(printf '%s\n' "$out" | sed -n 's/.*, time \([0-9.]*\) s$/\1/p; s/^Calculation time: \([0-9.]*\)\(ns\|µs\|ms\|s\)$/\1 \2/p' | head -1 |
+    s=$(printf '%s\n' "$out" | sed -n 's/.*, time \([0-9.]*\) s\(, .*\)\{0,1\}$/\1/p; s/^Calculation time: \([0-9.]*\)\(ns\|µs\|ms\|s\)$/\1 \2/p' | head -1 |
         awk '{u=$2; x=$1; if(u=="ns")x/=1e9; else if(u=="µs")x/=1e6; else if(u=="ms")x/=1e3; printf "%.6f\n", x}')
     echo "$v $(echo "$end - $start" | bc) ${s:-timeout} $c"
 }

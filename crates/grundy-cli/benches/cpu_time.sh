@@ -1,0 +1,22 @@
+# Sourced by the peer benchmarks: `cpu_time FILE COMMAND...`.
+
+# Runs a command and writes "USER SYSTEM" seconds of its process tree to the file $1: from
+# getrusage (microseconds; the difference around the run, as a python3 started by a shim
+# inherits the usage of the shim's own children) through python3 when it is there, else from
+# /usr/bin/time (which counts hundredths, too coarse for the smallest boards).
+cpu_time() {
+    local file=$1
+    shift
+    if command -v python3 >/dev/null; then
+        python3 -c '
+import resource, subprocess, sys
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
+rc = subprocess.call(sys.argv[2:])
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+user, system = r.ru_utime - before.ru_utime, r.ru_stime - before.ru_stime
+open(sys.argv[1], "w").write("%.6f %.6f\n" % (user, system))
+sys.exit(rc)' "$file" "$@"
+    else
+        /usr/bin/time -f "%U %S" -o "$file" "$@"
+    fi
+}
