@@ -85,8 +85,14 @@
 //! earlier `P`, and `g(G) = x ∉ R` or `g(G) > max R`). Options whose parts are all in the table
 //! are settled first, while they are generated (the enhanced transposition cutoff), and the
 //! search stops as soon as `P ∩ R = ∅`; the others are asked easiest first (the least sum of
-//! the squares of their unknown parts' cells), the moves generated from the central column out
-//! (vertical dominoes) and then from the central row out (horizontal ones).
+//! the squares of their unknown parts' cells). Options of equal sums are asked in the order of
+//! their moves, generated from the central column out (vertical dominoes) and then from the
+//! central row out (horizontal ones); in a region of at most three rows and fewer than
+//! [`NARROW_ORDER_CELLS`] cells, the option whose unknown parts have fewer moves first. That
+//! tie-break is measured, not derived: on boards of three rows it cuts the positions searched
+//! (3×11: 2,811 against 4,303; 3×12: 4,751 against 5,567) and the time by 9–45% on 3×10 to
+//! 3×13, while for taller or larger regions the order of generation searches fewer (on 4×9 the
+//! moves first searched 7% more positions).
 //!
 //! An option that is a sum `D₁ + … + Dᵣ` has `g = g(D₁) ⊕ … ⊕ g(Dᵣ)`: the values of all parts
 //! but the largest unknown one are computed, and the largest is asked about `Q ⊕ x`, the set
@@ -794,6 +800,10 @@ struct Pending<B> {
     after: B,
 }
 
+/// The regions of at most three rows whose options of equal cost are asked fewer moves first
+/// have fewer cells than this (see the module documentation).
+pub const NARROW_ORDER_CELLS: u32 = 34;
+
 /// The engine: a transposition table and counters, kept from one question to the next.
 pub struct CramEngine<'a, 'c, B = u128> {
     ctl: &'a Control<'c>,
@@ -811,6 +821,10 @@ pub struct CramEngine<'a, 'c, B = u128> {
     stop: Option<&'a std::sync::atomic::AtomicBool>,
     /// The order of the options of the board's own regions (see [`parallel`]).
     root_order: parallel::RootOrder,
+    /// Whether the options being generated are of a region of at most three rows and fewer
+    /// than [`NARROW_ORDER_CELLS`] cells, whose options of equal cost are ordered by their
+    /// moves: set by [`CramEngine::options`] for the options it settles.
+    narrow: bool,
     /// The buckets of its own table at which the engine stops, so that its table is shared
     /// with engines on other threads (see [`parallel`]).
     share_from: Option<usize>,
@@ -950,6 +964,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             archive: None,
             stop: None,
             root_order: parallel::RootOrder::Usual,
+            narrow: false,
             share_from: None,
             busy: None,
         })
@@ -1177,6 +1192,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// into the cache while the next options are split.
     fn options(&mut self, c: &Shape<B>, p: &mut Candidates, r: u64, known: &mut u64) -> bool {
         let w = c.width();
+        self.narrow = c.h <= 3 && c.cells() < NARROW_ORDER_CELLS;
         let first = self.pending.len();
         let mut index = 0u32;
         let mut cur = 0;
@@ -1218,8 +1234,9 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     }
 
     /// Settles the option `after` (the `index`-th generated) from the parts in
-    /// `self.scratch[buffer]` if they are all in the table, or pushes it on `self.pending`;
-    /// `false` once `p` and `r` are disjoint.
+    /// `self.scratch[buffer]` if they are all in the table, or pushes it on `self.pending` under
+    /// its key (the sum of its unknown parts' cells squared, then, in a narrow region, the sum
+    /// of their moves, then `index`); `false` once `p` and `r` are disjoint.
     fn settle(
         &mut self,
         buffer: usize,
@@ -1239,7 +1256,11 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             match Self::known(&self.table, &mut self.stats, q) {
                 Some(v) => x ^= v,
                 None => {
-                    cost += q.cells() * q.cells();
+                    cost += if self.narrow {
+                        q.cells() * q.cells() * 64 + q.moves().min(63)
+                    } else {
+                        q.cells() * q.cells()
+                    };
                     if room {
                         self.arena.push(*q);
                     }
