@@ -90,7 +90,7 @@
 //! central row out (horizontal ones); in a region of at most three rows and fewer than
 //! [`NARROW_ORDER_CELLS`] cells, the option whose unknown parts have fewer moves first. That
 //! tie-break is measured, not derived: on boards of three rows it cuts the positions searched
-//! (3×11: 2,811 against 4,303; 3×12: 4,751 against 5,567) and the time by 9–45% on 3×10 to
+//! (3×11: 2,937 against 4,303; 3×12: 4,813 against 5,567) and the time by 9–50% on 3×10 to
 //! 3×13, while for taller or larger regions the order of generation searches fewer (on 4×9 the
 //! moves first searched 7% more positions).
 //!
