@@ -26,7 +26,7 @@ if [ $# -eq 0 ]; then
     set -- 3x11 3x12 3x13 3x14 4x9 4x10 5x6 5x7 5x8 6x6
 fi
 
-. "$(dirname "$0")/cpu_time.sh"
+. "$(dirname "$0")/peer_bench.sh"
 
 # Prints "VALUE SECONDS SEARCH" for one run of a command (SEARCH: the search time the program
 # reports, in seconds) CPU (user + system seconds of the process), or "- timeout - -".
@@ -52,21 +52,9 @@ run() {
     echo "$v $(echo "$end - $start" | bc) ${s:-timeout} $c"
 }
 
-# The median of the numbers on stdin ("timeout" if any run timed out).
-median() {
-    sort -g | awk '{a[NR]=$1} /timeout/{t=1} END{if(t){print "timeout"} else if(NR%2){printf "%.3f\n",a[(NR+1)/2]} else {printf "%.3f\n",(a[NR/2]+a[NR/2+1])/2}}'
-}
 
 echo "| board | value (grundy) | value (igsolve) | grundy s (median of $RUNS) | igsolve s (median of $RUNS) | grundy / igsolve | grundy search s | igsolve search s | search ratio | grundy CPU s | igsolve CPU s | CPU ratio |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-# $1 / $2, or "-" when either timed out or the divisor rounds to 0.
-ratio() {
-    if [ "$1" = timeout ] || [ "$2" = timeout ] || [ "$(echo "$2 == 0" | bc)" = 1 ]; then
-        echo -
-    else
-        echo "scale=2; $1 / $2" | bc
-    fi
-}
 for b in "$@"; do
     r=${b%x*}
     c=${b#*x}

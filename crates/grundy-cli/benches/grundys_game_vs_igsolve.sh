@@ -26,7 +26,7 @@ if [ $# -eq 0 ]; then
     set -- 1000 5000 20000 50000
 fi
 
-. "$(dirname "$0")/cpu_time.sh"
+. "$(dirname "$0")/peer_bench.sh"
 
 # Prints "VALUE CPU" for one run of a command (CPU: user + system seconds), or "- timeout".
 run() {
@@ -44,19 +44,7 @@ run() {
     rm -f "$cpu"
 }
 
-# The median of the numbers on stdin ("timeout" if any run timed out).
-median() {
-    sort -g | awk '{a[NR]=$1} /timeout/{t=1} END{if(t){print "timeout"} else if(NR%2){printf "%.4f\n",a[(NR+1)/2]} else {printf "%.4f\n",(a[NR/2]+a[NR/2+1])/2}}'
-}
 
-# $1 / $2, or "-" when either timed out or the divisor is 0.
-ratio() {
-    if [ "$1" = timeout ] || [ "$2" = timeout ] || [ "$(echo "$2 == 0" | bc)" = 1 ]; then
-        echo -
-    else
-        echo "scale=4; $1 / $2" | bc
-    fi
-}
 
 status=0
 echo "| heap N | G(N) (grundy) | G(N) (igsolve) | grundy CPU s (median of $RUNS) | igsolve CPU s (median of $RUNS) | grundy / igsolve |"
@@ -73,8 +61,8 @@ for n in "$@"; do
         echo "VALUES DIFFER on heap $n: grundy $gv, igsolve $iv" >&2
         status=1
     fi
-    gm=$(printf '%s\n' "${gc[@]}" | median)
-    im=$(printf '%s\n' "${ic[@]}" | median)
-    echo "| $n | $gv | $iv | $gm | $im | $(ratio "$gm" "$im") |"
+    gm=$(printf '%s\n' "${gc[@]}" | median 4)
+    im=$(printf '%s\n' "${ic[@]}" | median 4)
+    echo "| $n | $gv | $iv | $gm | $im | $(ratio "$gm" "$im" 4) |"
 done
 exit $status

@@ -1,4 +1,5 @@
-# Sourced by the peer benchmarks: `cpu_time FILE COMMAND...`.
+# Sourced by the peer benchmarks: `cpu_time FILE COMMAND...`, `median [DIGITS]` and
+# `ratio A B [SCALE]`.
 
 # Runs a command and writes "USER SYSTEM" seconds of its process tree to the file $1: from
 # getrusage (microseconds; the difference around the run, as a python3 started by a shim
@@ -18,5 +19,20 @@ open(sys.argv[1], "w").write("%.6f %.6f\n" % (user, system))
 sys.exit(rc)' "$file" "$@"
     else
         /usr/bin/time -f "%U %S" -o "$file" "$@"
+    fi
+}
+
+# The median of the numbers on stdin, with DIGITS decimals (default 3); "timeout" if any run
+# timed out.
+median() {
+    sort -g | awk -v d="${1:-3}" '{a[NR]=$1} /timeout/{t=1} END{f="%." d "f\n"; if(t){print "timeout"} else if(NR%2){printf f,a[(NR+1)/2]} else {printf f,(a[NR/2]+a[NR/2+1])/2}}'
+}
+
+# $1 / $2 with SCALE decimals (default 2), or "-" when either timed out or the divisor is 0.
+ratio() {
+    if [ "$1" = timeout ] || [ "$2" = timeout ] || [ "$(echo "$2 == 0" | bc)" = 1 ]; then
+        echo -
+    else
+        echo "scale=${3:-2}; $1 / $2" | bc
     fi
 }
