@@ -6,6 +6,7 @@
 
 mod budget;
 mod checkpoint;
+mod cli;
 mod cmd;
 mod distributed;
 mod error;
@@ -16,6 +17,7 @@ mod progress;
 mod settings;
 
 use clap::{Parser, Subcommand};
+use cli::Later;
 use error::{CliError, Raise, RAISE_MEMORY};
 use grundy::LimitKind as K;
 use settings::Settings;
@@ -54,7 +56,7 @@ enum Command {
                       grundy nimber solve 1 1        # 2 and 3\n  \
                       printf '1\\n8 9\\n' | grundy nimber product"
     )]
-    Nimber(cmd::nimber::NimberCommand),
+    Nimber(Later<cmd::nimber::NimberCommand>),
     /// Game graphs from files: outcomes, remoteness, generalized Sprague-Grundy values, DOT.
     #[command(
         subcommand,
@@ -62,22 +64,22 @@ enum Command {
                       grundy graph solve game.txt --json\n  \
                       grundy graph dot game.txt | dot -Tsvg > game.svg"
     )]
-    Graph(cmd::graph::GraphCommand),
+    Graph(Later<cmd::graph::GraphCommand>),
     /// The Grundy values G(0) ... G(N-1) of a heap game, on one line.
-    Seq(cmd::seq::SeqArgs),
+    Seq(Later<cmd::seq::SeqArgs>),
     /// Outcome and every winning move of a sum of heaps (normal or misère play).
-    Position(cmd::position::PositionArgs),
+    Position(Later<cmd::position::PositionArgs>),
     /// The pattern of a heap game: its period (proved where a theorem applies), saltus, runs and
     /// self-similar rules.
-    Analyze(cmd::analyze::AnalyzeArgs),
+    Analyze(Later<cmd::analyze::AnalyzeArgs>),
     /// Grundy values G(N) of heaps of any size, through proved patterns.
-    Value(cmd::value::ValueArgs),
+    Value(Later<cmd::value::ValueArgs>),
     /// The misère quotient of a heap game over heaps up to N: presentation, order, P-portion,
     /// heap map, tame or wild, proved for all heaps or not.
-    Misere(cmd::misere::MisereArgs),
+    Misere(Later<cmd::misere::MisereArgs>),
     /// Count K-heap positions by nim-sum: how many K-tuples (or multisets) of heap sizes in
     /// [M, N] have Grundy values xoring to X.
-    Count(cmd::count::CountArgs),
+    Count(Later<cmd::count::CountArgs>),
     /// Ordinals and games with transfinite Grundy values (cascading nim, 1451F, 1149E, ...).
     #[command(
         subcommand,
@@ -85,13 +87,13 @@ enum Command {
                       grundy ordinal nim-mul w w             # w^2\n  \
                       grundy ordinal cascade 1,0 0,3         # w+3"
     )]
-    Ordinal(cmd::ordinal::OrdinalCommand),
+    Ordinal(Later<cmd::ordinal::OrdinalCommand>),
     /// Solve a game given by its rules (Chomp, Cram, Node-Kayles, Wythoff, a Rhai script):
     /// outcome, Grundy value, winning moves.
-    Solve(cmd::solve::SolveArgs),
+    Solve(Later<cmd::solve::SolveArgs>),
     /// Play a game of heaps against the engine in the terminal, with hints that explain the
     /// winning move.
-    Play(cmd::play::PlayArgs),
+    Play(Later<cmd::play::PlayArgs>),
     /// The web playground on 127.0.0.1: play against the engine with hints, plot sequences,
     /// draw game graphs.
     #[command(
@@ -101,11 +103,11 @@ enum Command {
                       in use is bad usage (exit status 2)."
     )]
     #[cfg(feature = "serve")]
-    Serve(ServeArgs),
+    Serve(Later<ServeArgs>),
     /// A shell completion script for grundy (bash, zsh, fish, elvish, powershell) on stdout.
-    Completions(cmd::completions::CompletionsArgs),
+    Completions(Later<cmd::completions::CompletionsArgs>),
     /// Manual pages (roff) for grundy and every subcommand.
-    Manpage(cmd::manpage::ManpageArgs),
+    Manpage(Later<cmd::manpage::ManpageArgs>),
 }
 
 /// Arguments of `grundy serve`.
@@ -201,27 +203,31 @@ const ORDINAL_RAISE: Raise = &[(
 fn run(command: Command, settings: &Settings) -> Result<(), CliError> {
     let s = settings;
     match command {
-        Command::Nimber(c) => cmd::nimber::run(c, s),
-        Command::Graph(c) => cmd::graph::run(c, s).map_err(|e| e.raise_with(GRAPH_RAISE)),
-        Command::Seq(a) => cmd::seq::run(a, s).map_err(|e| e.raise_with(SEQ_RAISE)),
-        Command::Position(a) => {
+        Command::Nimber(Later(c)) => cmd::nimber::run(c, s),
+        Command::Graph(Later(c)) => cmd::graph::run(c, s).map_err(|e| e.raise_with(GRAPH_RAISE)),
+        Command::Seq(Later(a)) => cmd::seq::run(a, s).map_err(|e| e.raise_with(SEQ_RAISE)),
+        Command::Position(Later(a)) => {
             let raise = match a.misere() {
                 true => POSITION_MISERE_RAISE,
                 false => POSITION_RAISE,
             };
             cmd::position::run(a, s).map_err(|e| e.raise_with(raise))
         }
-        Command::Analyze(a) => cmd::analyze::run(a, s).map_err(|e| e.raise_with(ANALYZE_RAISE)),
-        Command::Value(a) => cmd::value::run(a, s).map_err(|e| e.raise_with(ANALYZE_RAISE)),
-        Command::Misere(a) => cmd::misere::run(a, s).map_err(|e| e.raise_with(MISERE_RAISE)),
-        Command::Count(c) => cmd::count::run(c, s).map_err(|e| e.raise_with(COUNT_RAISE)),
-        Command::Ordinal(c) => cmd::ordinal::run(c, s).map_err(|e| e.raise_with(ORDINAL_RAISE)),
-        Command::Solve(a) => cmd::solve::run(a, s).map_err(|e| e.raise_with(SOLVE_RAISE)),
-        Command::Completions(a) => cmd::completions::run(a),
-        Command::Manpage(a) => cmd::manpage::run(a),
-        Command::Play(a) => cmd::play::run(a, s),
+        Command::Analyze(Later(a)) => {
+            cmd::analyze::run(a, s).map_err(|e| e.raise_with(ANALYZE_RAISE))
+        }
+        Command::Value(Later(a)) => cmd::value::run(a, s).map_err(|e| e.raise_with(ANALYZE_RAISE)),
+        Command::Misere(Later(a)) => cmd::misere::run(a, s).map_err(|e| e.raise_with(MISERE_RAISE)),
+        Command::Count(Later(c)) => cmd::count::run(c, s).map_err(|e| e.raise_with(COUNT_RAISE)),
+        Command::Ordinal(Later(c)) => {
+            cmd::ordinal::run(c, s).map_err(|e| e.raise_with(ORDINAL_RAISE))
+        }
+        Command::Solve(Later(a)) => cmd::solve::run(a, s).map_err(|e| e.raise_with(SOLVE_RAISE)),
+        Command::Completions(Later(a)) => cmd::completions::run(a),
+        Command::Manpage(Later(a)) => cmd::manpage::run(a),
+        Command::Play(Later(a)) => cmd::play::run(a, s),
         #[cfg(feature = "serve")]
-        Command::Serve(a) => {
+        Command::Serve(Later(a)) => {
             grundy_cli::serve::run(a.port, s.memory().limit()).map_err(|e| match e.status {
                 2 => CliError::usage(e.message),
                 _ => CliError::Lib(grundy::Error::Internal(e.message)),
@@ -244,7 +250,7 @@ fn suggest_subcommand(mut e: clap::Error) -> clap::Error {
     };
     let given = given.clone();
     // The level of the tree the name was given at: follow the known subcommands before it.
-    let mut level = <Cli as clap::CommandFactory>::command();
+    let mut level = cli::whole();
     for arg in std::env::args_os().skip(1) {
         let Some(arg) = arg.to_str() else { break };
         if arg == given {

@@ -3,7 +3,7 @@
 
 use crate::error::CliError;
 use crate::output::stdout;
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 use std::io::Write;
 
@@ -24,7 +24,7 @@ pub struct CompletionsArgs {
 /// first: `clap_complete::generate` panics when its writer fails, and a reader that goes away
 /// (`grundy completions bash | head -1`) makes stdout fail, which ends the command quietly.
 pub fn run(args: CompletionsArgs) -> Result<(), CliError> {
-    let mut command = crate::Cli::command();
+    let mut command = crate::cli::whole();
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "grundy", &mut script);
     let mut out = stdout();

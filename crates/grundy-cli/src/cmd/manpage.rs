@@ -3,7 +3,7 @@
 
 use crate::error::CliError;
 use crate::output::stdout;
-use clap::{Args, CommandFactory};
+use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -21,7 +21,7 @@ pub struct ManpageArgs {
 
 /// Runs `grundy manpage`.
 pub fn run(args: ManpageArgs) -> Result<(), CliError> {
-    let command = crate::Cli::command();
+    let command = crate::cli::whole();
     match args.dir {
         Some(dir) => {
             if !dir.is_dir() {
