@@ -84,6 +84,27 @@ fn a_large_board_reads_the_values_of_the_first_run_through_its_index() {
     assert!(second.contains("keys indexed first"), "{second}");
 }
 
+/// A board settled without searching a region of 24 cells (4×10 and 6×6, even × even: the
+/// second player mirrors) neither opens nor creates the store, and `-v` says so.
+#[test]
+fn a_board_settled_without_search_leaves_the_store_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    for board in ["cram:4x10", "cram:6x6"] {
+        grundy(dir.path(), &[board, "-v"])
+            .assert()
+            .success()
+            .stdout("P\nvalue 0\n")
+            .stderr(contains("store: not opened"));
+    }
+    assert!(!dir.path().join("grundy").exists());
+    // A board that searches opens it.
+    grundy(dir.path(), &["cram:4x7", "-v"])
+        .assert()
+        .success()
+        .stderr(contains("store: 0 read, "));
+    assert!(dir.path().join("grundy").join("values.redb").exists());
+}
+
 #[test]
 fn no_cache_leaves_no_store() {
     let dir = tempfile::tempdir().unwrap();

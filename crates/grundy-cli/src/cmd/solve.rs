@@ -10,6 +10,8 @@ use grundy::solve::search::{Solution, SolutionDocument};
 use grundy::solve::Play;
 use grundy::Error;
 use std::io::Write;
+#[cfg(feature = "store")]
+use std::sync::OnceLock;
 
 /// Arguments of `grundy solve`.
 #[derive(Args, Debug)]
@@ -167,9 +169,12 @@ fn cram_with_store(
 
 /// `search(archive)` with the store of solved Cram values of at most `cap` bytes as the
 /// archive when there is one (`None`: `--no-cache`), else with none: a store that cannot be
-/// opened or read is reported on stderr and left out (it can only save time). `search` is
-/// called once either way. With `verbose`, a line on stderr says how many values the search
-/// read from the store and recorded in it.
+/// opened or read is reported on stderr and left out (it can only save time). The store is
+/// opened when the search first asks it about a region, so that a board settled without
+/// searching a region of [`ARCHIVE_MIN_CELLS`](grundy::solve::cram::ARCHIVE_MIN_CELLS) cells
+/// (an even × even board, a small one) neither opens nor creates the file. `search` is called
+/// once either way. With `verbose`, a line on stderr says how many values the search read from
+/// the store and recorded in it, or that it asked none.
 #[cfg(feature = "store")]
 pub(crate) fn with_cram_store<T>(
     board: &grundy::game::families::cram::Board,
@@ -189,50 +194,125 @@ pub(crate) fn with_cram_store<T>(
     let Some(path) = store::default_path().filter(|_| large) else {
         return Ok(search(None)?);
     };
-    // The database's pages in memory, from the budget: a budget too small for them goes
-    // without the store.
-    let Ok(_pages) = ctl.reserve(store::memory_bytes(cap), "the store of solved values") else {
-        return Ok(search(None)?);
+    let opened = OnceLock::new();
+    let lazy = LazyStore {
+        path,
+        cap,
+        index: cells >= INDEX_MIN_CELLS,
+        budget: ctl.memory().clone(),
+        opened: &opened,
+        game: OnceLock::new(),
     };
-    let warn = |e: &dyn std::fmt::Display| {
-        eprintln!("grundy: warning: the store of solved values is not used: {e}")
-    };
-    let st = match store::Store::open(&path, cap) {
-        Ok(st) => st,
-        // Another run has it open: this one goes without it.
-        Err(store::StoreError::Busy { .. }) => return Ok(search(None)?),
-        Err(e) => {
-            warn(&e);
-            return Ok(search(None)?);
-        }
-    };
-    let mut game = match st.game(cram::ARCHIVE_TAG, env!("CARGO_PKG_VERSION")) {
-        Ok(g) => g,
-        Err(e) => {
-            warn(&e);
-            return Ok(search(None)?);
-        }
-    };
-    if cells >= INDEX_MIN_CELLS {
-        game.index_when_asked();
+    let s = search(Some(&lazy));
+    let game = lazy.game.get().and_then(Option::as_ref);
+    if let Some(game) = game {
+        game.flush();
     }
-    let s = search(Some(&game));
-    game.flush();
     if verbose {
-        let indexed = game
-            .indexed()
-            .map_or(String::new(), |n| format!(", {n} keys indexed first"));
-        eprintln!(
-            "store: {} read, {} recorded{indexed} ({})",
-            game.found(),
-            game.recorded(),
-            st.path().display()
-        );
+        match (game, opened.get().and_then(Option::as_ref)) {
+            (Some(game), Some((st, _))) => {
+                let indexed = game
+                    .indexed()
+                    .map_or(String::new(), |n| format!(", {n} keys indexed first"));
+                eprintln!(
+                    "store: {} read, {} recorded{indexed} ({})",
+                    game.found(),
+                    game.recorded(),
+                    st.path().display()
+                );
+            }
+            _ if lazy.game.get().is_none() => {
+                eprintln!(
+                    "store: not opened (no region of {} cells or more was searched)",
+                    grundy::solve::cram::ARCHIVE_MIN_CELLS
+                )
+            }
+            _ => {}
+        }
     }
-    if let Some(t) = game.trouble() {
+    if let Some(t) = game.and_then(|g| g.trouble()) {
         eprintln!("grundy: warning: the store of solved values: {t}");
     }
     Ok(s?)
+}
+
+/// The store of solved Cram values as an [`Archive`](grundy::solve::cram::Archive) that opens
+/// the file at the first question; a store that cannot be used (the budget too small for its
+/// pages, another run holding it, a damaged file) answers nothing and records nothing.
+#[cfg(feature = "store")]
+struct LazyStore<'a> {
+    path: std::path::PathBuf,
+    cap: u64,
+    /// Whether to read the file's keys before the first lookup
+    /// ([`GameStore::index_when_asked`](grundy::solve::store::GameStore::index_when_asked)).
+    index: bool,
+    /// The budget the store's pages are reserved from.
+    budget: grundy::control::MemoryBudget,
+    /// The open store with the budget's reservation for its pages, once asked for (`None`:
+    /// it cannot be used).
+    opened: &'a OnceLock<Option<(grundy::solve::store::Store, grundy::control::Reservation)>>,
+    /// This engine's values in it, once asked for.
+    game: OnceLock<Option<grundy::solve::store::GameStore<'a>>>,
+}
+
+#[cfg(feature = "store")]
+impl<'a> LazyStore<'a> {
+    /// The engine's values in the store, opening it on the first call.
+    fn game(&self) -> Option<&grundy::solve::store::GameStore<'a>> {
+        use grundy::solve::{cram, store};
+        let warn = |e: &dyn std::fmt::Display| {
+            eprintln!("grundy: warning: the store of solved values is not used: {e}")
+        };
+        self.game
+            .get_or_init(|| {
+                let opened: &'a _ = self.opened;
+                let (st, _) = opened
+                    .get_or_init(|| {
+                        // The database's pages in memory, from the budget: a budget too small
+                        // for them goes without the store.
+                        let pages = self
+                            .budget
+                            .reserve(store::memory_bytes(self.cap), "the store of solved values")
+                            .ok()?;
+                        match store::Store::open(&self.path, self.cap) {
+                            Ok(st) => Some((st, pages)),
+                            // Another run has it open: this one goes without it.
+                            Err(store::StoreError::Busy { .. }) => None,
+                            Err(e) => {
+                                warn(&e);
+                                None
+                            }
+                        }
+                    })
+                    .as_ref()?;
+                match st.game(cram::ARCHIVE_TAG, env!("CARGO_PKG_VERSION")) {
+                    Ok(mut g) => {
+                        if self.index {
+                            g.index_when_asked();
+                        }
+                        Some(g)
+                    }
+                    Err(e) => {
+                        warn(&e);
+                        None
+                    }
+                }
+            })
+            .as_ref()
+    }
+}
+
+#[cfg(feature = "store")]
+impl grundy::solve::cram::Archive for LazyStore<'_> {
+    fn get(&self, key: &[u8]) -> Option<u64> {
+        self.game()?.get(key)
+    }
+
+    fn put(&self, key: &[u8], value: u64) {
+        if let Some(g) = self.game() {
+            g.put(key, value);
+        }
+    }
 }
 
 /// The fewest free cells of a board whose search reads the keys the store holds before it

@@ -120,11 +120,14 @@ pub(super) fn engines<B: Bits>(shape: &Shape<B>) -> usize {
         // The cores, or fewer if `RAYON_NUM_THREADS` says so, read without starting rayon's
         // pool (the engines run on threads of their own, and a pool of the size a malformed
         // variable asks for is never built).
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        crate::control::thread_setting()
-            .ok()
-            .flatten()
-            .map_or(cores, |n| n.min(cores))
+        // The cores are counted only when more than one thread may search: counting reads
+        // the process's control groups, several system calls at the start of every run.
+        let cores = || std::thread::available_parallelism().map_or(1, |n| n.get());
+        match crate::control::thread_setting().ok().flatten() {
+            Some(n) if n <= 1 => 1,
+            Some(n) => n.min(cores()),
+            None => cores(),
+        }
     }
     #[cfg(not(feature = "parallel"))]
     {
