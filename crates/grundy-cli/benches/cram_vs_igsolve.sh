@@ -34,7 +34,7 @@ run() {
     local out start end cpu
     cpu=$(mktemp)
     start=$(date +%s.%N)
-    out=$(cpu_time "$cpu" timeout "$TIMEOUT" "$@" 2>&1)
+    out=$(cpu_time_limited "$cpu" "$TIMEOUT" "$@" 2>&1)
     local rc=$?
     end=$(date +%s.%N)
     if [ $rc -ne 0 ]; then
@@ -43,7 +43,7 @@ run() {
         return
     fi
     local c
-    c=$(tail -1 "$cpu" | awk '{printf "%.3f\n", $1 + $2}')
+    c=$(tail -1 "$cpu" | awk '{printf "%.6f\n", $1 + $2}')
     rm -f "$cpu"
     local v s
     v=$(printf '%s\n' "$out" | sed -n 's/^value \([0-9]*\)$/\1/p; s/^Nimber of initial position: \([0-9]*\)$/\1/p' | head -1)
@@ -69,8 +69,8 @@ for b in "$@"; do
     im=$(printf '%s\n' "${it[@]}" | median)
     gsm=$(printf '%s\n' "${gs[@]}" | median)
     ism=$(printf '%s\n' "${is[@]}" | median)
-    gcm=$(printf '%s\n' "${gc[@]}" | median)
-    icm=$(printf '%s\n' "${ic[@]}" | median)
+    gcm=$(printf '%s\n' "${gc[@]}" | median 4)
+    icm=$(printf '%s\n' "${ic[@]}" | median 4)
     [ "$gv" != - ] && [ "$iv" != - ] && [ "$gv" != "$iv" ] && echo "VALUES DIFFER on $b" >&2
     echo "| cram:$b | $gv | $iv | $gm | $im | $(ratio "$gm" "$im") | $gsm | $ism | $(ratio "$gsm" "$ism") | $gcm | $icm | $(ratio "$gcm" "$icm") |"
 done

@@ -32,7 +32,7 @@ fi
 run() {
     local out cpu
     cpu=$(mktemp)
-    out=$(cpu_time "$cpu" timeout "$TIMEOUT" "$@" 2>&1)
+    out=$(cpu_time_limited "$cpu" "$TIMEOUT" "$@" 2>&1)
     if [ $? -ne 0 ]; then
         rm -f "$cpu"
         echo "- timeout"

@@ -1,5 +1,5 @@
-# Sourced by the peer benchmarks: `cpu_time FILE COMMAND...`, `median [DIGITS]` and
-# `ratio A B [SCALE]`.
+# Sourced by the peer benchmarks: `cpu_time FILE COMMAND...`, `cpu_time_limited FILE SECONDS
+# COMMAND...`, `median [DIGITS]` and `ratio A B [SCALE]`.
 
 # Runs a command and writes "USER SYSTEM" seconds of its process tree to the file $1: from
 # getrusage (microseconds; the difference around the run, as a python3 started by a shim
@@ -19,6 +19,30 @@ open(sys.argv[1], "w").write("%.6f %.6f\n" % (user, system))
 sys.exit(rc)' "$file" "$@"
     else
         /usr/bin/time -f "%U %S" -o "$file" "$@"
+    fi
+}
+
+# As `cpu_time`, the command stopped after SECONDS (exit status 124, as timeout(1) gives). The
+# limit is kept by the measuring python3 itself, so that no timeout(1) process between it and
+# the command adds its own start to the time (about a millisecond, as much as a whole run of
+# a board settled without search).
+cpu_time_limited() {
+    local file=$1 limit=$2
+    shift 2
+    if command -v python3 >/dev/null; then
+        python3 -c '
+import resource, subprocess, sys
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
+try:
+    rc = subprocess.run(sys.argv[3:], timeout=float(sys.argv[2])).returncode
+except subprocess.TimeoutExpired:
+    rc = 124
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+user, system = r.ru_utime - before.ru_utime, r.ru_stime - before.ru_stime
+open(sys.argv[1], "w").write("%.6f %.6f\n" % (user, system))
+sys.exit(rc)' "$file" "$limit" "$@"
+    else
+        /usr/bin/time -f "%U %S" -o "$file" timeout "$limit" "$@"
     fi
 }
 
