@@ -15,8 +15,8 @@
 # Each program's value must agree (a difference is reported on stderr and makes the exit status
 # 1). The summary gives, per program, the sum over the boards of the median wall-clock time of a
 # run (process start to exit), of its median CPU time (user + system, which a loaded machine
-# inflates less; GNU time counts it in hundredths of a second) and of the median search time
-# the program reports itself, and the ratios grundy / igsolve (below 1: grundy is faster).
+# inflates less; from getrusage) and of the median search time the program reports itself, and
+# the ratios grundy / igsolve (below 1: grundy is faster).
 set -u
 GRUNDY=${GRUNDY:-target/release/grundy}
 IGSOLVE=${IGSOLVE:-target/peers/bin/igsolve}
@@ -29,16 +29,16 @@ if [ $# -eq 0 ]; then
     for c in $(seq 9 22); do set -- "$@" "4x$c"; done
 fi
 
+. "$(dirname "$0")/peer_bench.sh"
+
 # Prints "VALUE WALL CPU SEARCH" for one run of a command (SEARCH: the search time the program
 # reports itself, `grundy solve -v` "time", igsolve "Calculation time"), or "- timeout timeout
 # timeout".
 run() {
-    local out t0 t1 cpu
+    local out cpu
     cpu=$(mktemp)
-    t0=$(date +%s.%N)
-    out=$(timeout "$TIMEOUT" /usr/bin/time -o "$cpu" -f '%U %S' "$@" 2>&1)
+    out=$(cpu_wall_time_limited "$cpu" "$TIMEOUT" "$@" 2>&1)
     local rc=$?
-    t1=$(date +%s.%N)
     if [ $rc -ne 0 ]; then
         rm -f "$cpu"
         echo "- timeout timeout timeout"
@@ -48,17 +48,12 @@ run() {
     v=$(printf '%s\n' "$out" | sed -n 's/^value \([0-9]*\)$/\1/p; s/^Nimber of initial position: \([0-9]*\)$/\1/p' | head -1)
     s=$(printf '%s\n' "$out" | sed -n 's/.*, time \([0-9.]*\) s\(, .*\)\{0,1\}$/\1/p; s/^Calculation time: \([0-9.]*\)\(ns\|µs\|ms\|s\)$/\1 \2/p' | head -1 |
         awk '{u=$2; x=$1; if(u=="ns")x/=1e9; else if(u=="µs")x/=1e6; else if(u=="ms")x/=1e3; printf "%.6f\n", x}')
-    echo "$v $(echo "$t1 - $t0" | bc) $(awk '{printf "%.3f\n", $1 + $2}' "$cpu") ${s:-timeout}"
+    echo "$v $(awk '{printf "%.6f %.6f\n", $3, $1 + $2}' "$cpu") ${s:-timeout}"
     rm -f "$cpu"
 }
 
-# The median of the numbers on stdin ("timeout" if any run timed out).
-median() {
-    sort -g | awk '{a[NR]=$1} /timeout/{t=1} END{if(t){print "timeout"} else if(NR%2){printf "%.4f\n",a[(NR+1)/2]} else {printf "%.4f\n",(a[NR/2]+a[NR/2+1])/2}}'
-}
-
 status=0
-gw=0; gc=0; iw=0; ic=0; gs=0; is=0; n=0
+gw=0; gc=0; iw=0; ic=0; gs=0; is=0; n=0; late=()
 [ "$ROWS" = 1 ] && echo "| board | value | grundy wall s | igsolve wall s | grundy CPU s | igsolve CPU s | grundy search s | igsolve search s |" && echo "|---|---|---|---|---|---|---|---|"
 for b in "$@"; do
     r=${b%x*}
@@ -70,25 +65,27 @@ for b in "$@"; do
         read -r v t u q < <(run "$IGSOLVE" chomp -r "$r" -c "$c")
         iv=$v; it+=("$t"); iu+=("$u"); iq+=("$q")
     done
-    if [ "$gv" != "$iv" ]; then
+    if [ "$gv" != - ] && [ "$iv" != - ] && [ "$gv" != "$iv" ]; then
         echo "VALUES DIFFER on chomp:$b: grundy $gv, igsolve $iv" >&2
         status=1
     fi
-    a=$(printf '%s\n' "${gt[@]}" | median); bb=$(printf '%s\n' "${it[@]}" | median)
-    x=$(printf '%s\n' "${gu[@]}" | median); y=$(printf '%s\n' "${iu[@]}" | median)
-    p=$(printf '%s\n' "${gq[@]}" | median); q=$(printf '%s\n' "${iq[@]}" | median)
+    a=$(printf '%s\n' "${gt[@]}" | median 4); bb=$(printf '%s\n' "${it[@]}" | median 4)
+    x=$(printf '%s\n' "${gu[@]}" | median 4); y=$(printf '%s\n' "${iu[@]}" | median 4)
+    p=$(printf '%s\n' "${gq[@]}" | median 4); q=$(printf '%s\n' "${iq[@]}" | median 4)
     [ "$ROWS" = 1 ] && echo "| chomp:$b | $gv | $a | $bb | $x | $y | $p | $q |"
+    # A board either program did not finish in TIMEOUT is named below the sums, not added.
+    if [ "$a" = timeout ] || [ "$bb" = timeout ] || [ "$p" = timeout ] || [ "$q" = timeout ]; then
+        late+=("chomp:$b")
+        continue
+    fi
     gw=$(echo "$gw + $a" | bc); iw=$(echo "$iw + $bb" | bc)
     gc=$(echo "$gc + $x" | bc); ic=$(echo "$ic + $y" | bc)
     gs=$(echo "$gs + $p" | bc); is=$(echo "$is + $q" | bc)
     n=$((n + 1))
 done
 echo
-# $1 / $2, or "-" when the divisor is 0.
-ratio() {
-    if [ "$(echo "$2 == 0" | bc)" = 1 ]; then echo -; else echo "scale=3; $1 / $2" | bc; fi
-}
 echo "| boards | grundy wall s (sum of medians) | igsolve wall s | wall ratio | grundy CPU s | igsolve CPU s | CPU ratio | grundy search s | igsolve search s | search ratio |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
-echo "| $n | $gw | $iw | $(ratio "$gw" "$iw") | $gc | $ic | $(ratio "$gc" "$ic") | $gs | $is | $(ratio "$gs" "$is") |"
+echo "| $n | $gw | $iw | $(ratio "$gw" "$iw" 3) | $gc | $ic | $(ratio "$gc" "$ic" 3) | $gs | $is | $(ratio "$gs" "$is" 3) |"
+[ ${#late[@]} -gt 0 ] && echo && echo "Not finished in $TIMEOUT s by one program or both, left out of the sums: ${late[*]}"
 exit $status

@@ -26,7 +26,7 @@ commands=(
   "seq grundys-game -n 100000" # the sparse-space engine of Grundy's game
   "position octal:0.07 3000 5000 7000"
 )
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+. "$(dirname "$0")/peer_bench.sh"
 seconds() {
   local start end
   start=$(date +%s.%N)
@@ -46,5 +46,5 @@ for c in "${commands[@]}"; do
   done
   ma=$(printf '%s\n' "${a[@]}" | median)
   mb=$(printf '%s\n' "${b[@]}" | median)
-  printf '| `grundy %s` | %.3f | %.3f | %.2f |\n' "$c" "$ma" "$mb" "$(echo "$mb / $ma" | bc -l)"
+  printf '| `grundy %s` | %s | %s | %s |\n' "$c" "$ma" "$mb" "$(ratio_rounded "$mb" "$ma")"
 done

@@ -20,22 +20,15 @@ if [ $# -eq 0 ]; then
     set -- 5x5 4x9 5x7 5x8
 fi
 
+. "$(dirname "$0")/peer_bench.sh"
+
 # Runs a command; prints "WALL CPU" (seconds) and leaves its stdout in $out, stderr in $err.
 measure() {
-    python3 -c '
-import resource, subprocess, sys, time
-t = time.monotonic()
-before = resource.getrusage(resource.RUSAGE_CHILDREN)
-p = subprocess.run(sys.argv[3:], stdout=open(sys.argv[1], "w"), stderr=open(sys.argv[2], "w"))
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-cpu = r.ru_utime - before.ru_utime + r.ru_stime - before.ru_stime
-print("%.3f %.3f" % (time.monotonic() - t, cpu))
-sys.exit(p.returncode)' "$out" "$err" "$@"
+    cpu_wall_time "$times" "$@" > "$out" 2> "$err" || return
+    awk '{printf "%.3f %.3f\n", $3, $1 + $2}' "$times"
 }
 
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-
-out=$(mktemp); err=$(mktemp)
+out=$(mktemp); err=$(mktemp); times=$(mktemp)
 echo "| board | value | run | wall s | CPU s (all processes) | busiest rank CPU s | positions | CPU / one process |"
 echo "|---|---|---|---|---|---|---|---|"
 for b in "$@"; do
@@ -59,9 +52,8 @@ for b in "$@"; do
         c=$(printf '%s\n' "${cpus[@]}" | median)
         bz=$(printf '%s\n' "${busiest[@]}" | median)
         [ -z "$base" ] && base=$c
-        ratio=$(awk -v a="$c" -v b="$base" 'BEGIN {printf "%.2f", a / b}')
         case $k in one) name="one process" ;; 1) name="1 rank" ;; *) name="$k ranks" ;; esac
-        echo "| cram:$b | ${value#value } | $name | $w | $c | $bz | $positions | $ratio |"
+        echo "| cram:$b | ${value#value } | $name | $w | $c | $bz | $positions | $(ratio_rounded "$c" "$base") |"
     done
 done
-rm -f "$out" "$err"
+rm -f "$out" "$err" "$times"

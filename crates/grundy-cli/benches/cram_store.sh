@@ -19,21 +19,16 @@ if [ $# -eq 0 ]; then
     set -- 5x8 4x11 5x9
 fi
 
+. "$(dirname "$0")/peer_bench.sh"
+
 # Runs a command; prints its CPU seconds and leaves its stdout in $out, stderr in $err.
 measure() {
-    python3 -c '
-import resource, subprocess, sys
-before = resource.getrusage(resource.RUSAGE_CHILDREN)
-p = subprocess.run(sys.argv[3:], stdout=open(sys.argv[1], "w"), stderr=open(sys.argv[2], "w"))
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.3f" % (r.ru_utime - before.ru_utime + r.ru_stime - before.ru_stime))
-sys.exit(p.returncode)' "$out" "$err" "$@"
+    cpu_time "$times" "$@" > "$out" 2> "$err" || return
+    awk '{printf "%.3f\n", $1 + $2}' "$times"
 }
 
-median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-
-out=$(mktemp); err=$(mktemp); cache=$(mktemp -d)
-trap 'rm -rf "$out" "$err" "$cache"' EXIT
+out=$(mktemp); err=$(mktemp); times=$(mktemp); cache=$(mktemp -d)
+trap 'rm -rf "$out" "$err" "$times" "$cache"' EXIT
 echo "| board | value | setting | CPU s (median of $RUNS) | positions searched | CPU / without the store |"
 echo "|---|---|---|---|---|---|"
 for board in "$@"; do
@@ -64,14 +59,13 @@ for board in "$@"; do
     base=$(echo "${cpu[without]}" | tr ' ' '\n' | grep . | median)
     for setting in without empty again; do
         m=$(echo "${cpu[$setting]}" | tr ' ' '\n' | grep . | median)
-        n=$(echo "${pos[$setting]}" | tr ' ' '\n' | grep . | median)
+        n=$(echo "${pos[$setting]}" | tr ' ' '\n' | grep . | median 0)
         case $setting in
             without) label="without the store (--no-cache)" ;;
             empty) label="from an empty store" ;;
             again) label="again, on the store the run before left" ;;
         esac
-        ratio=$(python3 -c "print('%.2f' % ($m / $base))")
-        echo "| cram:$board | ${value#value } | $label | $m | $n | $ratio |"
+        echo "| cram:$board | ${value#value } | $label | $m | $n | $(ratio_rounded "$m" "$base") |"
     done
     unset cpu pos
 done

@@ -31,25 +31,24 @@ fi
 # Prints "VALUE SECONDS SEARCH" for one run of a command (SEARCH: the search time the program
 # reports, in seconds) CPU (user + system seconds of the process), or "- timeout - -".
 run() {
-    local out start end cpu
+    local out cpu
     cpu=$(mktemp)
-    start=$(date +%s.%N)
-    out=$(cpu_time_limited "$cpu" "$TIMEOUT" "$@" 2>&1)
+    out=$(cpu_wall_time_limited "$cpu" "$TIMEOUT" "$@" 2>&1)
     local rc=$?
-    end=$(date +%s.%N)
     if [ $rc -ne 0 ]; then
         rm -f "$cpu"
         echo "- timeout timeout timeout"
         return
     fi
-    local c
+    local c t
     c=$(tail -1 "$cpu" | awk '{printf "%.6f\n", $1 + $2}')
+    t=$(tail -1 "$cpu" | awk '{printf "%.6f\n", $3}')
     rm -f "$cpu"
     local v s
     v=$(printf '%s\n' "$out" | sed -n 's/^value \([0-9]*\)$/\1/p; s/^Nimber of initial position: \([0-9]*\)$/\1/p' | head -1)
     s=$(printf '%s\n' "$out" | sed -n 's/.*, time \([0-9.]*\) s\(, .*\)\{0,1\}$/\1/p; s/^Calculation time: \([0-9.]*\)\(ns\|µs\|ms\|s\)$/\1 \2/p' | head -1 |
         awk '{u=$2; x=$1; if(u=="ns")x/=1e9; else if(u=="µs")x/=1e6; else if(u=="ms")x/=1e3; printf "%.6f\n", x}')
-    echo "$v $(echo "$end - $start" | bc) ${s:-timeout} $c"
+    echo "$v $t ${s:-timeout} $c"
 }
 
 

@@ -23,7 +23,7 @@
 #     MISERESOLVER_LOG=1 timeout 600 java -cp target/peers/miseresolver/classes \
 #         org.cgsuite.core.misere.solver.Bench dawsons-kayles 34
 # Each row: |Q| as each program prints it (they must agree), the heap the peer stopped at,
-# the median CPU seconds (user + system, GNU time) and wall seconds of each whole process
+# the median CPU seconds (user + system, from getrusage) and wall seconds of each whole process
 # (JVM start included) and the ratios grundy / MisereSolver (below 1: grundy is faster).
 set -u
 GRUNDY=${GRUNDY:-target/release/grundy}
@@ -37,6 +37,8 @@ HERE=$(dirname "$0")
 if [ $# -eq 0 ]; then
     set -- "kayles 200" "dawsons-kayles 30" "dawsons-kayles 25" "octal:0.137 24"
 fi
+
+. "$HERE/peer_bench.sh"
 
 if [ ! -d "$PEER/classes" ]; then
     rm -rf "$PEER/src" && mkdir -p "$PEER/src" || exit 1
@@ -58,30 +60,17 @@ fi
 
 # Prints "ORDER CPU WALL" for one run of a command, or "- timeout timeout".
 run() {
-    local out
-    out=$( { /usr/bin/time -f 'TIME %U %S %e' timeout "$TIMEOUT" "$@" ; } 2>&1 )
-    if ! printf '%s\n' "$out" | grep -q '^TIME' || printf '%s\n' "$out" | grep -q 'Command exited'; then
+    local out times
+    times=$(mktemp)
+    if ! out=$(cpu_wall_time_limited "$times" "$TIMEOUT" "$@" 2>&1); then
+        rm -f "$times"
         echo "- timeout timeout"
         return
     fi
-    local q t
+    local q
     q=$(printf '%s\n' "$out" | sed -n 's/^|Q| = \([0-9]*\).*/\1/p; s/^heap \([0-9]*\) |Q| = \([0-9]*\).*/\2@\1/p; s/^order: \([0-9]*\)$/\1/p' | head -1)
-    t=$(printf '%s\n' "$out" | sed -n 's/^TIME //p' | tail -1)
-    echo "$q $(echo "$t" | awk '{printf "%.3f %.3f", $1 + $2, $3}')"
-}
-
-# The median of the numbers on stdin ("timeout" if any run timed out).
-median() {
-    sort -g | awk '{a[NR]=$1} /timeout/{t=1} END{if(t){print "timeout"} else if(NR%2){printf "%.3f\n",a[(NR+1)/2]} else {printf "%.3f\n",(a[NR/2]+a[NR/2+1])/2}}'
-}
-
-# $1 / $2, or "-" when either timed out or the divisor is 0.
-ratio() {
-    if [ "$1" = timeout ] || [ "$2" = timeout ] || [ "$(echo "$2 == 0" | bc)" = 1 ]; then
-        echo -
-    else
-        echo "scale=3; $1 / $2" | bc | sed 's/^\./0./'
-    fi
+    echo "$q $(awk '{printf "%.3f %.3f", $1 + $2, $3}' "$times")"
+    rm -f "$times"
 }
 
 echo "| game, heaps up to | \|Q\| (grundy) | \|Q\| (MisereSolver, at heap) | grundy CPU s | MisereSolver CPU s | CPU ratio | grundy wall s | MisereSolver wall s | wall ratio |"
@@ -99,5 +88,7 @@ for row in "$@"; do
     gcm=$(col 2 | median); gwm=$(col 3 | median)
     mcm=$(col 5 | median); mwm=$(col 6 | median)
     [ "$gq" != - ] && [ "$mq" != - ] && [ "$gq" != "${mq%@*}" ] && echo "ORDERS DIFFER on $row" >&2
-    echo "| $1 $2 | $gq | ${mq/@/ (heap }${mq:+)} | $gcm | $mcm | $(ratio "$gcm" "$mcm") | $gwm | $mwm | $(ratio "$gwm" "$mwm") |"
+    # The ratios with three decimals and the leading zero (0.071).
+    cr=$(ratio "$gcm" "$mcm" 3 | sed 's/^\./0./'); wr=$(ratio "$gwm" "$mwm" 3 | sed 's/^\./0./')
+    echo "| $1 $2 | $gq | ${mq/@/ (heap }${mq:+)} | $gcm | $mcm | $cr | $gwm | $mwm | $wr |"
 done

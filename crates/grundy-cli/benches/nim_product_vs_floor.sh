@@ -12,9 +12,9 @@
 #     bash crates/grundy-cli/benches/nim_product_vs_floor.sh
 #
 # Settings (environment): GRUNDY (default target/release/grundy), RUNS (default 7), N (pairs,
-# default 1000000), CC (default cc). Prints the median CPU time (user + system, from
-# /usr/bin/time) and wall time of each program, alternating runs, and the ratios
-# grundy / floor (below 1: grundy is faster).
+# default 1000000), CC (default cc). Prints the median CPU time (user + system, from getrusage)
+# and wall time of each program, alternating runs, and the ratios grundy / floor (below 1:
+# grundy is faster).
 set -eu
 GRUNDY=${GRUNDY:-target/release/grundy}
 RUNS=${RUNS:-7}
@@ -22,6 +22,8 @@ N=${N:-1000000}
 CC=${CC:-cc}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+
+. "$(dirname "$0")/peer_bench.sh"
 
 cat > "$dir/floor.c" <<'C'
 #include <stdio.h>
@@ -66,11 +68,8 @@ head -20 "$dir/out.txt" | cmp -s - "$dir/want.txt" || { echo "grundy's products 
 
 # "CPU WALL" of one run, output to /dev/null.
 one() {
-    /usr/bin/time -f "%U %S %e" -o "$dir/t" "$@" < "$dir/in.txt" > /dev/null
+    cpu_wall_time "$dir/t" "$@" < "$dir/in.txt" > /dev/null
     awk '{printf "%.3f %.3f\n", $1 + $2, $3}' "$dir/t"
-}
-median() {
-    sort -g | awk '{a[NR]=$1} END{if(NR%2){printf "%.3f\n",a[(NR+1)/2]} else {printf "%.3f\n",(a[NR/2]+a[NR/2+1])/2}}'
 }
 gc=(); gw=(); fc=(); fw=()
 for _ in $(seq "$RUNS"); do
@@ -81,5 +80,5 @@ gcm=$(printf '%s\n' "${gc[@]}" | median); gwm=$(printf '%s\n' "${gw[@]}" | media
 fcm=$(printf '%s\n' "${fc[@]}" | median); fwm=$(printf '%s\n' "${fw[@]}" | median)
 echo "| $N pairs, median of $RUNS | grundy nimber product | scanf/printf floor (C, -O2) | grundy / floor |"
 echo "|---|---|---|---|"
-echo "| CPU s (user + system) | $gcm | $fcm | $(echo "scale=2; $gcm / $fcm" | bc) |"
-echo "| wall s | $gwm | $fwm | $(echo "scale=2; $gwm / $fwm" | bc) |"
+echo "| CPU s (user + system) | $gcm | $fcm | $(ratio "$gcm" "$fcm") |"
+echo "| wall s | $gwm | $fwm | $(ratio "$gwm" "$fwm") |"

@@ -25,7 +25,7 @@
 # against grundy's values before its row is printed: ogsolve's Fletcher-32 checksum of the u16
 # values and G(N); the analyzer prints no values, only its rare-class statistics at powers of
 # two, whose count of rare positions under its mask grundy's values must give too. Each row
-# gives the median CPU time (user + system, from /usr/bin/time) of RUNS alternating runs and the
+# gives the median CPU time (user + system, from getrusage) of RUNS alternating runs and the
 # ratio grundy / peer (below 1: grundy is faster). grundy writes its values (text) to a file in
 # a temporary directory; the peers print a few lines.
 set -eu
@@ -41,6 +41,8 @@ N2=${N2:-10000000}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 pin=(taskset -c "$CORE" env RAYON_NUM_THREADS=1)
+
+. "$(dirname "$0")/peer_bench.sh"
 
 # The analyzer, built for N + 1 values.
 build_analyzer() {
@@ -65,11 +67,8 @@ checksum() {
 
 # "CPU" seconds (user + system) of one run; its output is left in $dir/out.
 cpu() {
-    /usr/bin/time -f "%U %S" -o "$dir/t" "$@" > "$dir/out" 2> "$dir/err" || { cat "$dir/err" >&2; exit 1; }
+    cpu_time "$dir/t" "$@" > "$dir/out" 2> "$dir/err" || { cat "$dir/err" >&2; exit 1; }
     awk '{printf "%.3f\n", $1 + $2}' "$dir/t"
-}
-median() {
-    sort -g | awk '{a[NR]=$1} END{if(NR%2){printf "%.3f\n",a[(NR+1)/2]} else {printf "%.3f\n",(a[NR/2]+a[NR/2+1])/2}}'
 }
 
 echo "| octal:$GAME to N, one core (taskset -c $CORE), CPU s, median of $RUNS | grundy | peer | peer CPU s | grundy / peer |"
@@ -87,7 +86,7 @@ row() {
     gm=$(printf '%s\n' "${g[@]}" | median)
     pm=$(printf '%s\n' "${p[@]}" | median)
     "$check" "$n" "$dir/peer.out"
-    echo "| N = $n | $gm | $label | $pm | $(awk -v a="$gm" -v b="$pm" 'BEGIN{printf "%.2f", a / b}') |"
+    echo "| N = $n | $gm | $label | $pm | $(ratio_rounded "$gm" "$pm") |"
 }
 
 # The checks of a peer's output (of its last timed run) against grundy's values.
