@@ -34,7 +34,7 @@
 use crate::error::{Error, LimitKind, Result};
 pub mod alloc;
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -292,6 +292,8 @@ pub struct Control<'a> {
     deadline: Option<Instant>,
     memory: MemoryBudget,
     ticks: AtomicU32,
+    /// The items done so far by every thread sharing this handle ([`Control::advance`]).
+    done: AtomicU64,
 }
 
 /// A progress callback with a `Debug` implementation (callbacks have none).
@@ -375,6 +377,16 @@ impl<'a> Control<'a> {
             f(done);
         }
         self.stop_check()
+    }
+
+    /// Adds `n` items to those done so far by every thread sharing this handle, reports their
+    /// total to the progress callback, then returns as [`Control::check`]. For engines whose
+    /// threads each count their own items (several searches sharing one table), so that the
+    /// callback sees one count that only grows.
+    #[inline]
+    pub fn advance(&self, n: u64) -> Result<()> {
+        let done = self.done.fetch_add(n, Ordering::Relaxed).saturating_add(n);
+        self.check(done)
     }
 
     /// Returns `Err(Error::Cancelled(_))` if the computation should stop, or the memory limit

@@ -308,3 +308,24 @@ fn thread_counts_are_read_as_rayon_reads_them_up_to_the_limit() {
         );
     }
 }
+
+/// `advance` adds the items of every thread sharing the control to one count, and the callback
+/// is given the running total: its largest report is the sum of all.
+#[test]
+fn advance_reports_the_total_of_every_thread() {
+    let largest = AtomicU64::new(0);
+    let report = |done: u64| {
+        largest.fetch_max(done, Ordering::Relaxed);
+    };
+    let ctl = Control::none().with_progress(&report);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                for _ in 0..1000 {
+                    ctl.advance(3).unwrap();
+                }
+            });
+        }
+    });
+    assert_eq!(largest.load(Ordering::Relaxed), 12_000);
+}

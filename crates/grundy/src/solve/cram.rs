@@ -143,7 +143,9 @@ pub const MAX_CELLS: usize = 128;
 /// dominoes at most, in frames of a few hundred bytes).
 pub const STACK_BYTES: usize = 4 << 20;
 
-/// Positions (new table entries) between two progress reports to the control.
+/// Positions (new table entries) between two progress reports to the control: each engine adds
+/// them to the count the control keeps for every thread ([`Control::advance`]), so that a report
+/// gives the positions of all engines.
 const PROGRESS_EVERY: u64 = 1 << 14;
 
 /// Every nimber the search represents: values are kept as 64-bit sets, so a region of value 64
@@ -1457,7 +1459,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             return Err(parallel::to_share());
         }
         if self.stats.positions.is_multiple_of(PROGRESS_EVERY) {
-            self.ctl.check(self.stats.positions)?;
+            self.ctl.advance(PROGRESS_EVERY)?;
         }
         Ok(())
     }
