@@ -62,7 +62,9 @@ pub struct Reporter {
 
 struct Plain {
     message: &'static str,
-    total: u64,
+    /// The steps of the whole work, or the unit of a count of unknown end
+    /// ([`Reporter::counting`]).
+    total: Result<u64, &'static str>,
     start: Instant,
     last: Mutex<Instant>,
 }
@@ -80,7 +82,44 @@ impl Reporter {
             forecast: None,
             plain: (plain && !settings.draws_progress()).then(|| Plain {
                 message,
-                total,
+                total: Ok(total),
+                start: now,
+                last: Mutex::new(now),
+            }),
+        }
+    }
+
+    /// A reporter for work whose end is not known beforehand (a search), counted in `unit`
+    /// (e.g. "positions searched"): a spinner with the count and the time elapsed on a
+    /// terminal; with `plain` (the `--progress` flag), a plain line every few seconds when
+    /// stderr is not a terminal.
+    pub fn counting(
+        settings: &Settings,
+        message: &'static str,
+        unit: &'static str,
+        plain: bool,
+    ) -> Reporter {
+        let now = Instant::now();
+        let bar = if settings.draws_progress() {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(&format!(
+                    "{{spinner}} {{msg}}: {{human_pos}} {unit} [{{elapsed_precise}}]"
+                ))
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            );
+            bar.set_message(message);
+            bar.enable_steady_tick(Duration::from_millis(100));
+            bar
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        Reporter {
+            bar,
+            forecast: None,
+            plain: (plain && !settings.draws_progress()).then(|| Plain {
+                message,
+                total: Err(unit),
                 start: now,
                 last: Mutex::new(now),
             }),
@@ -100,13 +139,19 @@ impl Reporter {
             let Ok(mut last) = p.last.lock() else { return };
             if last.elapsed() >= PLAIN_EVERY {
                 *last = Instant::now();
-                let percent = done as f64 * 100.0 / p.total.max(1) as f64;
-                eprintln!(
-                    "grundy: {}: {done} of {} ({percent:.0}%), {} s elapsed",
-                    p.message,
-                    p.total,
-                    p.start.elapsed().as_secs()
-                );
+                let elapsed = p.start.elapsed().as_secs();
+                match p.total {
+                    Ok(total) => {
+                        let percent = done as f64 * 100.0 / total.max(1) as f64;
+                        eprintln!(
+                            "grundy: {}: {done} of {total} ({percent:.0}%), {elapsed} s elapsed",
+                            p.message
+                        );
+                    }
+                    Err(unit) => {
+                        eprintln!("grundy: {}: {done} {unit}, {elapsed} s elapsed", p.message)
+                    }
+                }
             }
         }
     }

@@ -25,6 +25,7 @@ fn cases() -> Vec<(Vec<String>, &'static str)> {
             words("ordinal nim-mul w w --no-cache"),
             "computing in the field",
         ),
+        (words("solve cram:4x7 --no-cache"), "searching"),
     ]
 }
 
@@ -85,7 +86,7 @@ fn long_work_is_announced_and_progress_lines_go_to_pipes() {
         .success()
         .stderr(predicates::str::contains("computing: done in"))
         .stderr(predicates::str::contains("values: about").not());
-    for cmd in ["seq", "analyze", "value", "count"] {
+    for cmd in ["seq", "analyze", "value", "count", "solve"] {
         Command::cargo_bin("grundy")
             .unwrap()
             .args([cmd, "--help"])
@@ -93,4 +94,42 @@ fn long_work_is_announced_and_progress_lines_go_to_pipes() {
             .success()
             .stdout(predicates::str::contains("--progress"));
     }
+}
+
+/// A search says how many positions every thread has searched so far: `--progress` writes a
+/// plain line every 2 s to a pipe, then how long the search took.
+#[test]
+fn a_long_search_reports_its_positions_in_plain_lines() {
+    let out = Command::cargo_bin("grundy")
+        .unwrap()
+        .args([
+            "solve",
+            "cram:7x7",
+            "--no-cache",
+            "--progress",
+            "--memory",
+            "1G",
+        ])
+        .timeout(std::time::Duration::from_secs(5))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("grundy: searching: ") && l.ends_with(" s elapsed"))
+        .unwrap_or_else(|| panic!("no progress line in {stderr:?}"));
+    let positions: u64 = line["grundy: searching: ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {line:?}"));
+    assert!(positions > 0, "{line}");
+    assert!(line.contains(" positions, "), "{line}");
+    Command::cargo_bin("grundy")
+        .unwrap()
+        .args(["solve", "cram:4x7", "--no-cache", "--progress"])
+        .assert()
+        .success()
+        .stdout("N\nvalue 3\n")
+        .stderr(predicates::str::starts_with("grundy: searching: done in"));
 }

@@ -3,6 +3,7 @@
 
 use crate::error::CliError;
 use crate::output::{print_json, stdout};
+use crate::progress::Reporter;
 use crate::settings::Settings;
 use clap::Args;
 use grundy::notation::board::{parse_board_game, BoardGame};
@@ -70,6 +71,10 @@ pub struct SolveArgs {
     /// value is added. Default: 1G.
     #[arg(long, value_name = "SIZE")]
     pub(crate) cache_size: Option<String>,
+    /// Print a plain progress line to stderr every 2 seconds, with the positions searched so far
+    /// by every thread (for logs and pipes: on a terminal a spinner shows the count instead).
+    #[arg(long)]
+    pub(crate) progress: bool,
 }
 
 /// Runs `grundy solve`.
@@ -86,7 +91,9 @@ pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
     if matches!(game, BoardGame::Rules(_)) {
         settings.start_script_clock();
     }
-    let ctl = settings.interruptible();
+    let reporter = Reporter::counting(settings, "searching", "positions", args.progress);
+    let report = |done| reporter.set_position(done);
+    let ctl = settings.control(&report);
     let loaded = grundy::notation::board::load(&game, &ctl)?;
     let play = if args.misere {
         Play::Misere
@@ -100,6 +107,7 @@ pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
         }
         _ => grundy::solve::solve_loaded(&loaded, play, args.moves, &ctl)?,
     };
+    reporter.finish_and_clear();
     if args.verbose {
         eprintln!(
             "positions searched {}, table hits {} of {} lookups ({:.1}%), table {} bytes, time {:.3} s, {}",
