@@ -27,16 +27,25 @@ pub fn bar(settings: &Settings, total: u64, message: &'static str) -> indicatif:
 /// A spinner on stderr for work whose length is unknown (a discrete logarithm, building a field),
 /// hidden unless stderr is a terminal. Call `finish_and_clear` when done.
 pub fn spinner(settings: &Settings, message: &'static str) -> indicatif::ProgressBar {
+    styled_spinner(settings, message, "{spinner} {msg} [{elapsed_precise}]")
+}
+
+/// A spinner on stderr drawn with `template`, hidden unless stderr is a terminal.
+fn styled_spinner(
+    settings: &Settings,
+    message: &'static str,
+    template: &str,
+) -> indicatif::ProgressBar {
     if !settings.draws_progress() {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new_spinner();
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
+        indicatif::ProgressStyle::with_template(template)
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
     );
     bar.set_message(message);
-    bar.enable_steady_tick(std::time::Duration::from_millis(100));
+    bar.enable_steady_tick(Duration::from_millis(100));
     bar
 }
 
@@ -60,11 +69,36 @@ pub struct Reporter {
     forecast: Option<Mutex<Forecast>>,
 }
 
+/// How far work goes: a number of steps, or a count in some unit with no end known
+/// ([`Reporter::counting`]).
+#[derive(Clone, Copy)]
+enum Extent {
+    Steps(u64),
+    Count(&'static str),
+}
+
+impl Plain {
+    /// Plain lines about work of `extent` when `plain` asks for them and stderr is not a
+    /// terminal (where a bar or spinner is drawn instead).
+    fn when(
+        settings: &Settings,
+        plain: bool,
+        message: &'static str,
+        extent: Extent,
+    ) -> Option<Plain> {
+        let now = Instant::now();
+        (plain && !settings.draws_progress()).then(|| Plain {
+            message,
+            extent,
+            start: now,
+            last: Mutex::new(now),
+        })
+    }
+}
+
 struct Plain {
     message: &'static str,
-    /// The steps of the whole work, or the unit of a count of unknown end
-    /// ([`Reporter::counting`]).
-    total: Result<u64, &'static str>,
+    extent: Extent,
     start: Instant,
     last: Mutex<Instant>,
 }
@@ -76,16 +110,10 @@ impl Reporter {
     /// A reporter for `total` steps named `message`; plain lines only with `plain` and when
     /// stderr is not a terminal (where the bar is drawn instead).
     pub fn new(settings: &Settings, total: u64, message: &'static str, plain: bool) -> Reporter {
-        let now = Instant::now();
         Reporter {
             bar: bar(settings, total, message),
             forecast: None,
-            plain: (plain && !settings.draws_progress()).then(|| Plain {
-                message,
-                total: Ok(total),
-                start: now,
-                last: Mutex::new(now),
-            }),
+            plain: Plain::when(settings, plain, message, Extent::Steps(total)),
         }
     }
 
@@ -99,30 +127,11 @@ impl Reporter {
         unit: &'static str,
         plain: bool,
     ) -> Reporter {
-        let now = Instant::now();
-        let bar = if settings.draws_progress() {
-            let bar = indicatif::ProgressBar::new_spinner();
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(&format!(
-                    "{{spinner}} {{msg}}: {{human_pos}} {unit} [{{elapsed_precise}}]"
-                ))
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-            );
-            bar.set_message(message);
-            bar.enable_steady_tick(Duration::from_millis(100));
-            bar
-        } else {
-            indicatif::ProgressBar::hidden()
-        };
+        let template = format!("{{spinner}} {{msg}}: {{human_pos}} {unit} [{{elapsed_precise}}]");
         Reporter {
-            bar,
+            bar: styled_spinner(settings, message, &template),
             forecast: None,
-            plain: (plain && !settings.draws_progress()).then(|| Plain {
-                message,
-                total: Err(unit),
-                start: now,
-                last: Mutex::new(now),
-            }),
+            plain: Plain::when(settings, plain, message, Extent::Count(unit)),
         }
     }
 
@@ -140,15 +149,15 @@ impl Reporter {
             if last.elapsed() >= PLAIN_EVERY {
                 *last = Instant::now();
                 let elapsed = p.start.elapsed().as_secs();
-                match p.total {
-                    Ok(total) => {
+                match p.extent {
+                    Extent::Steps(total) => {
                         let percent = done as f64 * 100.0 / total.max(1) as f64;
                         eprintln!(
                             "grundy: {}: {done} of {total} ({percent:.0}%), {elapsed} s elapsed",
                             p.message
                         );
                     }
-                    Err(unit) => {
+                    Extent::Count(unit) => {
                         eprintln!("grundy: {}: {done} {unit}, {elapsed} s elapsed", p.message)
                     }
                 }
