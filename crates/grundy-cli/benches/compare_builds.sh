@@ -2,7 +2,8 @@
 # Two builds of `grundy` side by side on the commands whose engines take the game model
 # (the search for games by rules, the misère search of heap sums, the heap games' sequence and
 # position engines, which take their rule as a GameSpec), in one run: each command runs RUNS
-# times with the two binaries alternating, and the table gives the medians of the wall-clock
+# times with the two binaries alternating (they must print the same answer, and a run may end
+# only with success or a stated limit), and the table gives the medians of the wall-clock
 # times and their ratio (second / first).
 #
 #   mkdir ../grundy-other && git archive REV | tar -x -C ../grundy-other
@@ -27,22 +28,39 @@ commands=(
   "position octal:0.07 3000 5000 7000"
 )
 . "$(dirname "$0")/peer_bench.sh"
+# Runs a command, leaves its standard output in the file $1, and prints its wall-clock seconds.
+# A command may stop at a stated limit (exit 3): the work up to it is the same in both builds;
+# any other failure stops the comparison.
 seconds() {
-  local start end
+  local into=$1 start end status=0
+  shift
   start=$(date +%s.%N)
-  # A command may stop at a stated limit (exit 3): the work up to it is the same in both.
-  "$@" >/dev/null 2>&1 || true
+  "$@" >"$into" 2>/dev/null || status=$?
   end=$(date +%s.%N)
+  if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then
+    echo "compare_builds.sh: \`$*\` exited with status $status" >&2
+    return 1
+  fi
   echo "$end - $start" | bc -l
 }
+out_a=$(mktemp); out_b=$(mktemp)
+trap 'rm -f "$out_a" "$out_b"' EXIT
 echo "| command | first s (median of $runs) | second s (median of $runs) | second / first |"
 echo "|---|---|---|---|"
 for c in "${commands[@]}"; do
   read -r -a args <<<"$c"
   a=(); b=()
   for _ in $(seq "$runs"); do
-    a+=("$(seconds "$first" "${args[@]}")")
-    b+=("$(seconds "$second" "${args[@]}")")
+    t=$(seconds "$out_a" "$first" "${args[@]}") || exit 1
+    a+=("$t")
+    t=$(seconds "$out_b" "$second" "${args[@]}") || exit 1
+    b+=("$t")
+    # The two builds must give the same answer.
+    if ! cmp -s "$out_a" "$out_b"; then
+      echo "compare_builds.sh: the builds answer \`grundy $c\` differently" >&2
+      diff "$out_a" "$out_b" | head -5 >&2
+      exit 1
+    fi
   done
   ma=$(printf '%s\n' "${a[@]}" | median)
   mb=$(printf '%s\n' "${b[@]}" | median)

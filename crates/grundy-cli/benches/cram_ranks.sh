@@ -32,9 +32,10 @@ out=$(mktemp); err=$(mktemp); times=$(mktemp)
 echo "| board | value | run | wall s | CPU s (all processes) | busiest rank CPU s | positions | CPU / one process |"
 echo "|---|---|---|---|---|---|---|---|"
 for b in "$@"; do
-    base=
+    base=; value=
     for k in one $RANKS; do
         walls=(); cpus=(); busiest=(); positions=
+        case $k in one) name="one process" ;; 1) name="1 rank" ;; *) name="$k ranks" ;; esac
         for _ in $(seq "$RUNS"); do
             if [ "$k" = one ]; then
                 m=$(measure "$GRUNDY" solve "cram:$b" --no-cache -v) || { echo "failed: $b"; exit 1; }
@@ -46,13 +47,18 @@ for b in "$@"; do
             fi
             walls+=("${m% *}"); cpus+=("${m#* }")
             positions=$(grep -o 'positions searched [0-9]*' "$err" | grep -o '[0-9]*$')
-            value=$(tail -n 1 "$out")
+            v=$(tail -n 1 "$out")
+            if [ -z "${value:-}" ]; then
+                value=$v
+            elif [ "$v" != "$value" ]; then
+                echo "values differ on $b: '$value' and '$v' ($name)" >&2
+                exit 1
+            fi
         done
         w=$(printf '%s\n' "${walls[@]}" | median)
         c=$(printf '%s\n' "${cpus[@]}" | median)
         bz=$(printf '%s\n' "${busiest[@]}" | median)
         [ -z "$base" ] && base=$c
-        case $k in one) name="one process" ;; 1) name="1 rank" ;; *) name="$k ranks" ;; esac
         echo "| cram:$b | ${value#value } | $name | $w | $c | $bz | $positions | $(ratio_rounded "$c" "$base") |"
     done
 done

@@ -88,7 +88,14 @@ for row in "$@"; do
     gcm=$(col 2 | median); gwm=$(col 3 | median)
     mcm=$(col 5 | median); mwm=$(col 6 | median)
     [ "$gq" != - ] && [ "$mq" != - ] && [ "$gq" != "${mq%@*}" ] && echo "ORDERS DIFFER on $row" >&2
-    # The ratios with three decimals and the leading zero (0.071).
+    # The order the peer printed, with the heap it stopped at.
+    case $mq in
+        -) mshown="— (timed out)" ;;
+        *@*) mshown="${mq%@*} (heap ${mq#*@})" ;;
+        *) mshown=$mq ;;
+    esac
+    [ "$gq" = - ] && gq="— (timed out)"
+    # The ratios with three decimals and the leading zero (0.071), "-" where a side timed out.
     cr=$(ratio "$gcm" "$mcm" 3 | sed 's/^\./0./'); wr=$(ratio "$gwm" "$mwm" 3 | sed 's/^\./0./')
-    echo "| $1 $2 | $gq | ${mq/@/ (heap }${mq:+)} | $gcm | $mcm | $cr | $gwm | $mwm | $wr |"
+    echo "| $1 $2 | $gq | $mshown | $gcm | $mcm | $cr | $gwm | $mwm | $wr |"
 done
