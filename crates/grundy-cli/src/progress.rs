@@ -5,7 +5,10 @@ use crate::settings::Settings;
 use grundy::game::spec::GameSpec;
 use grundy::heap::sequence;
 use grundy::heap::HeapGame;
-use std::sync::Mutex;
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A progress bar on stderr for `total` steps, hidden unless stderr is a terminal.
@@ -86,21 +89,79 @@ impl Plain {
         message: &'static str,
         extent: Extent,
     ) -> Option<Plain> {
-        let now = Instant::now();
-        (plain && !settings.draws_progress()).then(|| Plain {
+        (plain && !settings.draws_progress())
+            .then(|| Plain::start(message, extent, PLAIN_EVERY, std::io::stderr()))
+    }
+
+    /// Starts the thread that writes a line to `out` every `every`, with the count last
+    /// recorded: a line comes on time even while the work reports nothing (a search reading
+    /// a cold store, a step longer than `every`), so a log shows that the work is alive.
+    fn start(
+        message: &'static str,
+        extent: Extent,
+        every: Duration,
+        mut out: impl Write + Send + 'static,
+    ) -> Plain {
+        let start = Instant::now();
+        let done = Arc::new(AtomicU64::new(0));
+        let (stop, stopped) = mpsc::channel::<()>();
+        let count = Arc::clone(&done);
+        let ticker = std::thread::Builder::new()
+            .name("grundy-progress".into())
+            .spawn(move || {
+                while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
+                    let done = count.load(Relaxed);
+                    let elapsed = start.elapsed().as_secs();
+                    let _ = match extent {
+                        Extent::Steps(total) => {
+                            let percent = done as f64 * 100.0 / total.max(1) as f64;
+                            writeln!(
+                                out,
+                                "grundy: {message}: {done} of {total} ({percent:.0}%), {elapsed} s elapsed"
+                            )
+                        }
+                        Extent::Count(unit) => {
+                            writeln!(out, "grundy: {message}: {done} {unit}, {elapsed} s elapsed")
+                        }
+                    };
+                }
+                Box::new(out) as Box<dyn Write + Send>
+            })
+            .ok();
+        Plain {
             message,
-            extent,
-            start: now,
-            last: Mutex::new(now),
-        })
+            start,
+            done,
+            stop: Mutex::new(Some(stop)),
+            ticker: Mutex::new(ticker),
+        }
+    }
+
+    /// Stops the lines; the writer, to say the work is done (`None` if the thread could not
+    /// be started or was lost).
+    fn stop(&self) -> Option<Box<dyn Write + Send>> {
+        self.stop.lock().ok()?.take();
+        let ticker = self.ticker.lock().ok()?.take()?;
+        ticker.join().ok()
     }
 }
 
+impl Drop for Plain {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The plain lines of a [`Reporter`]: a thread writes one every [`PLAIN_EVERY`].
 struct Plain {
     message: &'static str,
-    extent: Extent,
     start: Instant,
-    last: Mutex<Instant>,
+    /// The count last recorded.
+    done: Arc<AtomicU64>,
+    /// Dropped to stop the thread.
+    stop: Mutex<Option<mpsc::Sender<()>>>,
+    /// The thread, which gives its writer back when it stops.
+    ticker: Mutex<Option<std::thread::JoinHandle<Box<dyn Write + Send>>>>,
 }
 
 /// How often [`Reporter`] writes a plain progress line.
@@ -145,23 +206,7 @@ impl Reporter {
             }
         }
         if let Some(p) = &self.plain {
-            let Ok(mut last) = p.last.lock() else { return };
-            if last.elapsed() >= PLAIN_EVERY {
-                *last = Instant::now();
-                let elapsed = p.start.elapsed().as_secs();
-                match p.extent {
-                    Extent::Steps(total) => {
-                        let percent = done as f64 * 100.0 / total.max(1) as f64;
-                        eprintln!(
-                            "grundy: {}: {done} of {total} ({percent:.0}%), {elapsed} s elapsed",
-                            p.message
-                        );
-                    }
-                    Extent::Count(unit) => {
-                        eprintln!("grundy: {}: {done} {unit}, {elapsed} s elapsed", p.message)
-                    }
-                }
-            }
+            p.done.store(done, Relaxed);
         }
     }
 
@@ -169,11 +214,10 @@ impl Reporter {
     pub fn finish_and_clear(&self) {
         self.bar.finish_and_clear();
         if let Some(p) = &self.plain {
-            eprintln!(
-                "grundy: {}: done in {:.1} s",
-                p.message,
-                p.start.elapsed().as_secs_f64()
-            );
+            let seconds = p.start.elapsed().as_secs_f64();
+            if let Some(mut out) = p.stop() {
+                let _ = writeln!(out, "grundy: {}: done in {seconds:.1} s", p.message);
+            }
         }
     }
 }
@@ -313,4 +357,85 @@ fn cpu_seconds() -> Option<f64> {
     let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
     // Field 3 (the state) is the first after the parenthesis: fields 14 and 15 are at 11, 12.
     Some((ticks(11)? + ticks(12)?) as f64 / 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer whose bytes the test reads back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Shared {
+        fn lines(&self) -> Vec<String> {
+            let bytes = self.0.lock().unwrap().clone();
+            String::from_utf8(bytes)
+                .unwrap()
+                .lines()
+                .map(String::from)
+                .collect()
+        }
+    }
+
+    /// Waits (at most 10 s, for a loaded machine) until `out` has a line that `want` accepts.
+    fn wait_for(out: &Shared, want: impl Fn(&[String]) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let lines = out.lines();
+            if want(&lines) || Instant::now() > deadline {
+                return lines;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    #[test]
+    fn plain_lines_come_on_time_while_the_work_reports_nothing() {
+        let out = Shared::default();
+        let every = Duration::from_millis(10);
+        let plain = Plain::start("searching", Extent::Count("positions"), every, out.clone());
+        let silent = wait_for(&out, |l| l.len() >= 3);
+        assert!(silent.len() >= 3, "{silent:?}");
+        assert!(silent
+            .iter()
+            .all(|l| l.starts_with("grundy: searching: 0 positions, ")));
+        plain.done.store(4096, Relaxed);
+        let later = wait_for(&out, |l| l.iter().any(|l| l.contains(" 4096 positions, ")));
+        assert!(later
+            .iter()
+            .any(|l| l.starts_with("grundy: searching: 4096 positions, ")));
+        // Stopped, the thread gives the writer back and writes no more.
+        assert!(plain.stop().is_some());
+        let stopped = out.lines().len();
+        std::thread::sleep(every * 5);
+        assert_eq!(out.lines().len(), stopped);
+    }
+
+    #[test]
+    fn plain_lines_of_steps_give_the_share_done() {
+        let out = Shared::default();
+        let plain = Plain::start(
+            "values",
+            Extent::Steps(200),
+            Duration::from_millis(10),
+            out.clone(),
+        );
+        plain.done.store(50, Relaxed);
+        let lines = wait_for(&out, |l| l.iter().any(|l| l.contains(" 50 of 200 ")));
+        drop(plain);
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("grundy: values: 50 of 200 (25%), ")));
+    }
 }
