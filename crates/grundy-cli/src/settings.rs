@@ -8,6 +8,7 @@ use grundy::control::{CancelToken, Control, MemoryBudget, ProgressFn};
 use grundy::game::spec::GameSpec;
 use grundy::heap::HeapGame;
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Once, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -115,7 +116,8 @@ impl Settings {
     /// keep the default handling). On Ctrl-C the token is cancelled, the computation returns
     /// `Error::Cancelled(_)` and the command ends with "interrupted" and status
     /// [`INTERRUPTED`]; should it still run after [`INTERRUPT_GRACE`] (or on a second Ctrl-C),
-    /// the process ends at once with the same message and status. The handler owns a clone of
+    /// the process ends at once with the same message and status (unless the command saves its
+    /// work when stopped: [`saves_on_interrupt`]). The handler owns a clone of
     /// the token: the operating system's handler is process-wide, the token is not.
     pub fn interruptible(&self) -> Control<'static> {
         self.handler.call_once(|| {
@@ -127,6 +129,12 @@ impl Settings {
                     interrupted_exit();
                 }
                 seen.cancel();
+                if SAVES_ON_INTERRUPT.load(Ordering::Relaxed) {
+                    eprintln!(
+                        "grundy: stopping: saving the search's table (Ctrl-C again ends at once, without saving)"
+                    );
+                    return;
+                }
                 std::thread::spawn(|| {
                     std::thread::sleep(INTERRUPT_GRACE);
                     interrupted_exit();
@@ -159,6 +167,16 @@ impl Settings {
         }
         game.watch(&self.interruptible());
     }
+}
+
+/// Whether the command saves its work when interrupted ([`saves_on_interrupt`]).
+static SAVES_ON_INTERRUPT: AtomicBool = AtomicBool::new(false);
+
+/// Tells the Ctrl-C handler that the command saves its work when stopped (a search's table
+/// of gigabytes, written in seconds): it then waits for the save instead of ending the process
+/// [`INTERRUPT_GRACE`] after Ctrl-C; a second Ctrl-C still ends it at once.
+pub fn saves_on_interrupt() {
+    SAVES_ON_INTERRUPT.store(true, Ordering::Relaxed);
 }
 
 fn interrupted_exit() -> ! {

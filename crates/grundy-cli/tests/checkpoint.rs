@@ -157,3 +157,60 @@ fn foreign_and_damaged_checkpoints_are_refused() {
         .stderr(contains("not a sound checkpoint"));
     assert_eq!(std::fs::read(&file).unwrap(), b"hello\n");
 }
+
+/// `grundy solve cram:... --checkpoint FILE`: a search stopped by Ctrl-C saves its table and
+/// ends with status 130; the same command says it resumes from the table, prints the value of
+/// a run without it, and saves the table again; a table of another board, a damaged one, and
+/// a game without such a table are refused (exit status 2).
+#[cfg(unix)]
+#[test]
+fn a_cram_search_stopped_by_ctrl_c_goes_on_from_its_table() {
+    let d = dir("cram");
+    let table = d.path().join("4x11.table");
+    let t = table.to_str().unwrap();
+    let args = ["solve", "cram:4x11", "--no-cache", "--checkpoint", t];
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    assert!(std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("the same command goes on from it"), "{err}");
+    assert!(std::fs::metadata(&table).unwrap().len() > 1 << 20);
+
+    let (stdout, stderr) = stdout_of(&args);
+    assert_eq!(stdout, "N\nvalue 1\n");
+    assert!(stderr.contains("grundy: resuming from the table in"), "{stderr}");
+    assert!(stderr.contains("grundy: the table was saved to"), "{stderr}");
+
+    // Another board's table, a changed byte, another game: refused before any search.
+    grundy()
+        .args(["solve", "cram:5x8", "--no-cache", "--checkpoint", t])
+        .assert()
+        .code(2)
+        .stderr(contains("it is the table of 'cram:"));
+    let mut bytes = std::fs::read(&table).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 1;
+    std::fs::write(&table, &bytes).unwrap();
+    grundy()
+        .args(args)
+        .assert()
+        .code(2)
+        .stderr(contains("its checksum fails"));
+    grundy()
+        .args(["solve", "chomp:4x4", "--checkpoint", t])
+        .assert()
+        .code(2)
+        .stderr(contains("only a Cram board in normal play"));
+}

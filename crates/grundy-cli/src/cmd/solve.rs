@@ -58,10 +58,13 @@ pub struct SolveArgs {
     /// --checkpoint explore and settle every reachable position, each on the rank owning it.
     #[arg(long)]
     pub(crate) distributed: bool,
-    /// With --distributed: after each round of the exploration, save what it added in DIR (a
-    /// directory every rank can reach); the same command run again resumes after the last
-    /// round all ranks saved.
-    #[arg(long, value_name = "DIR", requires = "distributed")]
+    /// For a Cram board in normal play: keep the search's table in the file PATH. The search
+    /// starts from the table saved there, if any, and saves its table there when it stops
+    /// (Ctrl-C, SIGTERM) or finishes, so the same command run again goes on where it stopped.
+    /// With --distributed: after each round of the exploration, save what it added in the
+    /// directory PATH (every rank must reach it); the same command run again resumes after the
+    /// last round all ranks saved.
+    #[arg(long, value_name = "PATH")]
     pub(crate) checkpoint: Option<std::path::PathBuf>,
     /// Neither read nor extend the store of solved values (Cram regions of 24 cells or more,
     /// kept in $XDG_CACHE_HOME/grundy/values.redb, else ~/.cache/grundy/values.redb).
@@ -101,12 +104,23 @@ pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
         Play::Normal
     };
     let cap = cache_cap(&args)?;
-    let s = match &loaded {
-        grundy::game::families::Loaded::Cram(b) if !args.misere => {
-            cram_with_store(b, args.moves, cap, args.verbose, &ctl)?
-        }
-        _ => grundy::solve::solve_loaded(&loaded, play, args.moves, &ctl)?,
-    };
+    let s =
+        match &loaded {
+            grundy::game::families::Loaded::Cram(b) if !args.misere => {
+                let file = table_file(&args, b)?;
+                let s = cram_with_store(b, args.moves, cap, args.verbose, file.as_ref(), &ctl);
+                reporter.finish_and_clear();
+                if let Some(f) = &file {
+                    report_saved(f, s.is_ok(), &args, s.as_ref().ok())?;
+                }
+                s?
+            }
+            _ if args.checkpoint.is_some() => return Err(CliError::usage(
+                "--checkpoint: without --distributed, only a Cram board in normal play keeps a \
+                 table to save (other games and misère play: add --distributed)",
+            )),
+            _ => grundy::solve::solve_loaded(&loaded, play, args.moves, &ctl)?,
+        };
     reporter.finish_and_clear();
     if args.verbose {
         eprintln!(
@@ -161,18 +175,91 @@ const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
 
 /// A Cram board under normal play, searched on every core when it is large enough
 /// ([`cram::solve_with_threads`](grundy::solve::cram::solve_with_threads)), with the store of
-/// solved values of at most `cap` bytes when there is one (`None`: `--no-cache`).
+/// solved values of at most `cap` bytes when there is one (`None`: `--no-cache`), and from and
+/// to the table file `file` if there is one (`--checkpoint`).
 fn cram_with_store(
     board: &grundy::game::families::cram::Board,
     moves: bool,
     cap: Option<u64>,
     verbose: bool,
+    file: Option<&grundy::solve::cram::TableFile>,
     ctl: &grundy::Control,
 ) -> Result<Solution, CliError> {
     use grundy::solve::cram;
-    with_cram_store(board, cap, verbose, ctl, |archive| {
-        cram::solve_with_threads(board, Play::Normal, moves, archive, ctl)
+    with_cram_store(board, cap, verbose, ctl, |archive| match file {
+        Some(f) => cram::solve_saving(board, moves, archive, f, ctl),
+        None => cram::solve_with_threads(board, Play::Normal, moves, archive, ctl),
     })
+}
+
+/// The table file of `--checkpoint` for the Cram board `board` (the search's table is kept
+/// there), after saying on stderr what it holds if it exists; a file that is not a table of
+/// this board is refused (exit status 2) before any search.
+fn table_file(
+    args: &SolveArgs,
+    board: &grundy::game::families::cram::Board,
+) -> Result<Option<grundy::solve::cram::TableFile>, CliError> {
+    let Some(path) = &args.checkpoint else {
+        return Ok(None);
+    };
+    let what = format!("--checkpoint {}", path.display());
+    let dir = crate::files::existing_directory(path, &what)?;
+    grundy::file::remove_stale_temporaries(dir);
+    crate::settings::saves_on_interrupt();
+    // The board as rows of free (.) and blocked (#) cells: the file is tied to it.
+    let rows: Vec<String> = (0..board.rows())
+        .map(|r| {
+            (0..board.cols())
+                .map(|c| if board.is_free(r, c) { '.' } else { '#' })
+                .collect()
+        })
+        .collect();
+    let f = grundy::solve::cram::TableFile::new(path, &format!("cram:{}", rows.join("/")));
+    if let Some(info) = f.info()? {
+        eprintln!(
+            "grundy: resuming from the table in {} ({}, {} entries)",
+            path.display(),
+            grundy::control::format_bytes(info.bytes),
+            info.entries
+        );
+    }
+    Ok(Some(f))
+}
+
+/// Says on stderr where the search's table was saved, or why it could not be: a table that
+/// could not be saved is an error (exit status 1) once the answer, if any, is printed.
+fn report_saved(
+    f: &grundy::solve::cram::TableFile,
+    answered: bool,
+    args: &SolveArgs,
+    s: Option<&Solution>,
+) -> Result<(), CliError> {
+    match f.saved() {
+        Some(Ok(bytes)) => {
+            eprintln!(
+                "grundy: the table was saved to {} ({}){}",
+                f.path().display(),
+                grundy::control::format_bytes(bytes),
+                if answered {
+                    ""
+                } else {
+                    "; the same command goes on from it"
+                }
+            );
+            Ok(())
+        }
+        Some(Err(why)) => {
+            if let Some(s) = s {
+                print(args, s)?;
+            }
+            Err(Error::Internal(format!(
+                "the table could not be saved to {}: {why}",
+                f.path().display()
+            ))
+            .into())
+        }
+        None => Ok(()),
+    }
 }
 
 /// `search(archive)` with the store of solved Cram values of at most `cap` bytes as the

@@ -123,9 +123,11 @@
 
 mod bits;
 mod parallel;
+mod saved;
 
 pub use bits::Bits;
 pub use parallel::PARALLEL_MIN_CELLS;
+pub use saved::{TableFile, TableFileInfo};
 
 use crate::control::{Control, Reservation};
 use crate::error::{Error, LimitKind, Result};
@@ -1483,7 +1485,7 @@ pub fn solve_with(
     archive: Option<&dyn Archive>,
     ctl: &Control,
 ) -> Result<Solution> {
-    solve_on(board, play, moves, archive, 1, ctl)
+    solve_on(board, play, moves, archive, 1, None, ctl)
 }
 
 /// [`solve_with`] by one engine on every thread of rayon's pool (the `parallel` feature), all
@@ -1497,7 +1499,30 @@ pub fn solve_with_threads(
     archive: Option<&dyn Archive>,
     ctl: &Control,
 ) -> Result<Solution> {
-    solve_on(board, play, moves, archive, usize::MAX, ctl)
+    solve_on(board, play, moves, archive, usize::MAX, None, ctl)
+}
+
+/// [`solve_with_threads`] for a board in normal play, starting from the table saved in `file`
+/// if there is one, and saving the table to `file` when the search stops with an answer or is
+/// interrupted ([`Error::Cancelled`]); see [`TableFile`]. A file that is not a sound table of
+/// this board is refused ([`Error::Invalid`]) before any search. The value is that of a search
+/// from scratch: every entry of a saved table is a true statement about its region.
+pub fn solve_saving(
+    board: &Board,
+    moves: bool,
+    archive: Option<&dyn Archive>,
+    file: &TableFile,
+    ctl: &Control,
+) -> Result<Solution> {
+    solve_on(
+        board,
+        Play::Normal,
+        moves,
+        archive,
+        usize::MAX,
+        Some(file),
+        ctl,
+    )
 }
 
 fn solve_on(
@@ -1506,6 +1531,7 @@ fn solve_on(
     moves: bool,
     archive: Option<&dyn Archive>,
     threads: usize,
+    checkpoint: Option<&TableFile>,
     ctl: &Control,
 ) -> Result<Solution> {
     let Some(shape) = Shape::from_board(board).filter(|_| play == Play::Normal) else {
@@ -1525,7 +1551,10 @@ fn solve_on(
     table::on_search_thread("grundy-cram", STACK_BYTES, || {
         solve_setup(
             &shape,
-            Setup::new(board, moves, table, archive, threads),
+            Setup {
+                checkpoint,
+                ..Setup::new(board, moves, table, archive, threads)
+            },
             ctl,
         )
     })
@@ -1573,6 +1602,8 @@ struct Setup<'a> {
     threads: usize,
     /// How the table's entries are laid out (by the cells of the board's box).
     layout: Layout,
+    /// The file the table starts from and is saved to ([`solve_saving`]).
+    checkpoint: Option<&'a TableFile>,
 }
 
 impl<'a> Setup<'a> {
@@ -1591,7 +1622,32 @@ impl<'a> Setup<'a> {
             archive,
             threads,
             layout: Layout::Small,
+            checkpoint: None,
         }
+    }
+
+    /// The largest number of buckets of the search's table.
+    fn buckets(&self) -> usize {
+        Table::buckets(self.table.min(MAX_TABLE_BYTES))
+    }
+
+    /// The table saved in the checkpoint file, if there is one.
+    fn saved_table(&self) -> Result<Option<Table>> {
+        match self.checkpoint {
+            Some(f) => f.load(self.buckets(), self.layout),
+            None => Ok(None),
+        }
+    }
+
+    /// Saves `table` to the checkpoint file (if any) when `r` is an answer or an interruption,
+    /// and gives `r` back.
+    fn saving<T>(&self, table: &Table, r: Result<T>) -> Result<T> {
+        if let Some(f) = self.checkpoint {
+            if matches!(r, Ok(_) | Err(Error::Cancelled(_))) {
+                f.save(table);
+            }
+        }
+        r
     }
 }
 
@@ -1609,8 +1665,14 @@ fn solve_in<B: Bits>(shape: &Shape<B>, setup: Setup, ctl: &Control) -> Result<So
     let start = Instant::now();
     let mut engine =
         CramEngine::<B>::with_entries(ctl, setup.table, setup.layout)?.with_archive(setup.archive);
-    let v = engine.value(shape)?;
-    let winning_moves = winning_moves(&mut engine, setup.board, setup.moves, v)?;
+    if let Some(t) = setup.saved_table()? {
+        engine.table = TableRef::Own(t);
+    }
+    let r = engine.value(shape).and_then(|v| {
+        let winning_moves = winning_moves(&mut engine, setup.board, setup.moves, v)?;
+        Ok((v, winning_moves))
+    });
+    let (v, winning_moves) = setup.saving(&engine.table, r)?;
     Ok(solution(v, winning_moves, engine.stats(), start))
 }
 

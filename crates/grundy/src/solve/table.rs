@@ -60,6 +60,7 @@
 
 use crate::error::{Error, Result};
 use portable_atomic::AtomicU128;
+use std::io::{Read, Write};
 use std::sync::atomic::Ordering::{Relaxed, Release};
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 
@@ -480,6 +481,223 @@ impl Table {
     }
 }
 
+/// The first line of a saved table ([`Table::save`]); the number is the format of the entries
+/// (their words, the hash that places them): a file of another format is refused.
+pub(crate) const SAVED_MAGIC: &str = "grundy table 1";
+
+/// The longest header of a saved table read.
+const MAX_HEADER: usize = 4096;
+
+/// What a saved table's header says (see [`Table::save`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Saved {
+    /// What the table was searched for (the engine and its game), checked by the reader.
+    pub about: String,
+    pub layout: Layout,
+    pub buckets: usize,
+    /// Entries written (an upper bound of the entries held).
+    pub entries: usize,
+    /// The bytes of the header, up to the words (the checksum covers them).
+    pub header: Vec<u8>,
+}
+
+impl Saved {
+    /// The length of the whole file: header, the buckets' words, the checksum.
+    pub(crate) fn file_bytes(&self) -> u64 {
+        self.header.len() as u64 + self.buckets as u64 * BUCKET_BYTES + 8
+    }
+}
+
+impl Layout {
+    fn name(self) -> &'static str {
+        match self {
+            Layout::Small => "small",
+            Layout::Narrow => "narrow",
+            Layout::Wide => "wide",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Layout> {
+        LAYOUT_NAMES.into_iter().find(|l| l.name() == name)
+    }
+}
+
+const LAYOUT_NAMES: [Layout; 3] = [Layout::Small, Layout::Narrow, Layout::Wide];
+
+/// Reads the header of a saved table from `r`, leaving `r` at the first word; `Err` with the
+/// reason when it is not one.
+pub(crate) fn read_saved_header(r: &mut dyn Read) -> std::result::Result<Saved, String> {
+    let mut header = Vec::new();
+    let mut byte = [0u8];
+    // Up to the blank line that ends the header.
+    while !header.ends_with(b"\n\n") {
+        if header.len() >= MAX_HEADER {
+            return Err("not a saved table (no end of header)".into());
+        }
+        match r.read(&mut byte) {
+            Ok(0) => return Err("not a saved table (cut short)".into()),
+            Ok(_) => header.push(byte[0]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(format!("cannot be read: {e}")),
+        }
+    }
+    let text = std::str::from_utf8(&header).map_err(|_| "not a saved table".to_string())?;
+    let text = text.to_string();
+    let mut lines = text.lines();
+    if lines.next() != Some(SAVED_MAGIC) {
+        return Err(format!(
+            "not a saved table of this version (first line: not '{SAVED_MAGIC}')"
+        ));
+    }
+    let mut field = |name: &str| -> std::result::Result<&str, String> {
+        lines
+            .next()
+            .and_then(|l| l.strip_prefix(name)?.strip_prefix(": "))
+            .ok_or_else(|| format!("not a saved table (no '{name}' line)"))
+    };
+    let about = field("about")?.to_string();
+    let layout = field("layout")?;
+    let layout =
+        Layout::from_name(layout).ok_or_else(|| format!("unknown layout of entries '{layout}'"))?;
+    let number = |s: &str| {
+        s.parse::<usize>()
+            .map_err(|_| format!("not a number: '{s}'"))
+    };
+    let buckets = number(field("buckets")?)?;
+    let entries = number(field("entries")?)?;
+    if !buckets.is_power_of_two() || buckets < FIRST_BUCKETS {
+        return Err(format!("not a number of buckets of a table: {buckets}"));
+    }
+    Ok(Saved {
+        about,
+        layout,
+        buckets,
+        entries,
+        header,
+    })
+}
+
+/// The checksum of a saved table: 64-bit FNV-1a (see [`crate::checksum`]) taken over the
+/// header's bytes, then over the words of the buckets one word at a time (a word is mixed in
+/// as FNV-1a mixes a byte: `h = (h ⊕ w) · 0x100000001b3 mod 2^64`; a product by an odd number
+/// is a bijection, so changing one word always changes the sum), which reads gigabytes eight
+/// times faster than byte by byte.
+fn words_checksum(mut h: u64, words: impl IntoIterator<Item = u64>) -> u64 {
+    for w in words {
+        h = (h ^ w).wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+impl Table {
+    /// Writes the table to `w`: a text header, the words of its buckets in little-endian
+    /// order, and a checksum (8 bytes, little-endian) of everything before it.
+    ///
+    /// ```text
+    /// grundy table 1
+    /// about: cram:7x8
+    /// layout: small
+    /// buckets: 134217728
+    /// entries: 98765432
+    ///
+    /// <buckets x 64 bytes><checksum>
+    /// ```
+    ///
+    /// The table must not be searched meanwhile (its words are read one by one).
+    pub(crate) fn save(&self, about: &str, w: &mut dyn Write) -> std::io::Result<()> {
+        let header = format!(
+            "{SAVED_MAGIC}\nabout: {about}\nlayout: {}\nbuckets: {}\nentries: {}\n\n",
+            self.layout.name(),
+            self.buckets.len(),
+            self.written.load(Relaxed)
+        );
+        w.write_all(header.as_bytes())?;
+        let mut h = crate::checksum::fnv1a(header.as_bytes());
+        let mut out = Vec::with_capacity(SAVE_CHUNK_BUCKETS * BUCKET_BYTES as usize);
+        for chunk in self.buckets.chunks(SAVE_CHUNK_BUCKETS) {
+            out.clear();
+            let words = chunk.iter().flat_map(|b| b.words());
+            h = words_checksum(h, words.clone());
+            for word in words {
+                out.extend_from_slice(&word.to_le_bytes());
+            }
+            w.write_all(&out)?;
+        }
+        w.write_all(&h.to_le_bytes())
+    }
+
+    /// A table of at most `cap` buckets laid out as `layout` holding the saved table `saved`,
+    /// whose words `r` is at (after [`read_saved_header`] read `saved` from it); `Err` with
+    /// the reason when it cannot be used (another layout, more buckets than `cap`, words cut
+    /// short, a checksum that fails).
+    pub(crate) fn load(
+        saved: &Saved,
+        cap: usize,
+        layout: Layout,
+        r: &mut dyn Read,
+    ) -> std::result::Result<Table, String> {
+        if saved.layout != layout {
+            return Err(format!(
+                "its entries are laid out for {} keys, this board's for {}",
+                saved.layout.name(),
+                layout.name()
+            ));
+        }
+        if saved.buckets > cap {
+            return Err(format!(
+                "its table of {} does not fit the {} this run may take",
+                crate::control::format_bytes(saved.buckets as u64 * BUCKET_BYTES),
+                crate::control::format_bytes(cap as u64 * BUCKET_BYTES)
+            ));
+        }
+        let mut t = Table::new(cap, layout);
+        if saved.buckets >= HUGE_FROM_BUCKETS {
+            let bytes = t.cap * std::mem::size_of::<Bucket>();
+            advise_huge_pages(t.buckets.as_mut_ptr().cast(), bytes);
+        }
+        t.buckets.resize_with(saved.buckets, Bucket::default);
+        t.mask = saved.buckets - 1;
+        let mut h = crate::checksum::fnv1a(&saved.header);
+        let mut bytes = vec![0u8; SAVE_CHUNK_BUCKETS * BUCKET_BYTES as usize];
+        let mut used = 0;
+        for chunk in t.buckets.chunks(SAVE_CHUNK_BUCKETS) {
+            let bytes = &mut bytes[..chunk.len() * BUCKET_BYTES as usize];
+            r.read_exact(bytes)
+                .map_err(|e| format!("its words cannot be read: {e}"))?;
+            let words = bytes
+                .chunks_exact(8)
+                .map(|b| u64::from_le_bytes(b.try_into().unwrap_or_default()));
+            h = words_checksum(h, words.clone());
+            for (i, word) in words.enumerate() {
+                chunk[i / 8].0[i % 8].store(word, Relaxed);
+            }
+        }
+        let mut sum = [0u8; 8];
+        r.read_exact(&mut sum)
+            .map_err(|_| "it is cut short (no checksum)".to_string())?;
+        if u64::from_le_bytes(sum) != h {
+            return Err("its checksum fails: the file was changed or damaged".into());
+        }
+        let mut extra = [0u8];
+        if r.read(&mut extra).map_or(true, |n| n != 0) {
+            return Err("it has bytes after its checksum".into());
+        }
+        // Entries held: counted, so that the table grows as one that filled in this run would.
+        for b in &t.buckets {
+            let w = b.words();
+            used += match layout {
+                Layout::Wide => (0..2).filter(|&k| w[4 * k + 2] != 0).count(),
+                _ => (0..4).filter(|&k| w[2 * k + 1] != 0).count(),
+            };
+        }
+        *t.written.get_mut() = used;
+        Ok(t)
+    }
+}
+
+/// Buckets written or read at a time by [`Table::save`] and [`Table::load`]: 1 MiB.
+const SAVE_CHUNK_BUCKETS: usize = 1 << 14;
+
 /// The table an engine searches with: its own, or one it shares with the engines searching the
 /// same board on other threads ([`Table::into_shared`]). Reads go to the table either way.
 pub(crate) enum TableRef<'a> {
@@ -875,5 +1093,45 @@ mod tests {
             here
         );
         assert!(on_search_thread::<u8>("t", 1 << 16, || Err(Error::Internal("x".into()))).is_err());
+    }
+
+    /// A saved table read back holds what the table held, in every layout; the checksum
+    /// covers the header and every word.
+    #[test]
+    fn a_saved_table_reads_back_whole() {
+        for layout in LAYOUTS {
+            let key = |i| key(i, key_bits(layout), false);
+            let mut t = Table::new(1 << 13, layout);
+            for i in 0..5000u128 {
+                if i % 3 == 0 {
+                    t.exclude(key(i), 0b1010_0110);
+                } else {
+                    t.put(key(i), (i % 41) as u8);
+                }
+            }
+            let mut bytes = Vec::new();
+            t.save("test", &mut bytes).unwrap();
+            let mut r = &bytes[..];
+            let saved = read_saved_header(&mut r).unwrap();
+            assert_eq!((saved.layout, saved.buckets), (layout, t.len()));
+            assert_eq!(saved.file_bytes(), bytes.len() as u64);
+            let back = Table::load(&saved, 1 << 13, layout, &mut r).unwrap();
+            assert_eq!(back.len(), t.len());
+            for i in 0..5000u128 {
+                assert_eq!(back.probe(key(i)), t.probe(key(i)), "{layout:?} {i}");
+            }
+            // The entries held, counted: at most those written.
+            let held = back.written.load(Relaxed);
+            assert!(0 < held && held <= t.written.load(Relaxed));
+            // A changed header line or word is seen.
+            for at in [SAVED_MAGIC.len() + 8, bytes.len() / 2] {
+                let mut changed = bytes.clone();
+                changed[at] ^= 1;
+                let mut r = &changed[..];
+                let loaded = read_saved_header(&mut r)
+                    .and_then(|s| Table::load(&s, 1 << 13, layout, &mut r).map(|_| ()));
+                assert!(loaded.is_err(), "{layout:?}, byte {at} changed");
+            }
+        }
     }
 }

@@ -33,7 +33,9 @@
 //! of the one-thread engine. If several finish, their values are compared; a difference would
 //! be an internal error.
 
-use super::{Bits, CramEngine, Result, Setup, Shape, Solution, Stats, WinningMove, STACK_BYTES};
+use super::{
+    Bits, CramEngine, Result, Setup, Shape, Solution, Stats, TableRef, WinningMove, STACK_BYTES,
+};
 use crate::control::Control;
 use crate::error::Error;
 use crate::solve::table::{Table, BUCKET_BYTES};
@@ -196,15 +198,30 @@ pub(super) fn solve_sharing_from<B: Bits>(
     let start = Instant::now();
     let mut alone =
         CramEngine::<B>::with_entries(ctl, setup.table, setup.layout)?.with_archive(setup.archive);
-    alone.share_from = Some((share_from / BUCKET_BYTES).max(1) as usize);
-    let before = match alone.value(shape) {
-        Ok(v) => {
-            alone.share_from = None;
-            let winning_moves = super::winning_moves(&mut alone, setup.board, setup.moves, v)?;
-            return Ok(super::solution(v, winning_moves, alone.stats(), start));
+    let share_buckets = (share_from / BUCKET_BYTES).max(1) as usize;
+    alone.share_from = Some(share_buckets);
+    // A saved table as large as a shared one is searched by every engine from the start.
+    let resumed = match setup.saved_table()? {
+        Some(t) => {
+            let large = t.len() >= share_buckets;
+            alone.table = TableRef::Own(t);
+            large
         }
-        Err(e) if is_to_share(&e) => alone.stats(),
-        Err(e) => return Err(e),
+        None => false,
+    };
+    let before = if resumed {
+        alone.stats()
+    } else {
+        match alone.value(shape) {
+            Ok(v) => {
+                alone.share_from = None;
+                let r = super::winning_moves(&mut alone, setup.board, setup.moves, v);
+                let winning_moves = setup.saving(&alone.table, r)?;
+                return Ok(super::solution(v, winning_moves, alone.stats(), start));
+            }
+            Err(e) if is_to_share(&e) => alone.stats(),
+            Err(e) => return setup.saving(&alone.table, Err(e)),
+        }
     };
     let Some((mut table, _reservation)) = alone.into_table() else {
         return Err(Error::Internal(
@@ -222,9 +239,15 @@ pub(super) fn solve_sharing_from<B: Bits>(
         let shared = table
             .into_shared(doubled)
             .map_err(|_| Error::Internal("a table of wide entries cannot be shared".into()))?;
-        match round(shape, setup, n, &shared, ctl, &mut stats)? {
-            Some(solution) => return Ok(super::solution(solution.0, solution.1, stats, start)),
-            None => table = shared,
+        match round(shape, setup, n, &shared, ctl, &mut stats) {
+            Ok(None) => table = shared,
+            // An answer or an interruption: the table is saved if asked.
+            r => {
+                let (v, winning_moves) = setup.saving(&shared, r)?.ok_or_else(|| {
+                    Error::Internal("a round ended with neither an answer nor room".into())
+                })?;
+                return Ok(super::solution(v, winning_moves, stats, start));
+            }
         }
     }
 }

@@ -599,3 +599,121 @@ fn narrow_regions_search_fewer_positions_fewer_moves_first() {
         );
     }
 }
+
+/// A search stopped midway saves its table; a run from that file finds the value of a search
+/// from scratch and searches fewer positions; with several engines sharing the table too.
+#[test]
+fn a_search_stopped_midway_resumes_from_its_saved_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = Board::empty(5, 7).unwrap();
+    let s = Shape::from_board(&b).unwrap().narrow::<u64>();
+    let fresh = one_engine(&b, None);
+    assert_eq!(fresh.value, Some(1));
+    // One engine (solve_in), then two sharing the table from the start (the rounds of
+    // `parallel`), each stopped after 2^15 positions.
+    for n in [1, 2] {
+        let file = TableFile::new(dir.path().join(format!("t{n}")), "cram:5x7");
+        let token = crate::control::CancelToken::new();
+        let report = |done: u64| {
+            if done >= 1 << 15 {
+                token.cancel();
+            }
+        };
+        let ctl = Control::none()
+            .with_token(token.clone())
+            .with_progress(&report);
+        let setup = Setup {
+            checkpoint: Some(&file),
+            ..Setup::new(&b, true, 1 << 22, None, n)
+        };
+        let run = |setup: Setup, ctl: &Control| match n {
+            1 => solve_in(&s, setup, ctl),
+            _ => parallel::solve_sharing_from(&s, setup, n, 0, ctl),
+        };
+        let stopped = run(setup, &ctl);
+        assert!(
+            matches!(stopped, Err(Error::Cancelled(_))),
+            "{n}: {stopped:?}"
+        );
+        let written = file.saved().unwrap().unwrap();
+        assert_eq!(written, std::fs::metadata(file.path()).unwrap().len());
+        assert!(file.info().unwrap().unwrap().entries > 0);
+
+        let resumed = run(setup, &Control::none()).unwrap();
+        assert_eq!(resumed.value, fresh.value, "{n} engines");
+        assert_eq!(resumed.winning_moves, fresh.winning_moves, "{n} engines");
+        assert!(file.entries_read().unwrap() > 0);
+        assert!(
+            resumed.stats.positions < fresh.stats.positions,
+            "{n} engines: {} positions resumed, {} from scratch",
+            resumed.stats.positions,
+            fresh.stats.positions
+        );
+        // The finished search saved its table too: a third run answers at once.
+        let again = run(setup, &Control::none()).unwrap();
+        assert_eq!(again.value, fresh.value);
+        assert!(again.stats.positions < resumed.stats.positions);
+    }
+}
+
+/// A table file that is not a sound table of the board is refused before any search: another
+/// board, a changed word, a file cut short, bytes added, a table larger than the run may take.
+#[test]
+fn a_damaged_or_foreign_table_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = Board::empty(4, 7).unwrap();
+    let s = Shape::from_board(&b).unwrap().narrow::<u64>();
+    let path = dir.path().join("t");
+    let file = TableFile::new(&path, "cram:4x7");
+    let setup = Setup {
+        checkpoint: Some(&file),
+        ..Setup::new(&b, false, 1 << 22, None, 1)
+    };
+    assert_eq!(
+        solve_in(&s, setup, &Control::none()).unwrap().value,
+        Some(3)
+    );
+    let good = std::fs::read(&path).unwrap();
+    let refused = |bytes: &[u8], board: &str, table: u64| {
+        std::fs::write(&path, bytes).unwrap();
+        let file = TableFile::new(&path, board);
+        let setup = Setup {
+            checkpoint: Some(&file),
+            ..Setup::new(&b, false, table, None, 1)
+        };
+        solve_in(&s, setup, &Control::none()).unwrap_err()
+    };
+    let invalid = |e: Error| matches!(e, Error::Invalid(_));
+    assert!(invalid(refused(&good, "cram:4x8", 1 << 22)));
+    let mut changed = good.clone();
+    let mid = changed.len() - 100;
+    changed[mid] ^= 4;
+    assert!(invalid(refused(&changed, "cram:4x7", 1 << 22)));
+    assert!(invalid(refused(
+        &good[..good.len() - 1],
+        "cram:4x7",
+        1 << 22
+    )));
+    assert!(invalid(refused(
+        &[&good[..], b"x"].concat(),
+        "cram:4x7",
+        1 << 22
+    )));
+    assert!(invalid(refused(
+        b"grundy table 1\nabout: cram:4x7\n",
+        "cram:4x7",
+        1 << 22
+    )));
+    assert!(invalid(refused(b"not a table at all", "cram:4x7", 1 << 22)));
+    assert!(matches!(
+        refused(&good, "cram:4x7", FIRST_BUCKETS as u64 * BUCKET_BYTES / 2),
+        Error::Limit(_)
+    ));
+    // The sound file is read again.
+    std::fs::write(&path, &good).unwrap();
+    assert_eq!(
+        solve_in(&s, setup, &Control::none()).unwrap().value,
+        Some(3)
+    );
+    assert!(file.entries_read().is_some());
+}
