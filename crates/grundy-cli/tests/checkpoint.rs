@@ -190,8 +190,14 @@ fn a_cram_search_stopped_by_ctrl_c_goes_on_from_its_table() {
 
     let (stdout, stderr) = stdout_of(&args);
     assert_eq!(stdout, "N\nvalue 1\n");
-    assert!(stderr.contains("grundy: resuming from the table in"), "{stderr}");
-    assert!(stderr.contains("grundy: the table was saved to"), "{stderr}");
+    assert!(
+        stderr.contains("grundy: resuming from the table in"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("grundy: the table was saved to"),
+        "{stderr}"
+    );
 
     // Another board's table, a changed byte, another game: refused before any search.
     grundy()

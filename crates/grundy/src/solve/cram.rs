@@ -1631,12 +1631,19 @@ impl<'a> Setup<'a> {
         Table::buckets(self.table.min(MAX_TABLE_BYTES))
     }
 
-    /// The table saved in the checkpoint file, if there is one.
-    fn saved_table(&self) -> Result<Option<Table>> {
-        match self.checkpoint {
-            Some(f) => f.load(self.buckets(), self.layout),
-            None => Ok(None),
-        }
+    /// Gives `engine` the table saved in the checkpoint file, if there is one; whether it did.
+    fn resume<B: Bits>(&self, engine: &mut CramEngine<B>) -> Result<bool> {
+        let Some(f) = self.checkpoint else {
+            return Ok(false);
+        };
+        // The engine's own table goes first, so that two tables of the largest size are never
+        // held at once.
+        engine.table = TableRef::Own(Table::new(1, self.layout));
+        let saved = f.load(self.buckets(), self.layout)?;
+        let loaded = saved.is_some();
+        engine.table =
+            TableRef::Own(saved.unwrap_or_else(|| Table::new(self.buckets(), self.layout)));
+        Ok(loaded)
     }
 
     /// Saves `table` to the checkpoint file (if any) when `r` is an answer or an interruption,
@@ -1665,9 +1672,7 @@ fn solve_in<B: Bits>(shape: &Shape<B>, setup: Setup, ctl: &Control) -> Result<So
     let start = Instant::now();
     let mut engine =
         CramEngine::<B>::with_entries(ctl, setup.table, setup.layout)?.with_archive(setup.archive);
-    if let Some(t) = setup.saved_table()? {
-        engine.table = TableRef::Own(t);
-    }
+    setup.resume(&mut engine)?;
     let r = engine.value(shape).and_then(|v| {
         let winning_moves = winning_moves(&mut engine, setup.board, setup.moves, v)?;
         Ok((v, winning_moves))

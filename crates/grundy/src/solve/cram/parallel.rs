@@ -33,9 +33,7 @@
 //! of the one-thread engine. If several finish, their values are compared; a difference would
 //! be an internal error.
 
-use super::{
-    Bits, CramEngine, Result, Setup, Shape, Solution, Stats, TableRef, WinningMove, STACK_BYTES,
-};
+use super::{Bits, CramEngine, Result, Setup, Shape, Solution, Stats, WinningMove, STACK_BYTES};
 use crate::control::Control;
 use crate::error::Error;
 use crate::solve::table::{Table, BUCKET_BYTES};
@@ -201,14 +199,7 @@ pub(super) fn solve_sharing_from<B: Bits>(
     let share_buckets = (share_from / BUCKET_BYTES).max(1) as usize;
     alone.share_from = Some(share_buckets);
     // A saved table as large as a shared one is searched by every engine from the start.
-    let resumed = match setup.saved_table()? {
-        Some(t) => {
-            let large = t.len() >= share_buckets;
-            alone.table = TableRef::Own(t);
-            large
-        }
-        None => false,
-    };
+    let resumed = setup.resume(&mut alone)? && alone.table.len() >= share_buckets;
     let before = if resumed {
         alone.stats()
     } else {
