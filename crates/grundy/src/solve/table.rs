@@ -488,6 +488,10 @@ pub(crate) const SAVED_MAGIC: &str = "grundy table 1";
 /// The longest header of a saved table read.
 const MAX_HEADER: usize = 4096;
 
+/// The most buckets of a saved table read (64 TiB): far more than any memory, few enough that
+/// the file's length is computed without overflow.
+const MAX_SAVED_BUCKETS: usize = 1 << 40;
+
 /// What a saved table's header says (see [`Table::save`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Saved {
@@ -565,7 +569,7 @@ pub(crate) fn read_saved_header(r: &mut dyn Read) -> std::result::Result<Saved, 
     };
     let buckets = number(field("buckets")?)?;
     let entries = number(field("entries")?)?;
-    if !buckets.is_power_of_two() || buckets < FIRST_BUCKETS {
+    if !buckets.is_power_of_two() || !(FIRST_BUCKETS..=MAX_SAVED_BUCKETS).contains(&buckets) {
         return Err(format!("not a number of buckets of a table: {buckets}"));
     }
     Ok(Saved {
@@ -1131,6 +1135,28 @@ mod tests {
                 let loaded = read_saved_header(&mut r)
                     .and_then(|s| Table::load(&s, 1 << 13, layout, &mut r).map(|_| ()));
                 assert!(loaded.is_err(), "{layout:?}, byte {at} changed");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Any bytes, after a header or not, are read as a table or refused, never a panic.
+        #[test]
+        fn any_bytes_are_read_or_refused(
+            header in proptest::sample::select(vec![
+                "",
+                "grundy table 1\nabout: x\nlayout: small\nbuckets: 1024\nentries: 5\n\n",
+                "grundy table 1\nabout: x\nlayout: wide\nbuckets: 1152921504606846976\nentries: 0\n\n",
+                "grundy table 1\nabout: x\nlayout: narrow\nbuckets: 1023\nentries: 1\n\n",
+            ]),
+            tail in proptest::collection::vec(proptest::num::u8::ANY, 0..300),
+        ) {
+            let bytes = [header.as_bytes(), &tail].concat();
+            let mut r = &bytes[..];
+            if let Ok(saved) = read_saved_header(&mut r) {
+                proptest::prop_assert!(saved.file_bytes() >= saved.header.len() as u64);
+                // 300 bytes hold no table of 1024 buckets: refused.
+                proptest::prop_assert!(Table::load(&saved, 1 << 12, saved.layout, &mut r).is_err());
             }
         }
     }

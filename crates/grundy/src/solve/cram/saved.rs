@@ -89,7 +89,14 @@ impl TableFile {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(self.refused(e)),
         };
-        let len = file.metadata().map_err(|e| self.refused(e))?.len();
+        let meta = file.metadata().map_err(|e| self.refused(e))?;
+        if meta.is_dir() {
+            return Err(Error::invalid(format!(
+                "the table file {} is a directory: name a file",
+                self.path.display()
+            )));
+        }
+        let len = meta.len();
         let mut r = BufReader::with_capacity(1 << 20, file);
         let saved = read_saved_header(&mut r).map_err(|e| self.refused(e))?;
         if saved.about != self.about {
