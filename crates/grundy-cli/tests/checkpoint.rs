@@ -215,10 +215,27 @@ fn a_cram_search_stopped_by_ctrl_c_goes_on_from_its_table() {
         .code(2)
         .stderr(contains("its checksum fails"));
     grundy()
-        .args(["solve", "cram:4x11", "--checkpoint", d.path().to_str().unwrap()])
+        .args([
+            "solve",
+            "cram:4x11",
+            "--checkpoint",
+            d.path().to_str().unwrap(),
+        ])
         .assert()
         .code(2)
         .stderr(contains("is a directory: name a file"));
+    grundy()
+        .args([
+            "solve",
+            "cram:4x11",
+            "--checkpoint",
+            t,
+            "--checkpoint-every",
+            "soon",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("--checkpoint-every"));
     grundy()
         .args(["solve", "chomp:4x4", "--checkpoint", t])
         .assert()

@@ -1666,7 +1666,9 @@ fn solve_in<B: Bits>(shape: &Shape<B>, setup: Setup, ctl: &Control) -> Result<So
         Layout::Wide => 1,
         _ => setup.threads.min(parallel::engines(shape)),
     };
-    if n >= 2 {
+    // Periodic saves of the table are made between the rounds of engines sharing it.
+    let periodic = setup.checkpoint.is_some_and(|f| f.interval().is_some());
+    if n >= 2 || (periodic && setup.layout != Layout::Wide) {
         return parallel::solve_in(shape, setup, n, ctl);
     }
     let start = Instant::now();

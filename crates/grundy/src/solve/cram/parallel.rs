@@ -38,7 +38,8 @@ use crate::control::Control;
 use crate::error::Error;
 use crate::solve::table::{Table, BUCKET_BYTES};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 /// The fewest free cells of a board that several engines may search: smaller boards are
 /// solved in milliseconds.
@@ -223,38 +224,64 @@ pub(super) fn solve_sharing_from<B: Bits>(
         threads: n as u32,
         ..before
     };
-    // Rounds: the table doubles, the engines search it until one finishes or it is half full.
+    let every = setup.checkpoint.and_then(|f| f.interval());
+    let mut saved = Instant::now();
+    let mut grow = true;
+    // Rounds: the table doubles, the engines search it until one finishes or it is half full
+    // (or, with a checkpoint file saved periodically, until it is time to save).
     loop {
-        let doubled = 2 * table.len();
+        let buckets = if grow { 2 * table.len() } else { table.len() };
         // Boards of the wide layout are searched by one engine (`super::solve_in`).
         let shared = table
-            .into_shared(doubled)
+            .into_shared(buckets)
             .map_err(|_| Error::Internal("a table of wide entries cannot be shared".into()))?;
-        match round(shape, setup, n, &shared, ctl, &mut stats) {
-            Ok(None) => table = shared,
+        let pause = every.map(|e| e.saturating_sub(saved.elapsed()).max(MIN_PAUSE));
+        match round(shape, setup, n, &shared, pause, ctl, &mut stats) {
+            Ok(RoundEnd::Stopped { full, pause }) => {
+                if pause {
+                    if let Some(f) = setup.checkpoint {
+                        f.save(&shared);
+                    }
+                    saved = Instant::now();
+                }
+                grow = full;
+                table = shared;
+            }
             // An answer or an interruption: the table is saved if asked.
-            r => {
-                let (v, winning_moves) = setup.saving(&shared, r)?.ok_or_else(|| {
-                    Error::Internal("a round ended with neither an answer nor room".into())
-                })?;
+            Ok(RoundEnd::Answer(v, winning_moves)) => {
+                setup.saving(&shared, Ok(()))?;
                 return Ok(super::solution(v, winning_moves, stats, start));
             }
+            Err(e) => return setup.saving(&shared, Err(e)),
         }
     }
 }
 
-/// One round of `n` engines on the shared `table`: the value and winning moves, or `None` when
-/// an engine stopped because the table is half full (see [`Table::wants_to_grow`]); the counts
-/// of the engines are added to `stats`.
+/// The shortest round before a periodic save of the table, so that every round searches.
+const MIN_PAUSE: Duration = Duration::from_millis(10);
+
+/// How a [`round`] ended.
+enum RoundEnd {
+    /// With the value and the winning moves.
+    Answer(u8, Vec<WinningMove>),
+    /// With no answer: the table is half full (`full`), or it was time to save it (`pause`).
+    Stopped { full: bool, pause: bool },
+}
+
+/// One round of `n` engines on the shared `table`: the value and winning moves, or a stop
+/// because the table is half full (see [`Table::wants_to_grow`]) or because `pause` (if any)
+/// has passed; the counts of the engines are added to `stats`.
 fn round<B: Bits>(
     shape: &Shape<B>,
     setup: Setup,
     n: usize,
     table: &Table,
+    pause: Option<Duration>,
     ctl: &Control,
     stats: &mut Stats,
-) -> Result<Option<(u8, Vec<WinningMove>)>> {
+) -> Result<RoundEnd> {
     let stop = AtomicBool::new(false);
+    let paused = AtomicBool::new(false);
     let busy = Busy::new();
     let mut engines = (0..n)
         .map(|i| {
@@ -267,6 +294,21 @@ fn round<B: Bits>(
         .collect::<Result<Vec<_>>>()?;
     let (first, others) = engines.split_first_mut().expect("one engine at least");
     let values = std::thread::scope(|scope| {
+        // The timer of `pause`: it stops the engines unless the round ends first (the sender
+        // is dropped).
+        let (ended, end) = mpsc::channel::<()>();
+        if let Some(p) = pause {
+            let (stop, paused) = (&stop, &paused);
+            std::thread::Builder::new()
+                .name("grundy-cram-timer".into())
+                .spawn_scoped(scope, move || {
+                    if let Err(RecvTimeoutError::Timeout) = end.recv_timeout(p) {
+                        paused.store(true, Ordering::Relaxed);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                })
+                .map_err(|e| Error::Internal(format!("cannot start the timer: {e}")))?;
+        }
         let handles = others
             .iter_mut()
             .enumerate()
@@ -290,6 +332,7 @@ fn round<B: Bits>(
                     .map_err(|_| Error::Internal("a search failed".into()))?,
             );
         }
+        drop(ended);
         Ok::<_, Error>(values)
     })?;
     for e in engines.iter() {
@@ -312,10 +355,11 @@ fn round<B: Bits>(
             Err(e) => failure = failure.or(Some(e)),
         }
     }
+    let pause = paused.load(Ordering::Relaxed);
     let v = match (value, failure) {
         (Some(v), _) => v,
         (None, Some(e)) => return Err(e),
-        (None, None) if full => return Ok(None),
+        (None, None) if full || pause => return Ok(RoundEnd::Stopped { full, pause }),
         (None, None) => return Err(superseded()),
     };
     // The winning moves by the first engine, alone on the table (which may grow no more).
@@ -323,7 +367,7 @@ fn round<B: Bits>(
     first.stop = None;
     first.busy = None;
     let winning_moves = super::winning_moves(first, setup.board, setup.moves, v)?;
-    Ok(Some((v, winning_moves)))
+    Ok(RoundEnd::Answer(v, winning_moves))
 }
 
 /// Adds the positions, lookups and hits of `more` to `stats`.

@@ -20,11 +20,14 @@ use crate::solve::table::{read_saved_header, Layout, Saved, Table, BUCKET_BYTES}
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
 
 /// A file holding the table of a search of one Cram board (see the module documentation).
 pub struct TableFile {
     path: PathBuf,
     about: String,
+    every: Option<Duration>,
+    saves: std::sync::atomic::AtomicUsize,
     read: Mutex<Option<usize>>,
     saved: Mutex<Option<std::result::Result<u64, String>>>,
 }
@@ -45,9 +48,24 @@ impl TableFile {
         TableFile {
             path: path.into(),
             about: board.to_string(),
+            every: None,
+            saves: std::sync::atomic::AtomicUsize::new(0),
             read: Mutex::new(None),
             saved: Mutex::new(None),
         }
+    }
+
+    /// Saves the table every `every` as well, while engines share it (a search past its
+    /// first seconds, see [`super::solve_saving`]): they stop, the table is written, and they
+    /// search on from the board with it. A crash then loses at most `every` of work.
+    pub fn every(mut self, every: Duration) -> TableFile {
+        self.every = Some(every);
+        self
+    }
+
+    /// The interval of [`TableFile::every`], if any.
+    pub(crate) fn interval(&self) -> Option<Duration> {
+        self.every
     }
 
     /// The file's path.
@@ -149,6 +167,13 @@ impl TableFile {
         });
         *self.saved.lock().unwrap_or_else(|e| e.into_inner()) =
             Some(r.map(|()| bytes).map_err(|e| e.to_string()));
+        self.saves
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// How many times the table was written (or tried).
+    pub fn saves(&self) -> usize {
+        self.saves.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

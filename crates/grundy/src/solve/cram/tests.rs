@@ -717,3 +717,27 @@ fn a_damaged_or_foreign_table_file_is_refused() {
     );
     assert!(file.entries_read().is_some());
 }
+
+/// Saved every few milliseconds, the table is written between rounds of the engines, which
+/// then search on from the board: the value and winning moves are those of one engine, with
+/// one engine (routed through the rounds) and with two.
+#[test]
+fn a_table_saved_periodically_gives_the_same_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = Board::empty(5, 7).unwrap();
+    let s = Shape::from_board(&b).unwrap().narrow::<u64>();
+    let fresh = one_engine(&b, None);
+    for n in [1, 2] {
+        let file = TableFile::new(dir.path().join(format!("t{n}")), "cram:5x7")
+            .every(std::time::Duration::from_millis(20));
+        let setup = Setup {
+            checkpoint: Some(&file),
+            ..Setup::new(&b, true, 1 << 22, None, n)
+        };
+        let run = parallel::solve_sharing_from(&s, setup, n, 0, &Control::none()).unwrap();
+        assert_eq!(run.value, fresh.value, "{n} engines");
+        assert_eq!(run.winning_moves, fresh.winning_moves, "{n} engines");
+        assert!(file.saves() >= 2, "{n} engines: {} saves", file.saves());
+        assert!(matches!(file.saved(), Some(Ok(_))));
+    }
+}
