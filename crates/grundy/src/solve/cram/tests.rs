@@ -600,14 +600,20 @@ fn narrow_regions_search_fewer_positions_fewer_moves_first() {
     }
 }
 
+/// A directory for table files, the empty 5 × 7 board, its shape and its solution by one
+/// engine from scratch.
+fn five_by_seven() -> (tempfile::TempDir, Board, Shape<u64>, Solution) {
+    let b = Board::empty(5, 7).unwrap();
+    let s = Shape::from_board(&b).unwrap().narrow::<u64>();
+    let fresh = one_engine(&b, None);
+    (tempfile::tempdir().unwrap(), b, s, fresh)
+}
+
 /// A search stopped midway saves its table; a run from that file finds the value of a search
 /// from scratch and searches fewer positions; with several engines sharing the table too.
 #[test]
 fn a_search_stopped_midway_resumes_from_its_saved_table() {
-    let dir = tempfile::tempdir().unwrap();
-    let b = Board::empty(5, 7).unwrap();
-    let s = Shape::from_board(&b).unwrap().narrow::<u64>();
-    let fresh = one_engine(&b, None);
+    let (dir, b, s, fresh) = five_by_seven();
     assert_eq!(fresh.value, Some(1));
     // One engine (solve_in), then two sharing the table from the start (the rounds of
     // `parallel`), each stopped after 2^15 positions.
@@ -723,10 +729,7 @@ fn a_damaged_or_foreign_table_file_is_refused() {
 /// one engine (routed through the rounds) and with two.
 #[test]
 fn a_table_saved_periodically_gives_the_same_answer() {
-    let dir = tempfile::tempdir().unwrap();
-    let b = Board::empty(5, 7).unwrap();
-    let s = Shape::from_board(&b).unwrap().narrow::<u64>();
-    let fresh = one_engine(&b, None);
+    let (dir, b, s, fresh) = five_by_seven();
     for n in [1, 2] {
         let file = TableFile::new(dir.path().join(format!("t{n}")), "cram:5x7")
             .every(std::time::Duration::from_millis(20));
