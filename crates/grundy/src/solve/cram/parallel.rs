@@ -10,7 +10,10 @@
 //!
 //! *Rounds.* A shared table cannot grow while it is searched; when it is half full (and below
 //! its largest size) the engines stop, it doubles, and a new round starts from the board again
-//! on it, as above. A table of one engine grows the same way, by doubling when half full.
+//! on it, as above. A table of one engine grows the same way, by doubling when half full. A
+//! search that saves its table periodically ([`super::TableFile::every`]) ends a round the same
+//! way when it is time to save: the table is written while no engine searches it, and the next
+//! round, on the same table, settles at once what the last one had finished.
 //!
 //! *Sharing.* Each engine reads what the others wrote (values and exclusions of regions) and
 //! writes what it learns (the scheme chess programs call *lazy SMP*). Two things keep them
