@@ -216,20 +216,12 @@ fn table_file(
     let dir = crate::files::existing_directory(path, &what)?;
     grundy::file::remove_stale_temporaries(dir);
     crate::settings::saves_on_interrupt();
-    // The board as rows of free (.) and blocked (#) cells: the file is tied to it.
-    let rows: Vec<String> = (0..board.rows())
-        .map(|r| {
-            (0..board.cols())
-                .map(|c| if board.is_free(r, c) { '.' } else { '#' })
-                .collect()
-        })
-        .collect();
     let every = match &args.checkpoint_every {
         Some(t) => grundy::notation::number::parse_u64(t)
             .map_err(|e| Error::Parse(e.in_source("--checkpoint-every")))?,
         None => DEFAULT_TABLE_SAVE_SECONDS,
     };
-    let f = grundy::solve::cram::TableFile::new(path, &format!("cram:{}", rows.join("/")))
+    let f = grundy::solve::cram::TableFile::new(path, board)?
         .every(std::time::Duration::from_secs(every));
     if let Some(info) = f.info()? {
         eprintln!(

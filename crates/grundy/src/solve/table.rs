@@ -599,7 +599,7 @@ impl Table {
     ///
     /// ```text
     /// grundy table 1
-    /// about: cram:7x8
+    /// about: cram:......../......../......../......../......../......../........
     /// layout: small
     /// buckets: 134217728
     /// entries: 98765432

@@ -14,7 +14,7 @@
 //! the checksum shows the words are those written; so the search that starts from them gives
 //! the value of a search from scratch (checked by the tests on every board small enough).
 
-use super::{Error, Result};
+use super::{Board, Cram, Error, Result};
 use crate::control::format_bytes;
 use crate::solve::table::{read_saved_header, Layout, Saved, Table, BUCKET_BYTES};
 use std::io::{BufReader, Read};
@@ -42,17 +42,18 @@ pub struct TableFileInfo {
 }
 
 impl TableFile {
-    /// The table file `path` of the board named `board` (its notation, e.g. `cram:7x8`, which
-    /// the file's header records and a reader checks).
-    pub fn new(path: impl Into<PathBuf>, board: &str) -> TableFile {
-        TableFile {
+    /// The table file `path` of the search of `board`, whose notation (rows of free and
+    /// blocked cells, `cram:..../..#.`) the file's header records and a reader checks.
+    pub fn new(path: impl Into<PathBuf>, board: &Board) -> Result<TableFile> {
+        use crate::game::Show;
+        Ok(TableFile {
             path: path.into(),
-            about: board.to_string(),
+            about: Cram.show(board)?,
             every: None,
             saves: std::sync::atomic::AtomicUsize::new(0),
             read: Mutex::new(None),
             saved: Mutex::new(None),
-        }
+        })
     }
 
     /// Saves the table every `every` as well, while engines share it (a search past its

@@ -618,7 +618,7 @@ fn a_search_stopped_midway_resumes_from_its_saved_table() {
     // One engine (solve_in), then two sharing the table from the start (the rounds of
     // `parallel`), each stopped after 2^15 positions.
     for n in [1, 2] {
-        let file = TableFile::new(dir.path().join(format!("t{n}")), "cram:5x7");
+        let file = TableFile::new(dir.path().join(format!("t{n}")), &b).unwrap();
         let token = crate::control::CancelToken::new();
         let report = |done: u64| {
             if done >= 1 << 15 {
@@ -670,7 +670,7 @@ fn a_damaged_or_foreign_table_file_is_refused() {
     let b = Board::empty(4, 7).unwrap();
     let s = Shape::from_board(&b).unwrap().narrow::<u64>();
     let path = dir.path().join("t");
-    let file = TableFile::new(&path, "cram:4x7");
+    let file = TableFile::new(&path, &b).unwrap();
     let setup = Setup {
         checkpoint: Some(&file),
         ..Setup::new(&b, false, 1 << 22, None, 1)
@@ -680,9 +680,9 @@ fn a_damaged_or_foreign_table_file_is_refused() {
         Some(3)
     );
     let good = std::fs::read(&path).unwrap();
-    let refused = |bytes: &[u8], board: &str, table: u64| {
+    let refused = |bytes: &[u8], board: &Board, table: u64| {
         std::fs::write(&path, bytes).unwrap();
-        let file = TableFile::new(&path, board);
+        let file = TableFile::new(&path, board).unwrap();
         let setup = Setup {
             checkpoint: Some(&file),
             ..Setup::new(&b, false, table, None, 1)
@@ -690,29 +690,25 @@ fn a_damaged_or_foreign_table_file_is_refused() {
         solve_in(&s, setup, &Control::none()).unwrap_err()
     };
     let invalid = |e: Error| matches!(e, Error::Invalid(_));
-    assert!(invalid(refused(&good, "cram:4x8", 1 << 22)));
+    assert!(invalid(refused(
+        &good,
+        &Board::empty(4, 8).unwrap(),
+        1 << 22
+    )));
     let mut changed = good.clone();
     let mid = changed.len() - 100;
     changed[mid] ^= 4;
-    assert!(invalid(refused(&changed, "cram:4x7", 1 << 22)));
+    assert!(invalid(refused(&changed, &b, 1 << 22)));
+    assert!(invalid(refused(&good[..good.len() - 1], &b, 1 << 22)));
+    assert!(invalid(refused(&[&good[..], b"x"].concat(), &b, 1 << 22)));
     assert!(invalid(refused(
-        &good[..good.len() - 1],
-        "cram:4x7",
+        format!("grundy table 1\nabout: {}\n", Cram.show(&b).unwrap()).as_bytes(),
+        &b,
         1 << 22
     )));
-    assert!(invalid(refused(
-        &[&good[..], b"x"].concat(),
-        "cram:4x7",
-        1 << 22
-    )));
-    assert!(invalid(refused(
-        b"grundy table 1\nabout: cram:4x7\n",
-        "cram:4x7",
-        1 << 22
-    )));
-    assert!(invalid(refused(b"not a table at all", "cram:4x7", 1 << 22)));
+    assert!(invalid(refused(b"not a table at all", &b, 1 << 22)));
     assert!(matches!(
-        refused(&good, "cram:4x7", FIRST_BUCKETS as u64 * BUCKET_BYTES / 2),
+        refused(&good, &b, FIRST_BUCKETS as u64 * BUCKET_BYTES / 2),
         Error::Limit(_)
     ));
     // The sound file is read again.
@@ -731,7 +727,8 @@ fn a_damaged_or_foreign_table_file_is_refused() {
 fn a_table_saved_periodically_gives_the_same_answer() {
     let (dir, b, s, fresh) = five_by_seven();
     for n in [1, 2] {
-        let file = TableFile::new(dir.path().join(format!("t{n}")), "cram:5x7")
+        let file = TableFile::new(dir.path().join(format!("t{n}")), &b)
+            .unwrap()
             .every(std::time::Duration::from_millis(20));
         let setup = Setup {
             checkpoint: Some(&file),
