@@ -30,8 +30,13 @@ pub(crate) fn _show_board(py: Python<'_>, notation: &str) -> PyResult<String> {
 /// (`docs/schemas/solution.json`) as a dict; its tables (and the graph
 /// file a Node-Kayles game is read from) are held to `memory` bytes. Progress reports count
 /// positions searched.
+///
+/// With `checkpoint` (a path; a Cram board in normal play only), the search's table is kept in
+/// that file: the search starts from the table saved there and saves it when it stops
+/// (interrupted or done), and every `checkpoint_every` seconds once its engines share it.
 #[pyfunction]
-#[pyo3(signature = (notation, misere=false, moves=false, memory=None, progress=None))]
+#[pyo3(signature = (notation, misere=false, moves=false, memory=None, progress=None, checkpoint=None, checkpoint_every=None))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn _solve_board<'py>(
     py: Python<'py>,
     notation: &str,
@@ -39,6 +44,8 @@ pub(crate) fn _solve_board<'py>(
     moves: bool,
     memory: Option<u64>,
     progress: Option<&Bound<'py, PyAny>>,
+    checkpoint: Option<std::path::PathBuf>,
+    checkpoint_every: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     guard(|| {
         let game = board_game(notation)?;
@@ -46,7 +53,16 @@ pub(crate) fn _solve_board<'py>(
         let play = if misere { Play::Misere } else { Play::Normal };
         let s = run_within(py, progress, budget, |ctl| {
             let loaded = grundy::notation::board::load(&game, ctl)?;
-            grundy::solve::solve_loaded(&loaded, play, moves, ctl).map_err(|e| match e {
+            let solved = match (&loaded, &checkpoint) {
+                (_, None) => grundy::solve::solve_loaded(&loaded, play, moves, ctl),
+                (grundy::game::families::Loaded::Cram(b), Some(path)) if !misere => {
+                    solve_saving(b, moves, path, checkpoint_every, ctl)
+                }
+                _ => Err(Error::invalid(
+                    "checkpoint=: only a Cram board in normal play keeps a table to save",
+                )),
+            };
+            solved.map_err(|e| match e {
                 Error::Limit(mut l) if l.how_to_raise == LIBRARY_MEMORY_ADVICE => {
                     l.how_to_raise = "raise memory=, in bytes".into();
                     Error::Limit(l)
@@ -56,4 +72,28 @@ pub(crate) fn _solve_board<'py>(
         })?;
         document(py, &SolutionDocument::new(notation, &s))
     })
+}
+
+/// A Cram board solved from and to the table file `path` (saved every `every` seconds too,
+/// if given); a table that could not be written is an error.
+fn solve_saving(
+    board: &grundy::game::families::cram::Board,
+    moves: bool,
+    path: &std::path::Path,
+    every: Option<u64>,
+    ctl: &grundy::Control,
+) -> grundy::Result<grundy::solve::search::Solution> {
+    use grundy::solve::cram::{self, TableFile};
+    let mut file = TableFile::new(path, board)?;
+    if let Some(e) = every {
+        file = file.every(std::time::Duration::from_secs(e));
+    }
+    let s = cram::solve_saving(board, moves, None, &file, ctl)?;
+    if let Some(Err(why)) = file.saved() {
+        return Err(Error::Internal(format!(
+            "the table could not be saved to {}: {why}",
+            path.display()
+        )));
+    }
+    Ok(s)
 }

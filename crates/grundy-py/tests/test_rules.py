@@ -330,3 +330,35 @@ def test_solution_document_is_the_schema_of_the_command_line():
     m = solve("wythoff:3,5", misere=True).to_dict()
     assert m["value"] is None and m["outcome"] in ("P", "N")
     assert json.loads(json.dumps(d)) == d
+
+
+# --------------------------------------------------------------------------------------------
+# A Cram search's table kept in a file (`checkpoint=`)
+
+
+def test_a_cram_table_kept_in_a_file_gives_the_same_answer(tmp_path):
+    table = tmp_path / "4x9.table"
+    first = solve("cram:4x9", moves=True, checkpoint=table)
+    assert table.read_bytes().startswith(b"grundy table 1\nabout: cram:")
+    again = Game("cram:4x9").solve(moves=True, checkpoint=str(table), checkpoint_every=60)
+    assert (again.value, again.winning_moves) == (first.value, first.winning_moves)
+    assert again.stats["positions"] < first.stats["positions"]
+    assert first.value == solve("cram:4x9").value == 1
+
+
+def test_a_foreign_or_damaged_table_file_is_refused(tmp_path):
+    table = tmp_path / "t"
+    solve("cram:4x7", checkpoint=table)
+    with pytest.raises(ValueError, match="it is the table of"):
+        solve("cram:4x8", checkpoint=table)
+    data = bytearray(table.read_bytes())
+    data[len(data) // 2] ^= 1
+    table.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="checksum"):
+        solve("cram:4x7", checkpoint=table)
+    with pytest.raises(ValueError, match="only a Cram board in normal play"):
+        solve("chomp:3x3", checkpoint=tmp_path / "c")
+    with pytest.raises(ValueError, match="only a Cram board in normal play"):
+        solve("cram:3x3", misere=True, checkpoint=tmp_path / "m")
+    with pytest.raises((ValueError, TypeError)):
+        solve("cram:3x3", checkpoint=tmp_path / "e", checkpoint_every=-1)

@@ -13,9 +13,10 @@ The engines are the Rust library's; long computations release the GIL, stop on C
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -650,18 +651,31 @@ class Game:
         self.notation = notation
 
     def solve(self, misere: bool = False, moves: bool = False, memory: Optional[int] = None,
-              progress: bool = False) -> Solution:
+              progress: bool = False, checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+              checkpoint_every: Optional[int] = None) -> Solution:
         """Who wins, the Grundy value (normal play) and, with ``moves=True``, every winning
         move, by the library's search (components, symmetries, ``G + *k`` tests).
 
         ``memory`` bounds the search's tables in bytes (:class:`LimitError` when they fill;
         no bound by default). ``progress=True`` shows the positions searched so far.
+
+        ``checkpoint`` (a Cram board in normal play) is a file that keeps the search's table:
+        the search starts from the table saved there, if any, and saves it when it stops
+        (``KeyboardInterrupt``) or finishes, so that calling ``solve`` again goes on where it
+        stopped; with ``checkpoint_every`` (seconds) it is also saved that often once the
+        search's engines share it. A file of another board, or damaged, is refused
+        (``ValueError``).
         """
         if memory is not None:
             memory = _natural(memory, "memory")
+        if checkpoint is not None:
+            checkpoint = os.fspath(checkpoint)
+        if checkpoint_every is not None:
+            checkpoint_every = _natural(checkpoint_every, "checkpoint_every")
         doc = _with_progress(
             progress, None, "positions",
-            lambda cb: _grundy._solve_board(self.notation, bool(misere), bool(moves), memory, cb),
+            lambda cb: _grundy._solve_board(self.notation, bool(misere), bool(moves), memory, cb,
+                                            checkpoint, checkpoint_every),
         )
         return Solution._from_document(doc)
 
@@ -689,14 +703,16 @@ class Game:
 
 
 def solve(game: Any, misere: bool = False, moves: bool = False, memory: Optional[int] = None,
-          progress: bool = False) -> Solution:
+          progress: bool = False, checkpoint: Optional[Union[str, "os.PathLike[str]"]] = None,
+          checkpoint_every: Optional[int] = None) -> Solution:
     """Solves a game of the rules notation (a string, or a :class:`Game`): ``Game(game).solve(...)``.
 
     >>> solve("cram:1x4").value
     2
     """
     g = game if isinstance(game, Game) else Game(game)
-    return g.solve(misere=misere, moves=moves, memory=memory, progress=progress)
+    return g.solve(misere=misere, moves=moves, memory=memory, progress=progress,
+                   checkpoint=checkpoint, checkpoint_every=checkpoint_every)
 
 
 # --------------------------------------------------------------------------------------------

@@ -227,11 +227,23 @@ class Game:
     notation: str
     def __init__(self, notation: str) -> None: ...
     def solve(
-        self, misere: bool = ..., moves: bool = ..., memory: Optional[int] = ..., progress: bool = ...
+        self,
+        misere: bool = ...,
+        moves: bool = ...,
+        memory: Optional[int] = ...,
+        progress: bool = ...,
+        checkpoint: Optional[Union[str, os.PathLike[str]]] = ...,
+        checkpoint_every: Optional[int] = ...,
     ) -> Solution: ...
     def show(self) -> str: ...
     def _repr_svg_(self) -> Optional[str]: ...
 
 def solve(
-    game: Union[str, Game], misere: bool = ..., moves: bool = ..., memory: Optional[int] = ..., progress: bool = ...
+    game: Union[str, Game],
+    misere: bool = ...,
+    moves: bool = ...,
+    memory: Optional[int] = ...,
+    progress: bool = ...,
+    checkpoint: Optional[Union[str, os.PathLike[str]]] = ...,
+    checkpoint_every: Optional[int] = ...,
 ) -> Solution: ...
