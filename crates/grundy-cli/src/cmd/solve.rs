@@ -26,6 +26,8 @@ use std::sync::OnceLock;
     grundy solve rules:game.rhai --moves  # rules in a Rhai script (docs/games-by-rules.md)\n\n\
     A long Cram search uses every core (RAYON_NUM_THREADS=1 keeps one thread):\n  \
     grundy solve cram:7x7 --memory 16G -v  # the table takes half of --memory\n\n\
+    A search of hours keeps its table in a file: stopped (Ctrl-C), the same command goes on:\n  \
+    grundy solve cram:7x8 --memory 16G --checkpoint 7x8.table --progress\n\n\
     On a cluster (a build with the `mpi` feature), over the ranks of an MPI job:\n  \
     mpirun -np 64 grundy solve cram:6x9 --distributed   # Cram by components\n  \
     mpirun -np 64 grundy solve chomp:9x9 --distributed --checkpoint ckpt/\n\n\
@@ -67,8 +69,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "PATH")]
     pub(crate) checkpoint: Option<std::path::PathBuf>,
     /// With --checkpoint FILE (a Cram board, without --distributed): also save the table every
-    /// SECONDS while the search runs, so that a crash loses at most that much work; the
-    /// engines pause while it is written (a few seconds a gigabyte) [default: 1800].
+    /// SECONDS once the search's engines share it (past its first seconds), so that a crash
+    /// loses at most that much work; the engines pause while it is written (a few seconds a
+    /// gigabyte) [default: 1800].
     #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
     pub(crate) checkpoint_every: Option<String>,
     /// Neither read nor extend the store of solved values (Cram regions of 24 cells or more,
