@@ -581,18 +581,6 @@ pub(crate) fn read_saved_header(r: &mut dyn Read) -> std::result::Result<Saved, 
     })
 }
 
-/// The checksum of a saved table: 64-bit FNV-1a (see [`crate::checksum`]) taken over the
-/// header's bytes, then over the words of the buckets one word at a time (a word is mixed in
-/// as FNV-1a mixes a byte: `h = (h ⊕ w) · 0x100000001b3 mod 2^64`; a product by an odd number
-/// is a bijection, so changing one word always changes the sum), which reads gigabytes eight
-/// times faster than byte by byte.
-fn words_checksum(mut h: u64, words: impl IntoIterator<Item = u64>) -> u64 {
-    for w in words {
-        h = (h ^ w).wrapping_mul(0x100_0000_01b3);
-    }
-    h
-}
-
 impl Table {
     /// Writes the table to `w`: a text header, the words of its buckets in little-endian
     /// order, and a checksum (8 bytes, little-endian) of everything before it.
@@ -621,7 +609,7 @@ impl Table {
         for chunk in self.buckets.chunks(SAVE_CHUNK_BUCKETS) {
             out.clear();
             let words = chunk.iter().flat_map(|b| b.words());
-            h = words_checksum(h, words.clone());
+            h = crate::checksum::fnv1a_words(h, words.clone());
             for word in words {
                 out.extend_from_slice(&word.to_le_bytes());
             }
@@ -671,7 +659,7 @@ impl Table {
             let words = bytes
                 .chunks_exact(8)
                 .map(|b| u64::from_le_bytes(b.try_into().unwrap_or_default()));
-            h = words_checksum(h, words.clone());
+            h = crate::checksum::fnv1a_words(h, words.clone());
             for (i, word) in words.enumerate() {
                 chunk[i / 8].0[i % 8].store(word, Relaxed);
             }

@@ -159,15 +159,9 @@ impl TableFile {
 
     /// Writes `table` to the file whole; the outcome is kept for [`TableFile::saved`].
     pub(crate) fn save(&self, table: &Table) {
-        let mut bytes = 0u64;
-        let r = crate::file::write_atomically_with(&self.path, &mut |w| {
-            let mut counted = Counted { inner: w, bytes: 0 };
-            let r = table.save(&self.about, &mut counted);
-            bytes = counted.bytes;
-            r
-        });
-        *self.saved.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some(r.map(|()| bytes).map_err(|e| e.to_string()));
+        let r = crate::file::write_atomically_with(&self.path, &mut |w| table.save(&self.about, w))
+            .and_then(|()| std::fs::metadata(&self.path).map(|m| m.len()));
+        *self.saved.lock().unwrap_or_else(|e| e.into_inner()) = Some(r.map_err(|e| e.to_string()));
         self.saves
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
@@ -175,23 +169,5 @@ impl TableFile {
     /// How many times the table was written (or tried).
     pub fn saves(&self) -> usize {
         self.saves.load(std::sync::atomic::Ordering::Relaxed)
-    }
-}
-
-/// A writer that counts the bytes through it.
-struct Counted<'a> {
-    inner: &'a mut dyn std::io::Write,
-    bytes: u64,
-}
-
-impl std::io::Write for Counted<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.bytes += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
     }
 }
