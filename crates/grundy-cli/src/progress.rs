@@ -68,6 +68,8 @@ pub struct ProgressArgs {
 /// and pipes; and the forecast of [`Reporter::forecasting`], fed by the same progress.
 pub struct Reporter {
     bar: indicatif::ProgressBar,
+    /// What the work is called (the spinner's message before any note).
+    message: &'static str,
     plain: Option<Plain>,
     forecast: Option<Mutex<Forecast>>,
 }
@@ -104,24 +106,30 @@ impl Plain {
     ) -> Plain {
         let start = Instant::now();
         let done = Arc::new(AtomicU64::new(0));
+        let note = Arc::new(Mutex::new(String::new()));
         let (stop, stopped) = mpsc::channel::<()>();
         let count = Arc::clone(&done);
+        let noted = Arc::clone(&note);
         let ticker = std::thread::Builder::new()
             .name("grundy-progress".into())
             .spawn(move || {
                 while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
                     let done = count.load(Relaxed);
                     let elapsed = start.elapsed().as_secs();
+                    let note = match noted.lock() {
+                        Ok(n) if !n.is_empty() => format!("; {n}"),
+                        _ => String::new(),
+                    };
                     let _ = match extent {
                         Extent::Steps(total) => {
                             let percent = done as f64 * 100.0 / total.max(1) as f64;
                             writeln!(
                                 out,
-                                "grundy: {message}: {done} of {total} ({percent:.0}%), {elapsed} s elapsed"
+                                "grundy: {message}: {done} of {total} ({percent:.0}%), {elapsed} s elapsed{note}"
                             )
                         }
                         Extent::Count(unit) => {
-                            writeln!(out, "grundy: {message}: {done} {unit}, {elapsed} s elapsed")
+                            writeln!(out, "grundy: {message}: {done} {unit}, {elapsed} s elapsed{note}")
                         }
                     };
                 }
@@ -132,6 +140,7 @@ impl Plain {
             message,
             start,
             done,
+            note,
             stop: Mutex::new(Some(stop)),
             ticker: Mutex::new(ticker),
         }
@@ -158,6 +167,8 @@ struct Plain {
     start: Instant,
     /// The count last recorded.
     done: Arc<AtomicU64>,
+    /// Where the work stands in words (empty: nothing said), written after the count.
+    note: Arc<Mutex<String>>,
     /// Dropped to stop the thread.
     stop: Mutex<Option<mpsc::Sender<()>>>,
     /// The thread, which gives its writer back when it stops.
@@ -173,6 +184,7 @@ impl Reporter {
     pub fn new(settings: &Settings, total: u64, message: &'static str, plain: bool) -> Reporter {
         Reporter {
             bar: bar(settings, total, message),
+            message,
             forecast: None,
             plain: Plain::when(settings, plain, message, Extent::Steps(total)),
         }
@@ -191,6 +203,7 @@ impl Reporter {
         let template = format!("{{spinner}} {{msg}}: {{human_pos}} {unit} [{{elapsed_precise}}]");
         Reporter {
             bar: styled_spinner(settings, message, &template),
+            message,
             forecast: None,
             plain: Plain::when(settings, plain, message, Extent::Count(unit)),
         }
@@ -207,6 +220,20 @@ impl Reporter {
         }
         if let Some(p) = &self.plain {
             p.done.store(done, Relaxed);
+        }
+    }
+
+    /// Records where the work stands in words (a search's [`grundy::Control::note`]): the
+    /// spinner shows it after its message, and the plain lines after the count.
+    pub fn set_note(&self, note: &str) {
+        if !self.bar.is_hidden() {
+            self.bar.set_message(format!("{} ({note})", self.message));
+        }
+        if let Some(p) = &self.plain {
+            if let Ok(mut n) = p.note.lock() {
+                n.clear();
+                n.push_str(note);
+            }
         }
     }
 
@@ -420,6 +447,44 @@ mod tests {
         let stopped = out.lines().len();
         std::thread::sleep(every * 5);
         assert_eq!(out.lines().len(), stopped);
+    }
+
+    #[test]
+    fn plain_lines_end_with_the_last_note() {
+        let out = Shared::default();
+        let plain = Plain::start(
+            "searching",
+            Extent::Count("positions"),
+            Duration::from_millis(10),
+            out.clone(),
+        );
+        let reporter = Reporter {
+            bar: indicatif::ProgressBar::hidden(),
+            message: "searching",
+            plain: Some(plain),
+            forecast: None,
+        };
+        reporter.set_position(7);
+        reporter.set_note("asking whether the board's value is 0: 1 of 9 options asked");
+        reporter.set_note(
+            "the board: value at least 1; asking whether its value is 1: 0 of 8 options asked",
+        );
+        let want = "grundy: searching: 7 positions, ";
+        let last =
+            "; the board: value at least 1; asking whether its value is 1: 0 of 8 options asked";
+        let lines = wait_for(&out, |l| l.iter().any(|l| l.ends_with(last)));
+        drop(reporter);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(want) && l.ends_with(last)),
+            "{lines:?}"
+        );
+        // A line carries the last note only, never two.
+        assert!(
+            lines.iter().all(|l| l.matches("asking").count() <= 1),
+            "{lines:?}"
+        );
     }
 
     #[test]

@@ -19,6 +19,11 @@
 //!   nothing back but the error.
 //! - Nothing panics or unwinds to stop a computation: cancellation is an ordinary error value.
 //!
+//! - A long search may also say where it stands in words ([`Control::note`]: which value of
+//!   the board it is asking about, how many of the board's options it has asked), for people
+//!   watching a search of hours; the fronts print the last note beside the count. Notes are
+//!   rare (a few per option of the board) and cost nothing without a callback.
+//!
 //! A token is shared: clones see the same flag, so another thread (a signal handler, a server
 //! watching the clock) cancels a computation by cancelling its own clone.
 //!
@@ -282,12 +287,16 @@ impl std::fmt::Display for Bytes {
 /// A progress callback: called with the number of items done so far.
 pub type ProgressFn<'a> = &'a (dyn Fn(u64) + Sync);
 
+/// A note callback: called with where a long search stands, in words ([`Control::note`]).
+pub type NoteFn<'a> = &'a (dyn Fn(&str) + Sync);
+
 /// The handle every long computation takes: progress callback, cancel token, deadline. See the
 /// module documentation for the contract. Shared by reference (`&Control`), also across the
 /// threads of a parallel engine.
 #[derive(Debug, Default)]
 pub struct Control<'a> {
     progress: Option<Progress<'a>>,
+    notes: Option<Notes<'a>>,
     token: CancelToken,
     deadline: Option<Instant>,
     memory: MemoryBudget,
@@ -306,6 +315,16 @@ impl std::fmt::Debug for Progress<'_> {
     }
 }
 
+/// A note callback with a `Debug` implementation.
+#[derive(Clone, Copy)]
+struct Notes<'a>(NoteFn<'a>);
+
+impl std::fmt::Debug for Notes<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Notes")
+    }
+}
+
 impl<'a> Control<'a> {
     /// No progress reports, no deadline, and a token nobody else holds: the computation runs to
     /// its end.
@@ -317,6 +336,20 @@ impl<'a> Control<'a> {
     pub fn with_progress(mut self, f: ProgressFn<'a>) -> Control<'a> {
         self.progress = Some(Progress(f));
         self
+    }
+
+    /// Tells `f` where a long search stands, in words ([`Control::note`]).
+    pub fn with_notes(mut self, f: NoteFn<'a>) -> Control<'a> {
+        self.notes = Some(Notes(f));
+        self
+    }
+
+    /// Gives the note callback (if any) the text `text()` makes, e.g. "asking whether the
+    /// board's value is 3: 11 of 26 options asked"; `text` is not called without a callback.
+    pub fn note(&self, text: impl FnOnce() -> String) {
+        if let Some(Notes(f)) = self.notes {
+            f(&text());
+        }
     }
 
     /// Stops when `token` (or a clone of it) is cancelled.

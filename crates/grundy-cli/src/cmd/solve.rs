@@ -109,7 +109,8 @@ pub fn run(args: SolveArgs, settings: &Settings) -> Result<(), CliError> {
     }
     let reporter = Reporter::counting(settings, "searching", "positions", args.progress);
     let report = |done| reporter.set_position(done);
-    let ctl = settings.control(&report);
+    let note = |text: &str| reporter.set_note(text);
+    let ctl = settings.control(&report).with_notes(&note);
     let loaded = grundy::notation::board::load(&game, &ctl)?;
     let play = if args.misere {
         Play::Misere

@@ -804,6 +804,13 @@ struct Pending<B> {
     after: B,
 }
 
+/// Which of the board's regions an aspiration is about (for [`CramEngine::note_root`]).
+#[derive(Clone, Copy)]
+struct Root {
+    part: usize,
+    parts: usize,
+}
+
 /// The regions of at most three rows whose options of equal cost are asked fewer moves first
 /// have fewer cells than this (see the module documentation).
 pub const NARROW_ORDER_CELLS: u32 = 34;
@@ -1026,8 +1033,15 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         let mut parts = Parts::new();
         Shape::split(s.bits, s.width(), &mut parts);
         let mut v = 0;
-        for p in parts.as_slice() {
-            v ^= self.aspiration(p)?;
+        let parts = parts.as_slice();
+        for (i, p) in parts.iter().enumerate() {
+            v ^= self.aspiration(
+                p,
+                Root {
+                    part: i,
+                    parts: parts.len(),
+                },
+            )?;
         }
         Ok(v)
     }
@@ -1371,7 +1385,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
 
     /// The exact value of a region in canonical form by aspiration (see the module
     /// documentation).
-    fn aspiration(&mut self, c: &Shape<B>) -> Result<u8> {
+    fn aspiration(&mut self, c: &Shape<B>, root: Root) -> Result<u8> {
         let excluded = match self.table.probe(c.key()) {
             Some(Known::Value(v)) => return Ok(v),
             Some(Known::Not(x)) => x,
@@ -1385,7 +1399,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             return Ok(v);
         }
         let (first, arena) = (self.pending.len(), self.arena.len());
-        let answer = self.aspiration_search(c, first, excluded);
+        let answer = self.aspiration_search(c, first, excluded, root);
         self.pending.truncate(first);
         self.arena.truncate(arena);
         let v = answer?;
@@ -1403,7 +1417,13 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         }
     }
 
-    fn aspiration_search(&mut self, c: &Shape<B>, first: usize, excluded: u64) -> Result<u8> {
+    fn aspiration_search(
+        &mut self,
+        c: &Shape<B>,
+        first: usize,
+        excluded: u64,
+        root: Root,
+    ) -> Result<u8> {
         self.ctl.tick()?;
         self.stop_check()?;
         let m = c.moves() as usize;
@@ -1429,9 +1449,13 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
                 continue;
             }
             let mut i = first;
+            let (mut asked, options) = (0, self.pending.len() - first);
+            self.note_root(root, c, k, asked, options);
             while i < self.pending.len() {
                 let e = self.pending[i];
-                match self.option_value_in(&e, w, 1 << k)? {
+                let answer = self.option_value_in(&e, w, 1 << k)?;
+                asked += 1;
+                match answer {
                     Some(v) => {
                         self.pending.remove(i);
                         if v == k {
@@ -1443,10 +1467,46 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
                     }
                     None => i += 1,
                 }
+                self.note_root(root, c, k, asked, options);
             }
             return Ok(k);
         }
         Err(too_large_value())
+    }
+
+    /// Tells the control's notes where the aspiration of a region of the board stands: its
+    /// value is at least `k` (options of every value below were found), and `asked` of the
+    /// `options` left have been asked whether their value is `k`. Only the engine in the usual
+    /// order notes (with several engines, the others search the same options in other orders).
+    fn note_root(&self, root: Root, c: &Shape<B>, k: u8, asked: usize, options: usize) {
+        if self.root_order != parallel::RootOrder::Usual {
+            return;
+        }
+        self.ctl.note(|| {
+            let what = if root.parts == 1 {
+                "the board".to_string()
+            } else {
+                format!(
+                    "region {} of {} ({} cells)",
+                    root.part + 1,
+                    root.parts,
+                    c.cells()
+                )
+            };
+            let at_least = if k == 0 {
+                String::new()
+            } else {
+                format!("{what}: value at least {k}; ")
+            };
+            let whose = if k == 0 {
+                format!("{what}'s")
+            } else {
+                "its".into()
+            };
+            format!(
+                "{at_least}asking whether {whose} value is {k}: {asked} of {options} options asked"
+            )
+        });
     }
 
     fn store(&mut self, c: &Shape<B>, value: u8) -> Result<()> {

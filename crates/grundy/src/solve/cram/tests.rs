@@ -741,3 +741,80 @@ fn a_table_saved_periodically_gives_the_same_answer() {
         assert!(matches!(file.saved(), Some(Ok(_))));
     }
 }
+
+/// The notes of the aspiration at the board's regions, as `(region, k, asked, options)`:
+/// `region` is the text before the first colon ("the board" or "region i of n (c cells)").
+fn read_note(note: &str) -> (String, u8, usize, usize) {
+    let number = |s: &str| s.trim().parse::<usize>().unwrap();
+    let (head, counts) = note.rsplit_once(": ").unwrap();
+    let (asked, rest) = counts.split_once(" of ").unwrap();
+    let options = rest.strip_suffix(" options asked").unwrap();
+    let k = head.rsplit_once("value is ").unwrap().1;
+    let region = match head.split_once(": value at least ") {
+        Some((region, _)) => region.to_string(),
+        None => head
+            .strip_prefix("asking whether ")
+            .unwrap()
+            .strip_suffix(&format!("'s value is {k}"))
+            .unwrap()
+            .to_string(),
+    };
+    (region, number(k) as u8, number(asked), number(options))
+}
+
+/// A search notes, for each of the board's regions, the value it asks about and how many of
+/// the options left it has asked: the values asked about only grow, "value at least k" is
+/// said from the second on, and the last note of each region has asked every option left
+/// about the region's value.
+#[test]
+fn the_aspiration_notes_where_it_stands() {
+    // 3×12 with its seventh column blocked: regions of 3×6 (value 4) and 3×5 (value 1).
+    let free = (0..36u32)
+        .filter(|i| i % 12 != 6)
+        .fold(0u128, |b, i| b | 1 << i);
+    for (board, regions) in [
+        (
+            board_of(3, 6, (1 << 18) - 1),
+            vec![("the board".to_string(), 4)],
+        ),
+        (
+            board_of(3, 12, free),
+            vec![
+                ("region 1 of 2 (18 cells)".to_string(), 4),
+                ("region 2 of 2 (15 cells)".to_string(), 1),
+            ],
+        ),
+    ] {
+        let notes = std::sync::Mutex::new(Vec::new());
+        let note = |n: &str| notes.lock().unwrap().push(n.to_string());
+        let ctl = Control::none().with_notes(&note);
+        let mut e = CramEngine::new(&ctl, 1 << 16).unwrap();
+        let v = e.value(&Shape::from_board(&board).unwrap()).unwrap();
+        assert_eq!(v, regions.iter().fold(0, |x, r| x ^ r.1));
+        let notes = notes.into_inner().unwrap();
+        for (region, value) in &regions {
+            let mine: Vec<_> = notes
+                .iter()
+                .filter(|n| {
+                    n.starts_with(&format!("{region}:")) || n.contains(&format!(" {region}'s "))
+                })
+                .map(|n| (n, read_note(n)))
+                .collect();
+            assert!(!mine.is_empty(), "no note about {region}: {notes:?}");
+            for w in mine.windows(2) {
+                assert!(w[0].1 .1 <= w[1].1 .1, "{} then {}", w[0].0, w[1].0);
+            }
+            for (n, (r, k, asked, options)) in &mine {
+                assert_eq!(&r, &region, "{n}");
+                assert!(asked <= options, "{n}");
+                assert_eq!(n.contains("value at least"), *k > 0, "{n}");
+            }
+            let (_, (_, k, asked, options)) = mine.last().unwrap();
+            assert_eq!((*k, asked), (*value, options), "{notes:?}");
+        }
+        // Without a callback nothing is made.
+        let ctl = Control::none();
+        let mut e = CramEngine::new(&ctl, 1 << 16).unwrap();
+        assert_eq!(e.value(&Shape::from_board(&board).unwrap()).unwrap(), v);
+    }
+}
