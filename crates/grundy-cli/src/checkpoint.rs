@@ -348,11 +348,21 @@ pub struct CheckpointArgs {
 impl CheckpointArgs {
     /// The interval of `--checkpoint-every` (60 s by default).
     pub fn every(&self) -> Result<std::time::Duration, crate::error::CliError> {
-        let secs = match &self.checkpoint_every {
-            Some(s) => grundy::notation::number::parse_u64(s)
-                .map_err(|e| e.in_source("--checkpoint-every"))?,
-            None => 60,
-        };
-        Ok(std::time::Duration::from_secs(secs))
+        interval(self.checkpoint_every.as_deref(), 60)
     }
+}
+
+/// The interval a `--checkpoint-every SECONDS` argument gives (a whole number of seconds),
+/// `default` seconds without one.
+pub fn interval(
+    every: Option<&str>,
+    default: u64,
+) -> Result<std::time::Duration, crate::error::CliError> {
+    let secs = match every {
+        Some(s) => {
+            grundy::notation::number::parse_u64(s).map_err(|e| e.in_source("--checkpoint-every"))?
+        }
+        None => default,
+    };
+    Ok(std::time::Duration::from_secs(secs))
 }

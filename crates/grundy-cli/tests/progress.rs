@@ -97,7 +97,8 @@ fn long_work_is_announced_and_progress_lines_go_to_pipes() {
 }
 
 /// A search says how many positions every thread has searched so far: `--progress` writes a
-/// plain line every 2 s to a pipe, then how long the search took.
+/// plain line every 2 s to a pipe, with where the search stands at the board (the value asked
+/// about, the options asked), then how long the search took.
 #[test]
 fn a_long_search_reports_its_positions_in_plain_lines() {
     let out = Command::cargo_bin("grundy")
@@ -110,13 +111,13 @@ fn a_long_search_reports_its_positions_in_plain_lines() {
             "--memory",
             "1G",
         ])
-        .timeout(std::time::Duration::from_secs(5))
+        .timeout(std::time::Duration::from_secs(7))
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     let line = stderr
         .lines()
-        .find(|l| l.starts_with("grundy: searching: ") && l.ends_with(" s elapsed"))
+        .rfind(|l| l.starts_with("grundy: searching: ") && l.contains(" s elapsed"))
         .unwrap_or_else(|| panic!("no progress line in {stderr:?}"));
     let positions: u64 = line["grundy: searching: ".len()..]
         .split(' ')
@@ -125,6 +126,20 @@ fn a_long_search_reports_its_positions_in_plain_lines() {
         .unwrap_or_else(|| panic!("no count in {line:?}"));
     assert!(positions > 0, "{line}");
     assert!(line.contains(" positions, "), "{line}");
+    // 7×7 has 84 moves; its value is 1, so the search asks first whether an option has 0.
+    let note = line.split_once(" s elapsed; ").map(|(_, n)| n);
+    let note = note.unwrap_or_else(|| panic!("no note in {line:?}"));
+    assert!(
+        note.starts_with("asking whether the board's value is 0: ")
+            || note.starts_with("the board: value at least 1; asking whether its value is 1: "),
+        "{line}"
+    );
+    let (asked, options) = note
+        .rsplit_once(": ")
+        .and_then(|(_, c)| c.strip_suffix(" options asked")?.split_once(" of "))
+        .unwrap_or_else(|| panic!("no counts in {line:?}"));
+    let (asked, options): (u32, u32) = (asked.parse().unwrap(), options.parse().unwrap());
+    assert!(asked <= options && options <= 84, "{line}");
     Command::cargo_bin("grundy")
         .unwrap()
         .args(["solve", "cram:4x7", "--no-cache", "--progress"])

@@ -220,13 +220,9 @@ fn table_file(
     let dir = crate::files::existing_directory(path, &what)?;
     grundy::file::remove_stale_temporaries(dir);
     crate::settings::saves_on_interrupt();
-    let every = match &args.checkpoint_every {
-        Some(t) => grundy::notation::number::parse_u64(t)
-            .map_err(|e| Error::Parse(e.in_source("--checkpoint-every")))?,
-        None => DEFAULT_TABLE_SAVE_SECONDS,
-    };
-    let f = grundy::solve::cram::TableFile::new(path, board)?
-        .every(std::time::Duration::from_secs(every));
+    let every =
+        crate::checkpoint::interval(args.checkpoint_every.as_deref(), DEFAULT_TABLE_SAVE_SECONDS)?;
+    let f = grundy::solve::cram::TableFile::new(path, board)?.every(every);
     if let Some(info) = f.info()? {
         eprintln!(
             "grundy: resuming from the table in {} ({}, {} entries)",
