@@ -28,8 +28,9 @@ pub(crate) fn _show_board(py: Python<'_>, notation: &str) -> PyResult<String> {
 
 /// Solves a game of the rules notation with the library's search, answering its document
 /// (`docs/schemas/solution.json`) as a dict; its tables (and the graph
-/// file a Node-Kayles game is read from) are held to `memory` bytes. Progress reports count
-/// positions searched.
+/// file a Node-Kayles game is read from) are held to `memory` bytes. Progress is reported as
+/// `progress(done, note)`: the positions searched, and where a Cram search stands at the board
+/// (the value asked about and the options asked; `None` until it says).
 ///
 /// With `checkpoint` (a path; a Cram board in normal play only), the search's table is kept in
 /// that file: the search starts from the table saved there and saves it when it stops
@@ -51,7 +52,7 @@ pub(crate) fn _solve_board<'py>(
         let game = board_game(notation)?;
         let budget = memory.map_or_else(MemoryBudget::unlimited, MemoryBudget::new);
         let play = if misere { Play::Misere } else { Play::Normal };
-        let s = run_within(py, progress, budget, |ctl| {
+        let s = run_noting(py, progress, true, budget, |ctl| {
             let loaded = grundy::notation::board::load(&game, ctl)?;
             let solved = match (&loaded, &checkpoint) {
                 (_, None) => grundy::solve::solve_loaded(&loaded, play, moves, ctl),

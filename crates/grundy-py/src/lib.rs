@@ -169,9 +169,28 @@ fn run_within<T: Send>(
     memory: MemoryBudget,
     work: impl FnOnce(&Control) -> grundy::Result<T> + Send,
 ) -> PyResult<T> {
+    run_noting(py, progress, false, memory, work)
+}
+
+/// [`run_within`]; with `notes`, `progress` is called as `progress(done, note)`, with where the
+/// search stands in words ([`Control::note`]; `None` before the first note), whenever the count
+/// or the note has changed.
+fn run_noting<T: Send>(
+    py: Python<'_>,
+    progress: Option<&Bound<'_, PyAny>>,
+    notes: bool,
+    memory: MemoryBudget,
+    work: impl FnOnce(&Control) -> grundy::Result<T> + Send,
+) -> PyResult<T> {
     let token = CancelToken::new();
     let done = AtomicU64::new(0);
     let report = |d: u64| done.store(d, Relaxed);
+    let noted = std::sync::Mutex::new(None::<String>);
+    let note = |text: &str| {
+        if let Ok(mut n) = noted.lock() {
+            *n = Some(text.to_string());
+        }
+    };
     let callback: Option<Py<PyAny>> = progress.map(|p| p.clone().unbind());
     let (result, raised) = py.detach(|| {
         std::thread::scope(|s| {
@@ -180,13 +199,14 @@ fn run_within<T: Send>(
                 .with_token(token.clone())
                 .with_memory(memory)
                 .with_progress(&report);
+            let ctl = if notes { ctl.with_notes(&note) } else { ctl };
             let worker = s.spawn(move || {
                 let r = catch_unwind(AssertUnwindSafe(|| work(&ctl)));
                 let _ = tx.send(());
                 r
             });
             let mut raised: Option<PyErr> = None;
-            let mut shown = u64::MAX;
+            let mut shown = (u64::MAX, None);
             while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(POLL) {
                 Python::attach(|py| {
                     if raised.is_some() {
@@ -197,10 +217,19 @@ fn run_within<T: Send>(
                         raised = Some(e);
                         return;
                     }
-                    let d = done.load(Relaxed);
-                    if let (Some(cb), true) = (&callback, d != shown) {
-                        shown = d;
-                        if let Err(e) = cb.call1(py, (d,)) {
+                    let now = (
+                        done.load(Relaxed),
+                        noted.lock().ok().and_then(|n| n.clone()),
+                    );
+                    if let (Some(cb), true) = (&callback, now != shown) {
+                        shown = now.clone();
+                        let (d, n) = now;
+                        let called = if notes {
+                            cb.call1(py, (d, n))
+                        } else {
+                            cb.call1(py, (d,))
+                        };
+                        if let Err(e) = called {
                             token.cancel();
                             raised = Some(e);
                         }

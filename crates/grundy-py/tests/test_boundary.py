@@ -72,7 +72,9 @@ def test_the_gil_is_released_during_long_work():
     assert ticks > 10
 
 
-def test_progress_line_without_tqdm(capsys, monkeypatch):
+@pytest.fixture
+def without_tqdm(monkeypatch):
+    """`import tqdm` fails, as without the extra `progress`."""
     import builtins
 
     real_import = builtins.__import__
@@ -83,6 +85,17 @@ def test_progress_line_without_tqdm(capsys, monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_tqdm)
+
+
+def test_progress_on_stderr_shows_where_a_cram_search_stands(capsys, without_tqdm):
+    """Without tqdm, progress=True writes one stderr line: the count, then the note."""
+    assert grundy.solve("cram:5x7", progress=True).value == 1
+    err = capsys.readouterr().err
+    assert "positions: " in err, err
+    assert " options asked" in err and "; " in err, err
+
+
+def test_progress_line_without_tqdm(capsys, monkeypatch, without_tqdm):
     monkeypatch.setattr(grundy, "_PROGRESS_HINTED", False)
     HeapGame("grundys-game").sequence(30000, progress=True)
     err = capsys.readouterr().err

@@ -295,18 +295,29 @@ def test_ctrl_c_stops_a_long_search(sigint_raises):
 
 def test_progress_counts_positions_and_a_raising_callback_stops_the_search():
     seen = []
+    notes = []
 
     class Stop(Exception):
         pass
 
-    def progress(done):
+    def progress(done, note):
         seen.append(done)
-        if len(seen) >= 2:
+        notes.append(note)
+        if done > 0:
             raise Stop
 
     with pytest.raises(Stop):
         grundy._grundy._solve_board("cram:7x7", False, True, None, progress)
     assert seen == sorted(seen) and seen[-1] > 0 and all(d % 4096 == 0 for d in seen)
+    # The search says where it stands at the board: 7×7 (value 1) has 84 moves, and it first
+    # asks whether one of them has the value 0.
+    said = [n for n in notes if n is not None]
+    assert said, notes
+    assert said[-1].startswith("asking whether the board's value is 0: ") or said[-1].startswith(
+        "the board: value at least 1; asking whether its value is 1: "
+    ), said
+    asked, options = said[-1].rsplit(": ", 1)[1].removesuffix(" options asked").split(" of ")
+    assert 0 <= int(asked) <= int(options) <= 84, said
 
 
 def test_solution_document_is_the_schema_of_the_command_line():
@@ -362,3 +373,11 @@ def test_a_foreign_or_damaged_table_file_is_refused(tmp_path):
         solve("cram:3x3", misere=True, checkpoint=tmp_path / "m")
     with pytest.raises((ValueError, TypeError)):
         solve("cram:3x3", checkpoint=tmp_path / "e", checkpoint_every=-1)
+
+
+def test_progress_bar_shows_where_a_cram_search_stands(capsys):
+    """With tqdm (the extra `progress`), the bar's postfix is the search's last note."""
+    pytest.importorskip("tqdm")
+    assert solve("cram:5x7", progress=True).value == 1
+    err = capsys.readouterr().err
+    assert "positions" in err and " options asked" in err, err

@@ -80,6 +80,8 @@ class _Progress:
         self.total = total
         self.desc = desc
         self.last = 0
+        self.note: Optional[str] = None
+        self.width = 0
         self.bar = None
         try:
             from tqdm.auto import tqdm  # type: ignore
@@ -90,16 +92,26 @@ class _Progress:
                 _PROGRESS_HINTED = True
                 sys.stderr.write("(a progress bar needs tqdm: pip install 'grundy[progress]')\n")
 
-    def __call__(self, done: int) -> None:
+    def __call__(self, done: int, note: Optional[str] = None) -> None:
+        """Records ``done`` steps and, for a search that says it, where it stands (``note``,
+        shown after the count)."""
         if self.bar is not None:
+            if note is not None and note != self.note:
+                self.bar.set_postfix_str(note, refresh=False)
             self.bar.update(max(0, done - self.last))
         else:
             if self.total:
-                sys.stderr.write(f"\r{self.desc}: {done}/{self.total} ({100 * done // self.total}%)")
+                line = f"{self.desc}: {done}/{self.total} ({100 * done // self.total}%)"
             else:
-                sys.stderr.write(f"\r{self.desc}: {done}")
+                line = f"{self.desc}: {done}"
+            if note is not None:
+                line += f"; {note}"
+            # Spaces over what is left of a longer line before.
+            sys.stderr.write("\r" + line.ljust(self.width))
             sys.stderr.flush()
+            self.width = len(line)
         self.last = done
+        self.note = note
 
     def close(self) -> None:
         if self.bar is not None:
@@ -657,7 +669,11 @@ class Game:
         move, by the library's search (components, symmetries, ``G + *k`` tests).
 
         ``memory`` bounds the search's tables in bytes (:class:`LimitError` when they fill;
-        no bound by default). ``progress=True`` shows the positions searched so far.
+        no bound by default). ``progress=True`` shows the positions searched so far and, for
+        a Cram board, where the search stands at the board: the value it asks about and how
+        many of the options it has asked (e.g. ``the board: value at least 2; asking whether
+        its value is 2: 5 of 95 options asked``), the only measure of how far a search of
+        hours has gone.
 
         ``checkpoint`` (a Cram board in normal play) is a file that keeps the search's table:
         the search starts from the table saved there, if any, and saves it when it stops
