@@ -83,7 +83,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SIZE")]
     pub(crate) cache_size: Option<String>,
     /// Print a plain progress line to stderr every 2 seconds, with the positions searched so far
-    /// by every thread (for logs and pipes: on a terminal a spinner shows the count instead).
+    /// by every thread and, for a Cram board, the value asked about and the board's options
+    /// asked (for logs and pipes: on a terminal a spinner shows the same instead).
     #[arg(long)]
     pub(crate) progress: bool,
 }
