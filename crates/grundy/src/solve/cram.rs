@@ -841,6 +841,9 @@ pub struct CramEngine<'a, 'c, B = u128> {
     share_from: Option<usize>,
     /// The regions the engines sharing its table are searching (see [`parallel`]).
     busy: Option<&'a parallel::Busy>,
+    /// Where each engine on the board stands at the board's regions, and this engine's index
+    /// there (see [`CramEngine::note_root`]).
+    root_notes: Option<(&'a parallel::RootNotes, usize)>,
 }
 
 /// The error for a region whose value does not fit the engine's 64-bit sets of nimbers.
@@ -978,6 +981,7 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             narrow: false,
             share_from: None,
             busy: None,
+            root_notes: None,
         })
     }
 
@@ -1476,12 +1480,22 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
 
     /// Tells the control's notes where the aspiration of a region of the board stands: its
     /// value is at least `k` (options of every value below were found), and `asked` of the
-    /// `options` left have been asked whether their value is `k`. Only the engine in the usual
-    /// order notes (with several engines, the others search the same options in other orders).
+    /// `options` left have been asked whether their value is `k`. With several engines on the
+    /// board, each records where it stands ([`parallel::RootNotes`]) and the note gives the
+    /// options asked by the engines furthest on, which ask them in different orders.
     fn note_root(&self, root: Root, c: &Shape<B>, k: u8, asked: usize, options: usize) {
-        if self.root_order != parallel::RootOrder::Usual {
-            return;
-        }
+        let (asked, options) = match self.root_notes {
+            Some((notes, engine)) => {
+                notes.record(engine, root.part, k, asked, options);
+                match notes.furthest(root.part) {
+                    // Another engine is further on: its own note says so.
+                    Some((far, _, _)) if far != k => return,
+                    Some((_, asked, options)) => (asked, options),
+                    None => return,
+                }
+            }
+            None => (vec![asked], options),
+        };
         self.ctl.note(|| {
             let what = if root.parts == 1 {
                 "the board".to_string()
@@ -1503,8 +1517,17 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             } else {
                 "its".into()
             };
+            let by = match asked.len() {
+                1 => String::new(),
+                n => format!(" by {n} engines"),
+            };
+            let asked = asked
+                .iter()
+                .map(|a| a.to_string())
+                .collect::<Vec<_>>()
+                .join(" + ");
             format!(
-                "{at_least}asking whether {whose} value is {k}: {asked} of {options} options asked"
+                "{at_least}asking whether {whose} value is {k}: {asked} of {options} options asked{by}"
             )
         });
     }

@@ -286,11 +286,13 @@ fn round<B: Bits>(
     let stop = AtomicBool::new(false);
     let paused = AtomicBool::new(false);
     let busy = Busy::new();
+    let notes = RootNotes::new(n);
     let mut engines = (0..n)
         .map(|i| {
             let mut e = CramEngine::<B>::on_shared(ctl, table)?.with_archive(setup.archive);
             e.stop = Some(&stop);
             e.busy = Some(&busy);
+            e.root_notes = Some((&notes, i));
             e.root_order = RootOrder::of(i, n);
             Ok(e)
         })
@@ -369,6 +371,7 @@ fn round<B: Bits>(
     let first = &mut engines[0];
     first.stop = None;
     first.busy = None;
+    first.root_notes = None;
     let winning_moves = super::winning_moves(first, setup.board, setup.moves, v)?;
     Ok(RoundEnd::Answer(v, winning_moves))
 }
@@ -378,6 +381,57 @@ fn add_counts(stats: &mut Stats, more: &Stats) {
     stats.positions += more.positions;
     stats.lookups += more.lookups;
     stats.hits += more.hits;
+}
+
+/// Where each engine of a round stands at the board's regions, for the notes of the search
+/// ([`Control::note`]): each engine asks the options of a region, in its own order, whether one
+/// has the value `k`, for `k = 0, 1, …`, and records its region, `k`, the options it has asked
+/// and the options left. A note then gives the options asked by each engine at the largest
+/// `k`: with the engines in opposite orders, their sum is how far the region's question has
+/// gone (once it passes the options left, what is left is answered from the table).
+pub(super) struct RootNotes {
+    /// One slot an engine: 0 for none yet, else region + 1 (8 bits), `k` (8 bits), asked
+    /// (24 bits), options (24 bits).
+    slots: Vec<AtomicU64>,
+}
+
+impl RootNotes {
+    pub(super) fn new(engines: usize) -> RootNotes {
+        RootNotes {
+            slots: (0..engines).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// Records where `engine` stands.
+    pub(super) fn record(&self, engine: usize, part: usize, k: u8, asked: usize, options: usize) {
+        let field = |x: usize| x.min((1 << 24) - 1) as u64;
+        let word = (part.min(254) as u64 + 1) << 56
+            | u64::from(k) << 48
+            | field(asked) << 24
+            | field(options);
+        if let Some(s) = self.slots.get(engine) {
+            s.store(word, Ordering::Relaxed);
+        }
+    }
+
+    /// At region `part`: the largest `k` of the engines, the options each engine at that `k`
+    /// has asked (in the engines' order) and the most options left among them.
+    pub(super) fn furthest(&self, part: usize) -> Option<(u8, Vec<usize>, usize)> {
+        let at: Vec<(u8, usize, usize)> = self
+            .slots
+            .iter()
+            .map(|s| s.load(Ordering::Relaxed))
+            .filter(|&w| w >> 56 == part.min(254) as u64 + 1)
+            .map(|w| {
+                let field = |shift: u32| (w >> shift & ((1 << 24) - 1)) as usize;
+                ((w >> 48) as u8, field(24), field(0))
+            })
+            .collect();
+        let k = at.iter().map(|a| a.0).max()?;
+        let asked = at.iter().filter(|a| a.0 == k).map(|a| a.1).collect();
+        let options = at.iter().filter(|a| a.0 == k).map(|a| a.2).max()?;
+        Some((k, asked, options))
+    }
 }
 
 /// The error an engine returns when `stop` was raised.

@@ -743,12 +743,24 @@ fn a_table_saved_periodically_gives_the_same_answer() {
 }
 
 /// The notes of the aspiration at the board's regions, as `(region, k, asked, options)`:
-/// `region` is the text before the first colon ("the board" or "region i of n (c cells)").
+/// `region` is the text before the first colon ("the board" or "region i of n (c cells)"),
+/// `asked` the options asked by one engine (several: the sum of `a + b + …`, "by n engines").
 fn read_note(note: &str) -> (String, u8, usize, usize) {
+    read_note_by(note).0
+}
+
+/// [`read_note`] and the options asked by each engine.
+fn read_note_by(note: &str) -> ((String, u8, usize, usize), Vec<usize>) {
     let number = |s: &str| s.trim().parse::<usize>().unwrap();
     let (head, counts) = note.rsplit_once(": ").unwrap();
     let (asked, rest) = counts.split_once(" of ").unwrap();
-    let options = rest.strip_suffix(" options asked").unwrap();
+    let by: Vec<usize> = asked.split(" + ").map(number).collect();
+    let (rest, engines) = match rest.split_once(" options asked by ") {
+        Some((r, e)) => (r, number(e.strip_suffix(" engines").unwrap())),
+        None => (rest.strip_suffix(" options asked").unwrap(), 1),
+    };
+    assert_eq!(by.len(), engines, "{note}");
+    let options = rest;
     let k = head.rsplit_once("value is ").unwrap().1;
     let region = match head.split_once(": value at least ") {
         Some((region, _)) => region.to_string(),
@@ -759,7 +771,8 @@ fn read_note(note: &str) -> (String, u8, usize, usize) {
             .unwrap()
             .to_string(),
     };
-    (region, number(k) as u8, number(asked), number(options))
+    let asked = by.iter().sum();
+    ((region, number(k) as u8, asked, number(options)), by)
 }
 
 /// A search notes, for each of the board's regions, the value it asks about and how many of
@@ -817,4 +830,47 @@ fn the_aspiration_notes_where_it_stands() {
         let mut e = CramEngine::new(&ctl, 1 << 16).unwrap();
         assert_eq!(e.value(&Shape::from_board(&board).unwrap()).unwrap(), v);
     }
+}
+
+/// Where the engines of a round stand: the largest value asked about at a region, and the
+/// options each engine at that value has asked.
+#[test]
+fn root_notes_give_the_engines_furthest_on() {
+    let notes = parallel::RootNotes::new(3);
+    assert_eq!(notes.furthest(0), None);
+    notes.record(0, 0, 1, 5, 40);
+    notes.record(1, 0, 2, 3, 39);
+    notes.record(2, 1, 4, 9, 12);
+    assert_eq!(notes.furthest(0), Some((2, vec![3], 39)));
+    assert_eq!(notes.furthest(1), Some((4, vec![9], 12)));
+    notes.record(0, 0, 2, 7, 38);
+    assert_eq!(notes.furthest(0), Some((2, vec![7, 3], 39)));
+    // Counts past 24 bits are kept at the largest.
+    notes.record(2, 0, 2, 1 << 30, 1 << 30);
+    assert_eq!(
+        notes.furthest(0),
+        Some((2, vec![7, 3, (1 << 24) - 1], (1 << 24) - 1))
+    );
+}
+
+/// Two engines sharing one table note the options both have asked: every note reads, each
+/// engine's count is at most the options left, and the value found is the largest asked about.
+#[test]
+fn two_engines_note_the_options_both_asked() {
+    let b = Board::empty(5, 6).unwrap();
+    let notes = std::sync::Mutex::new(Vec::new());
+    let note = |n: &str| notes.lock().unwrap().push(n.to_string());
+    let ctl = Control::none().with_notes(&note);
+    let s = Shape::from_board(&b).unwrap().narrow::<u64>();
+    let setup = Setup::new(&b, false, 1 << 22, None, 2);
+    let solved = parallel::solve_sharing_from(&s, setup, 2, 0, &ctl).unwrap();
+    assert_eq!(solved.value, Some(2));
+    let notes = notes.into_inner().unwrap();
+    let read: Vec<_> = notes.iter().map(|n| read_note_by(n)).collect();
+    for (n, ((region, _, _, options), by)) in notes.iter().zip(&read) {
+        assert_eq!(region, "the board", "{n}");
+        assert!(by.iter().all(|a| a <= options), "{n}");
+    }
+    assert!(read.iter().any(|r| r.1.len() == 2), "{notes:?}");
+    assert_eq!(read.iter().map(|r| r.0 .1).max(), Some(2), "{notes:?}");
 }
