@@ -19,6 +19,11 @@ pub const INTERRUPTED: i32 = 130;
 /// every few milliseconds) before the process ends anyway.
 const INTERRUPT_GRACE: Duration = Duration::from_millis(1500);
 
+/// Interrupts closer than this to the first are that one delivered again: GNU `timeout -s INT`
+/// signals the command and then its whole process group, so the command may see two SIGINTs
+/// microseconds apart, where a person's second Ctrl-C comes later.
+const SAME_INTERRUPT: Duration = Duration::from_millis(250);
+
 /// The default of `--script-time`: how long a command may run a script game, in seconds.
 pub const DEFAULT_SCRIPT_SECONDS: u64 = 600;
 
@@ -115,7 +120,8 @@ impl Settings {
     /// The first call takes Ctrl-C over, so only commands that compute do (`play` and `serve`
     /// keep the default handling). On Ctrl-C the token is cancelled, the computation returns
     /// `Error::Cancelled(_)` and the command ends with "interrupted" and status
-    /// [`INTERRUPTED`]; should it still run after [`INTERRUPT_GRACE`] (or on a second Ctrl-C),
+    /// [`INTERRUPTED`]; should it still run after [`INTERRUPT_GRACE`] (or on a second Ctrl-C,
+    /// [`SAME_INTERRUPT`] or more after the first),
     /// the process ends at once with the same message and status (unless the command saves its
     /// work when stopped: [`saves_on_interrupt`]). The handler owns a clone of
     /// the token: the operating system's handler is process-wide, the token is not.
@@ -124,9 +130,14 @@ impl Settings {
             let seen = self.interrupt.clone();
             // A handler that cannot be installed leaves Ctrl-C to the default action (the
             // process ends at once), which stops it too.
+            let mut first: Option<Instant> = None;
             let _ = ctrlc::set_handler(move || {
-                if seen.is_cancelled() {
-                    interrupted_exit();
+                match first {
+                    // The same stop delivered twice, as `timeout -s INT` does (to the
+                    // command, then to its process group): not a second Ctrl-C.
+                    Some(t) if t.elapsed() < SAME_INTERRUPT => return,
+                    Some(_) => interrupted_exit(),
+                    None => first = Some(Instant::now()),
                 }
                 seen.cancel();
                 if SAVES_ON_INTERRUPT.load(Ordering::Relaxed) {

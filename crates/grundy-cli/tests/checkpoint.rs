@@ -158,6 +158,48 @@ fn foreign_and_damaged_checkpoints_are_refused() {
     assert_eq!(std::fs::read(&file).unwrap(), b"hello\n");
 }
 
+/// Runs `grundy ARGS` (a Cram search with `--checkpoint TABLE`) on one thread, sends it SIGINT
+/// after a second, once more `again` milliseconds later if `again` is given, and checks that it
+/// ended with status 130 after saving a table of more than 1 MiB to `table`.
+#[cfg(unix)]
+fn stop_and_check_saved(args: &[&str], table: &Path, again: Option<u64>) {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    let pid = child.id().to_string();
+    for pause in std::iter::once(0).chain(again) {
+        std::thread::sleep(Duration::from_millis(pause));
+        assert!(std::process::Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success());
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("the same command goes on from it"), "{err}");
+    assert!(std::fs::metadata(table).unwrap().len() > 1 << 20);
+}
+
+/// One stop delivered twice within a few milliseconds, as GNU `timeout -s INT` delivers it (to
+/// the command, then to its process group), is one Ctrl-C: the table is saved, not dropped as
+/// by a second Ctrl-C.
+#[cfg(unix)]
+#[test]
+fn a_stop_delivered_twice_at_once_still_saves_the_table() {
+    let d = dir("cram-twice");
+    let table = d.path().join("4x11.table");
+    let t = table.to_str().unwrap();
+    let args = ["solve", "cram:4x11", "--no-cache", "--checkpoint", t];
+    stop_and_check_saved(&args, &table, Some(20));
+}
+
 /// `grundy solve cram:... --checkpoint FILE`: a search stopped by Ctrl-C saves its table and
 /// ends with status 130; the same command says it resumes from the table, prints the value of
 /// a run without it, and saves the table again; a table of another board, a damaged one, and
@@ -169,24 +211,7 @@ fn a_cram_search_stopped_by_ctrl_c_goes_on_from_its_table() {
     let table = d.path().join("4x11.table");
     let t = table.to_str().unwrap();
     let args = ["solve", "cram:4x11", "--no-cache", "--checkpoint", t];
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-        .args(args)
-        .env("RAYON_NUM_THREADS", "1")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1000));
-    assert!(std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success());
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(err.contains("the same command goes on from it"), "{err}");
-    assert!(std::fs::metadata(&table).unwrap().len() > 1 << 20);
+    stop_and_check_saved(&args, &table, None);
 
     let (stdout, stderr) = stdout_of(&args);
     assert_eq!(stdout, "N\nvalue 1\n");
