@@ -21,7 +21,8 @@
 //!
 //! **The shared database.** Each rank's engine keeps its own table; the values of regions of
 //! [`ARCHIVE_MIN_CELLS`](crate::solve::cram::ARCHIVE_MIN_CELLS) cells or more that an engine
-//! computes are sent to every rank in the next exchange, and each engine reads them before
+//! computes by storing [`ARCHIVE_MIN_COST`](crate::solve::cram::ARCHIVE_MIN_COST) positions or
+//! more are sent to every rank in the next exchange, and each engine reads them before
 //! searching such a region (as it reads the on-disk store in one process, through
 //! [`Archive`]). They are held in an eighth of each rank's budget, reserved at the start; once
 //! it is full, no more are kept or sent (the answer does not depend on them). Rank 0 also reads

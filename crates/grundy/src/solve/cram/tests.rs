@@ -483,11 +483,13 @@ proptest! {
     }
 }
 
-/// An archive in memory that counts what it is asked and told.
+/// An archive in memory that counts what it is asked and told; `cost` overrides
+/// [`Archive::min_cost`] when set.
 #[derive(Default)]
 struct Memo {
     map: std::sync::Mutex<HashMap<Vec<u8>, u64>>,
     hits: std::sync::atomic::AtomicUsize,
+    cost: Option<u64>,
 }
 
 impl Archive for Memo {
@@ -501,6 +503,32 @@ impl Archive for Memo {
     fn put(&self, key: &[u8], value: u64) {
         self.map.lock().unwrap().insert(key.to_vec(), value);
     }
+    fn min_cost(&self) -> u64 {
+        self.cost.unwrap_or(ARCHIVE_MIN_COST)
+    }
+}
+
+/// Only regions whose search stored at least [`Archive::min_cost`] positions are told to the
+/// archive: with a threshold of one position every large region searched is told, with the
+/// default fewer of them (on 5×6, whose regions of 24 cells or more are all near the board,
+/// about half), and the board itself (the costliest search) either way.
+#[test]
+fn the_archive_is_told_only_costly_regions() {
+    let b = Board::empty(5, 6).unwrap();
+    let key = archive_key(&Shape::from_board(&b).unwrap().narrow::<u64>().canonical());
+    let told = |cost| {
+        let memo = Memo {
+            cost,
+            ..Memo::default()
+        };
+        assert_eq!(one_engine(&b, Some(&memo)).value, Some(2));
+        let map = memo.map.into_inner().unwrap();
+        assert_eq!(map.get(&key[..]), Some(&2));
+        map
+    };
+    let (all, costly) = (told(Some(1)), told(None));
+    assert!(costly.len() < all.len() && costly.len() > 1);
+    assert!(costly.iter().all(|(k, v)| all.get(k) == Some(v)));
 }
 
 /// Values told to an archive are regions of at least [`ARCHIVE_MIN_CELLS`] cells with their
