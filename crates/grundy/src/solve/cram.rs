@@ -1650,6 +1650,11 @@ fn solve_on(
         let _line = ctl.reserve(line, "the generic search's line of play")?;
         return crate::solve::search::solve(&Cram, board, play, Settings::new(), moves, ctl);
     };
+    // A board the mirror strategy settles (every even × even one) takes no table, no thread
+    // and no count of the cores: a P-position has no winning move.
+    if shape.mirror_zero() {
+        return Ok(solution(0, Vec::new(), Stats::default(), Instant::now()));
+    }
     let table = table_bytes(
         ctl.memory().limit().saturating_sub(STACK_BYTES as u64),
         board.rows() * board.cols(),

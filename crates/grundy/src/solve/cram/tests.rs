@@ -902,3 +902,26 @@ fn two_engines_note_the_options_both_asked() {
     assert!(read.iter().any(|r| r.1.len() == 2), "{notes:?}");
     assert_eq!(read.iter().map(|r| r.0 .1).max(), Some(2), "{notes:?}");
 }
+
+/// A board the mirror strategy settles (every even × even one) is answered without a table:
+/// value 0, no winning move, nothing charged to the budget; a board it does not settle is
+/// searched with one.
+#[test]
+fn boards_the_mirror_settles_take_no_table() {
+    for (rows, cols) in [(2, 2), (4, 10), (6, 6), (8, 8)] {
+        let b = Board::empty(rows, cols).unwrap();
+        let s = solve(&b, Play::Normal, true, &Control::none()).unwrap();
+        assert_eq!(s.value, Some(0), "{rows}x{cols}");
+        assert!(s.winning_moves.is_empty());
+        assert_eq!((s.stats.table_bytes, s.stats.positions), (0, 0));
+        assert_eq!(engine_value(&b, 1 << 16), 0);
+    }
+    let s = solve(
+        &Board::empty(3, 4).unwrap(),
+        Play::Normal,
+        true,
+        &Control::none(),
+    )
+    .unwrap();
+    assert!(s.stats.table_bytes > 0 && s.stats.positions > 0);
+}
