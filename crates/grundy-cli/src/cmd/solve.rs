@@ -427,7 +427,8 @@ impl grundy::solve::cram::Archive for LazyStore<'_> {
 /// ([`GameStore::index_when_asked`](grundy::solve::store::GameStore::index_when_asked)):
 /// such a search asks about regions for minutes, and a pass over the keys (seconds for a file
 /// of a gigabyte) costs less than looking up in the file every region it has not seen; the
-/// search of a smaller board looks them up.
+/// search of a smaller board looks them up until its lookups reach the records in the file,
+/// and then reads the keys.
 #[cfg(feature = "store")]
 const INDEX_MIN_CELLS: u32 = 48;
 

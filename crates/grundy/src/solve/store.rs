@@ -28,8 +28,9 @@
 //! Looking up a key that is not there walks the database's tree like one that is, and most
 //! keys a search asks about are new: walking for each of them costs about a fifth of a long
 //! Cram search. So a [`GameStore`] asks the file only about the keys it may hold: every key
-//! when the file held values of the game as it was opened, else only the keys the run has
-//! recorded itself. These are remembered in a Bloom filter of [`filter_bytes`]`(cap)` bytes,
+//! when the file held values of the game as it was opened (until it reads the keys held into
+//! the filter: at once if asked, else once its lookups reach the records in the file), else
+//! only the keys the run has recorded itself. These are remembered in a Bloom filter of [`filter_bytes`]`(cap)` bytes,
 //! which may answer "recorded" for a key that was not (a lookup for nothing, about one key in
 //! a hundred while the file is under its cap) but never "not recorded" for one that was, so no
 //! value written is missed.
@@ -381,7 +382,7 @@ impl Store {
             }
             tx.commit().map_err(|e| err(&e))?;
         }
-        let held = same && {
+        let (held, records) = if same {
             let tx = self.db.begin_read().map_err(|e| err(&e))?;
             let values = tx.open_table(VALUES).map_err(|e| err(&e))?;
             let lo = record_key(tag.as_bytes(), &[]);
@@ -391,7 +392,10 @@ impl Store {
                 .next()
                 .transpose()
                 .map_err(|e| err(&e))?;
-            first.is_some_and(|(k, _)| k.value().starts_with(&lo))
+            let held = first.is_some_and(|(k, _)| k.value().starts_with(&lo));
+            (held, values.len().map_err(|e| err(&e))?)
+        } else {
+            (false, 0)
         };
         let written = filter(self.cap);
         Ok(GameStore {
@@ -400,7 +404,9 @@ impl Store {
             pending: Mutex::new(Vec::new()),
             bad: AtomicBool::new(false),
             held: AtomicBool::new(held),
-            index: None,
+            records,
+            index_first: false,
+            index: std::sync::OnceLock::new(),
             written,
             lookups: AtomicU64::new(0),
             found: AtomicU64::new(0),
@@ -425,9 +431,12 @@ pub struct GameStore<'s> {
     /// Whether every key is looked up: the file held values of this game when it was opened,
     /// and they are not indexed in `written`.
     held: AtomicBool,
-    /// Whether the first lookup indexes the values held ([`GameStore::index_when_asked`]),
-    /// and once it has, how many keys it read.
-    index: Option<std::sync::OnceLock<u64>>,
+    /// The records of every game in the file when it was opened.
+    records: u64,
+    /// Whether the first lookup indexes the values held ([`GameStore::index_when_asked`]).
+    index_first: bool,
+    /// Once the values held are indexed, how many keys were read.
+    index: std::sync::OnceLock<u64>,
     /// The keys recorded by [`put`](GameStore::put) (see the module documentation).
     written: AtomicBloomFilter,
     /// The lookups that went to the file.
@@ -444,9 +453,18 @@ impl GameStore<'_> {
     /// The value stored under `key`, if there is one whose checksum holds. A key recorded by
     /// [`put`](GameStore::put) is there once it is written (by a full batch or
     /// [`flush`](GameStore::flush)) and the file is under its cap.
+    ///
+    /// While every key is looked up (the file held values of the game), the keys held are
+    /// indexed ([`index_when_asked`](GameStore::index_when_asked)) at the first lookup if asked,
+    /// else once the lookups reach the number of records the file held: reading a record in a
+    /// pass costs less than looking one up, so a search pays at most about twice what it would
+    /// have paid had it known from the start whether to index (a small search on a large file
+    /// never indexes it; a long search on a small file indexes it soon).
     pub fn get(&self, key: &[u8]) -> Option<u64> {
-        if let Some(index) = &self.index {
-            index.get_or_init(|| self.read_index());
+        if self.held.load(Ordering::Relaxed)
+            && (self.index_first || self.lookups.load(Ordering::Relaxed) >= self.records)
+        {
+            self.index.get_or_init(|| self.read_index());
         }
         if !self.held.load(Ordering::Relaxed) && !self.written.contains(key) {
             return None;
@@ -478,14 +496,12 @@ impl GameStore<'_> {
     /// database error leaves every key looked up, and is reported by
     /// [`trouble`](GameStore::trouble).
     pub fn index_when_asked(&mut self) {
-        if self.held.load(Ordering::Relaxed) {
-            self.index = Some(std::sync::OnceLock::new());
-        }
+        self.index_first = true;
     }
 
     /// How many keys the index read, if it has.
     pub fn indexed(&self) -> Option<u64> {
-        self.index.as_ref()?.get().copied()
+        self.index.get().copied()
     }
 
     /// The pass of [`index_when_asked`](GameStore::index_when_asked): the keys read.
@@ -705,6 +721,21 @@ mod tests {
         assert!(!g.held.load(Ordering::Relaxed));
         for i in 0..5000 {
             assert_eq!(g.get(&key(i)), (i < 1000).then_some(u64::from(i % 7)));
+        }
+        assert!(g.lookups() < 1100, "{} lookups", g.lookups());
+        drop(g);
+        // Not asked to index, a search indexes once its lookups reach the file's records
+        // (1001: the other game's too), then looks up only the keys the file holds.
+        let g = s.game("cram", "e").unwrap();
+        assert_eq!(g.records, 1001);
+        for i in 1000..2001 {
+            assert_eq!(g.get(&key(i)), None);
+        }
+        assert_eq!((g.indexed(), g.lookups()), (None, 1001));
+        assert_eq!(g.get(&key(12)), Some(12 % 7));
+        assert_eq!(g.indexed(), Some(1000));
+        for i in 2001..7001 {
+            assert_eq!(g.get(&key(i)), None);
         }
         assert!(g.lookups() < 1100, "{} lookups", g.lookups());
         drop(g);
