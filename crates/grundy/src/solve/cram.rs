@@ -1651,8 +1651,9 @@ fn solve_on(
         return crate::solve::search::solve(&Cram, board, play, Settings::new(), moves, ctl);
     };
     // A board the mirror strategy settles (every even × even one) takes no table, no thread
-    // and no count of the cores: a P-position has no winning move.
-    if shape.mirror_zero() {
+    // and no count of the cores: a P-position has no winning move. With a table file the
+    // search goes on as usual, so that the file is checked and written as for any board.
+    if checkpoint.is_none() && shape.mirror_zero() {
         return Ok(solution(0, Vec::new(), Stats::default(), Instant::now()));
     }
     let table = table_bytes(

@@ -924,4 +924,16 @@ fn boards_the_mirror_settles_take_no_table() {
     )
     .unwrap();
     assert!(s.stats.table_bytes > 0 && s.stats.positions > 0);
+    // With a table file the board is searched as any other, so the file is written (and a
+    // file of another board refused).
+    let dir = tempfile::tempdir().unwrap();
+    let b = Board::empty(4, 6).unwrap();
+    let file = TableFile::new(dir.path().join("t"), &b).unwrap();
+    let s = solve_saving(&b, false, None, &file, &Control::none()).unwrap();
+    assert_eq!(s.value, Some(0));
+    assert!(matches!(file.saved(), Some(Ok(bytes)) if bytes > 0));
+    let b = Board::empty(4, 8).unwrap();
+    let other = TableFile::new(dir.path().join("t"), &b).unwrap();
+    let refused = solve_saving(&b, false, None, &other, &Control::none());
+    assert!(matches!(refused, Err(Error::Invalid(_))), "{refused:?}");
 }
