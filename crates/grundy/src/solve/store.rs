@@ -30,10 +30,10 @@
 //! Cram search. So a [`GameStore`] asks the file only about the keys it may hold: every key
 //! when the file held values of the game as it was opened (until it reads the keys held into
 //! the filter: at once if asked, else once its lookups reach the records in the file), else
-//! only the keys the run has recorded itself. These are remembered in a Bloom filter of [`filter_bytes`]`(cap)` bytes,
-//! which may answer "recorded" for a key that was not (a lookup for nothing, about one key in
-//! a hundred while the file is under its cap) but never "not recorded" for one that was, so no
-//! value written is missed.
+//! only the keys the run has recorded itself. These are remembered in a Bloom filter of
+//! [`filter_bytes`]`(cap)` bytes, which may answer "recorded" for a key that was not (a lookup
+//! for nothing, about one key in a hundred while the file is under its cap) but never "not
+//! recorded" for one that was, so no value written is missed.
 
 use fastbloom::AtomicBloomFilter;
 use redb::{Database, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
