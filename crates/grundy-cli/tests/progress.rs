@@ -134,6 +134,25 @@ fn a_long_search_reports_its_positions_in_plain_lines() {
             || note.starts_with("the board: value at least 1; asking whether its value is 1: "),
         "{line}"
     );
+    // The search of the option being asked (47 cells) may say where it stands, after
+    // "; inside the option(s) being asked: ": "A of O options asked" an engine, "-" for one
+    // that has not said.
+    let (note, inside) = match note.split_once("; inside the option") {
+        Some((n, i)) => (n, Some(i)),
+        None => (note, None),
+    };
+    if let Some(inside) = inside {
+        let each = inside.split_once(" being asked: ").map(|(_, e)| e);
+        let each = each.and_then(|e| e.strip_suffix(" options asked"));
+        let each = each.unwrap_or_else(|| panic!("no inner counts in {line:?}"));
+        for e in each.split(" + ").filter(|&e| e != "-") {
+            let (a, o) = e.split_once(" of ").unwrap();
+            assert!(
+                a.parse::<u32>().unwrap() <= o.parse::<u32>().unwrap(),
+                "{line}"
+            );
+        }
+    }
     // One engine: "A of O options asked"; several: "A + B of O options asked by 2 engines".
     let counts = note.rsplit_once(": ").map(|(_, c)| c);
     let counts = counts.unwrap_or_else(|| panic!("no counts in {line:?}"));

@@ -316,8 +316,18 @@ def test_progress_counts_positions_and_a_raising_callback_stops_the_search():
     assert said[-1].startswith("asking whether the board's value is 0: ") or said[-1].startswith(
         "the board: value at least 1; asking whether its value is 1: "
     ), said
+    # The search of the option being asked (47 cells) may say where it stands, after
+    # "; inside the option(s) being asked: ": "A of O options asked" an engine, "-" for one
+    # that has not said.
+    last, _, inside = said[-1].partition("; inside the option")
+    if inside:
+        each = inside.split(" being asked: ", 1)[1].removesuffix(" options asked")
+        for e in each.split(" + "):
+            if e != "-":
+                a, o = e.split(" of ")
+                assert 0 <= int(a) <= int(o), said
     # One engine: "A of O options asked"; several: "A + B of O options asked by 2 engines".
-    counts = said[-1].rsplit(": ", 1)[1].split(" options asked")[0]
+    counts = last.rsplit(": ", 1)[1].split(" options asked")[0]
     asked, options = counts.split(" of ")
     assert all(0 <= int(a) <= int(options) <= 84 for a in asked.split(" + ")), said
 

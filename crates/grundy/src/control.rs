@@ -344,6 +344,11 @@ impl<'a> Control<'a> {
         self
     }
 
+    /// Whether notes are asked for (a callback was given with [`Control::with_notes`]).
+    pub fn has_notes(&self) -> bool {
+        self.notes.is_some()
+    }
+
     /// Gives the note callback (if any) the text `text()` makes, e.g. "asking whether the
     /// board's value is 3: 11 of 26 options asked"; `text` is not called without a callback.
     pub fn note(&self, text: impl FnOnce() -> String) {

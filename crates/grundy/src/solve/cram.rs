@@ -821,6 +821,10 @@ struct Pending<B> {
     after: B,
 }
 
+/// The least cells of an option of the board's region whose search says where it stands in
+/// the notes ([`CramEngine::note_root`]).
+const INNER_NOTE_CELLS: u32 = 24;
+
 /// Which of the board's regions an aspiration is about (for [`CramEngine::note_root`]).
 #[derive(Clone, Copy)]
 struct Root {
@@ -861,6 +865,15 @@ pub struct CramEngine<'a, 'c, B = u128> {
     /// Where each engine on the board stands at the board's regions, and this engine's index
     /// there (see [`CramEngine::note_root`]).
     root_notes: Option<(&'a parallel::RootNotes, usize)>,
+    /// How many searches of regions (`value_in`) are under way on the current line: 1 while
+    /// an option of the board's region is searched for itself.
+    depth: u32,
+    /// The last note of the aspiration at the board's regions ([`CramEngine::note_root`]),
+    /// said again with the progress of the option being asked.
+    last_root: Option<(Root, Shape<B>, u8, usize, usize)>,
+    /// Where the search of the option being asked stands (options asked, options), once it
+    /// has said.
+    inner: parallel::Inner,
 }
 
 /// The error for a region whose value does not fit the engine's 64-bit sets of nimbers.
@@ -999,6 +1012,9 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             share_from: None,
             busy: None,
             root_notes: None,
+            depth: 0,
+            last_root: None,
+            inner: None,
         })
     }
 
@@ -1213,7 +1229,9 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             _ => None,
         };
         let before = self.stats.positions;
+        self.depth += 1;
         let answer = self.search(c, r, pending, &mut seen);
+        self.depth -= 1;
         if let Some((busy, h)) = mark {
             busy.unmark(h);
         }
@@ -1387,6 +1405,10 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
                 }
                 None => p.remove_max(),
             }
+            if self.depth == 1 && c.cells() >= INNER_NOTE_CELLS {
+                let asked = next - first - later.count_ones() as usize;
+                self.note_inner(Some((asked, end - first)));
+            }
         }
         if p.low == 0 {
             return Ok(None);
@@ -1505,19 +1527,50 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// value is at least `k` (options of every value below were found), and `asked` of the
     /// `options` left have been asked whether their value is `k`. With several engines on the
     /// board, each records where it stands ([`parallel::RootNotes`]) and the note gives the
-    /// options asked by the engines furthest on, which ask them in different orders.
-    fn note_root(&self, root: Root, c: &Shape<B>, k: u8, asked: usize, options: usize) {
-        let (asked, options) = match self.root_notes {
+    /// options asked by the engines furthest on, which ask them in different orders. The note
+    /// is kept, so that the search of the option being asked can say it again with its own
+    /// progress ([`CramEngine::note_inner`]), which a new note of the region drops.
+    fn note_root(&mut self, root: Root, c: &Shape<B>, k: u8, asked: usize, options: usize) {
+        if !self.ctl.has_notes() {
+            return;
+        }
+        self.last_root = Some((root, *c, k, asked, options));
+        self.inner = None;
+        if let Some((notes, engine)) = self.root_notes {
+            notes.record_inner(engine, None);
+        }
+        self.say_root();
+    }
+
+    /// Tells the notes where the search of the option being asked at the board's region
+    /// stands: `asked` of its `options` (the root's note said again with it).
+    fn note_inner(&mut self, inner: parallel::Inner) {
+        if self.last_root.is_none() || !self.ctl.has_notes() {
+            return;
+        }
+        self.inner = inner;
+        if let Some((notes, engine)) = self.root_notes {
+            notes.record_inner(engine, inner);
+        }
+        self.say_root();
+    }
+
+    /// The note of [`CramEngine::note_root`] from what was last recorded.
+    fn say_root(&self) {
+        let Some((root, c, k, asked, options)) = self.last_root else {
+            return;
+        };
+        let (by_engine, options) = match self.root_notes {
             Some((notes, engine)) => {
                 notes.record(engine, root.part, k, asked, options);
                 match notes.furthest(root.part) {
                     // Another engine is further on: its own note says so.
                     Some((far, _, _)) if far != k => return,
-                    Some((_, asked, options)) => (asked, options),
+                    Some((_, by_engine, options)) => (by_engine, options),
                     None => return,
                 }
             }
-            None => (vec![asked], options),
+            None => (vec![(asked, self.inner)], options),
         };
         self.ctl.note(|| {
             let what = if root.parts == 1 {
@@ -1540,17 +1593,35 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             } else {
                 "its".into()
             };
-            let by = match asked.len() {
+            let by = match by_engine.len() {
                 1 => String::new(),
                 n => format!(" by {n} engines"),
             };
-            let asked = asked
+            let asked = by_engine
                 .iter()
-                .map(|a| a.to_string())
+                .map(|a| a.0.to_string())
                 .collect::<Vec<_>>()
                 .join(" + ");
+            let inside = if by_engine.iter().any(|a| a.1.is_some()) {
+                let each = by_engine
+                    .iter()
+                    .map(|a| match a.1 {
+                        Some((asked, options)) => format!("{asked} of {options}"),
+                        None => "-".into(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" + ");
+                let option = if by_engine.len() == 1 {
+                    "the option being asked"
+                } else {
+                    "the options being asked"
+                };
+                format!("; inside {option}: {each} options asked")
+            } else {
+                String::new()
+            };
             format!(
-                "{at_least}asking whether {whose} value is {k}: {asked} of {options} options asked{by}"
+                "{at_least}asking whether {whose} value is {k}: {asked} of {options} options asked{by}{inside}"
             )
         });
     }

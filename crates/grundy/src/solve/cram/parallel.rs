@@ -393,12 +393,16 @@ pub(super) struct RootNotes {
     /// One slot an engine: 0 for none yet, else region + 1 (8 bits), `k` (8 bits), asked
     /// (24 bits), options (24 bits).
     slots: Vec<AtomicU64>,
+    /// One slot an engine: where the search of the option it is asking stands (options asked,
+    /// 32 bits, and options, 32 bits), 0 while it has not said.
+    inner: Vec<AtomicU64>,
 }
 
 impl RootNotes {
     pub(super) fn new(engines: usize) -> RootNotes {
         RootNotes {
             slots: (0..engines).map(|_| AtomicU64::new(0)).collect(),
+            inner: (0..engines).map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
@@ -414,25 +418,45 @@ impl RootNotes {
         }
     }
 
+    /// Records where the search of the option `engine` is asking stands (`None`: not said).
+    pub(super) fn record_inner(&self, engine: usize, inner: Option<(usize, usize)>) {
+        let word = inner.map_or(0, |(asked, options)| {
+            (asked.min(u32::MAX as usize) as u64) << 32 | options.min(u32::MAX as usize) as u64
+        });
+        if let Some(s) = self.inner.get(engine) {
+            s.store(word, Ordering::Relaxed);
+        }
+    }
+
     /// At region `part`: the largest `k` of the engines, the options each engine at that `k`
-    /// has asked (in the engines' order) and the most options left among them.
-    pub(super) fn furthest(&self, part: usize) -> Option<(u8, Vec<usize>, usize)> {
-        let at: Vec<(u8, usize, usize)> = self
+    /// has asked (in the engines' order) with where the search of the option it is asking
+    /// stands, and the most options left among them.
+    pub(super) fn furthest(&self, part: usize) -> Option<Furthest> {
+        let at: Vec<(u8, usize, usize, Inner)> = self
             .slots
             .iter()
-            .map(|s| s.load(Ordering::Relaxed))
-            .filter(|&w| w >> 56 == part.min(254) as u64 + 1)
-            .map(|w| {
+            .zip(&self.inner)
+            .map(|(s, i)| (s.load(Ordering::Relaxed), i.load(Ordering::Relaxed)))
+            .filter(|&(w, _)| w >> 56 == part.min(254) as u64 + 1)
+            .map(|(w, i)| {
                 let field = |shift: u32| (w >> shift & ((1 << 24) - 1)) as usize;
-                ((w >> 48) as u8, field(24), field(0))
+                let inner = (i != 0).then_some(((i >> 32) as usize, (i & 0xffff_ffff) as usize));
+                ((w >> 48) as u8, field(24), field(0), inner)
             })
             .collect();
         let k = at.iter().map(|a| a.0).max()?;
-        let asked = at.iter().filter(|a| a.0 == k).map(|a| a.1).collect();
+        let asked = at.iter().filter(|a| a.0 == k).map(|a| (a.1, a.3)).collect();
         let options = at.iter().filter(|a| a.0 == k).map(|a| a.2).max()?;
         Some((k, asked, options))
     }
 }
+
+/// Where the search of the option an engine is asking stands: options asked of its options.
+pub(super) type Inner = Option<(usize, usize)>;
+
+/// The largest `k` of the engines at a region, the options each engine at that `k` has asked
+/// with where the search of the option it is asking stands, and the most options left.
+pub(super) type Furthest = (u8, Vec<(usize, Inner)>, usize);
 
 /// The error an engine returns when `stop` was raised.
 pub(super) fn superseded() -> Error {

@@ -779,6 +779,42 @@ fn read_note(note: &str) -> (String, u8, usize, usize) {
 
 /// [`read_note`] and the options asked by each engine.
 fn read_note_by(note: &str) -> ((String, u8, usize, usize), Vec<usize>) {
+    read_note_inside(note).0
+}
+
+/// [`read_note_by`] and where the search of the option each engine is asking stands, as
+/// `(asked, options)` (`None` for an engine that has not said; no entries without the part
+/// "inside the option(s) being asked").
+#[allow(clippy::type_complexity)]
+fn read_note_inside(
+    note: &str,
+) -> (
+    ((String, u8, usize, usize), Vec<usize>),
+    Vec<Option<(usize, usize)>>,
+) {
+    let number = |s: &str| s.trim().parse::<usize>().unwrap();
+    let (note, inside) = match note.split_once("; inside the option") {
+        Some((n, rest)) => {
+            let (_, each) = rest.split_once(" being asked: ").unwrap();
+            let each = each.strip_suffix(" options asked").unwrap();
+            let each = each
+                .split(" + ")
+                .map(|a| {
+                    (a != "-").then(|| {
+                        let (x, y) = a.split_once(" of ").unwrap();
+                        (number(x), number(y))
+                    })
+                })
+                .collect();
+            (n, each)
+        }
+        None => (note, Vec::new()),
+    };
+    (read_root_note(note), inside)
+}
+
+/// [`read_note_by`] of a note without the part about the option being asked.
+fn read_root_note(note: &str) -> ((String, u8, usize, usize), Vec<usize>) {
     let number = |s: &str| s.trim().parse::<usize>().unwrap();
     let (head, counts) = note.rsplit_once(": ").unwrap();
     let (asked, rest) = counts.split_once(" of ").unwrap();
@@ -869,15 +905,24 @@ fn root_notes_give_the_engines_furthest_on() {
     notes.record(0, 0, 1, 5, 40);
     notes.record(1, 0, 2, 3, 39);
     notes.record(2, 1, 4, 9, 12);
-    assert_eq!(notes.furthest(0), Some((2, vec![3], 39)));
-    assert_eq!(notes.furthest(1), Some((4, vec![9], 12)));
+    assert_eq!(notes.furthest(0), Some((2, vec![(3, None)], 39)));
+    assert_eq!(notes.furthest(1), Some((4, vec![(9, None)], 12)));
     notes.record(0, 0, 2, 7, 38);
-    assert_eq!(notes.furthest(0), Some((2, vec![7, 3], 39)));
+    notes.record_inner(1, Some((5, 60)));
+    assert_eq!(
+        notes.furthest(0),
+        Some((2, vec![(7, None), (3, Some((5, 60)))], 39))
+    );
+    notes.record_inner(1, None);
     // Counts past 24 bits are kept at the largest.
     notes.record(2, 0, 2, 1 << 30, 1 << 30);
     assert_eq!(
         notes.furthest(0),
-        Some((2, vec![7, 3, (1 << 24) - 1], (1 << 24) - 1))
+        Some((
+            2,
+            vec![(7, None), (3, None), ((1 << 24) - 1, None)],
+            (1 << 24) - 1
+        ))
     );
 }
 
@@ -901,6 +946,60 @@ fn two_engines_note_the_options_both_asked() {
     }
     assert!(read.iter().any(|r| r.1.len() == 2), "{notes:?}");
     assert_eq!(read.iter().map(|r| r.0 .1).max(), Some(2), "{notes:?}");
+    // The options of 5×6 have 28 cells: their searches say where they stand, one entry an
+    // engine counted in the note, each within its options.
+    let mut inside = 0;
+    for n in &notes {
+        let ((_, by), each) = read_note_inside(n);
+        if !each.is_empty() {
+            inside += 1;
+            assert_eq!(each.len(), by.len(), "{n}");
+            assert!(each.iter().flatten().all(|(a, o)| a <= o), "{n}");
+        }
+    }
+    assert!(inside > 0, "{notes:?}");
+}
+
+/// The search of an option of the board's region of at least [`INNER_NOTE_CELLS`] cells says
+/// where it stands: each such note repeats the region's last note, its count of options asked
+/// does not fall while the same search goes on, a new note of the region drops it, and it
+/// stays within the option's options; a region of smaller options never says it.
+#[test]
+fn the_option_being_asked_notes_where_it_stands() {
+    for (rows, cols, inner) in [(5, 6, true), (3, 8, false)] {
+        let b = Board::empty(rows, cols).unwrap();
+        let notes = std::sync::Mutex::new(Vec::new());
+        let note = |n: &str| notes.lock().unwrap().push(n.to_string());
+        let ctl = Control::none().with_notes(&note);
+        let mut e = CramEngine::new(&ctl, 1 << 20).unwrap();
+        e.value(&Shape::from_board(&b).unwrap()).unwrap();
+        let notes = notes.into_inner().unwrap();
+        let mut last_root: Option<String> = None;
+        let mut last_inner: Option<(usize, usize)> = None;
+        let mut said = 0;
+        for n in &notes {
+            let (root, each) = read_note_inside(n);
+            let head = n.split("; inside").next().unwrap().to_string();
+            match each.as_slice() {
+                [] => {
+                    last_root = Some(head);
+                    last_inner = None;
+                }
+                [Some((a, o))] => {
+                    said += 1;
+                    assert!(a <= o, "{n}");
+                    assert_eq!(last_root.as_ref(), Some(&head), "{n} after {last_root:?}");
+                    if let Some((pa, po)) = last_inner {
+                        assert!(po != *o || pa <= *a, "{n} after {pa} of {po}");
+                    }
+                    last_inner = Some((*a, *o));
+                    assert!(root.0 .2 <= root.0 .3, "{n}");
+                }
+                _ => panic!("one engine, one count: {n}"),
+            }
+        }
+        assert_eq!(said > 0, inner, "{rows}x{cols}: {notes:?}");
+    }
 }
 
 /// A board the mirror strategy settles (every even × even one) is answered without a table:
