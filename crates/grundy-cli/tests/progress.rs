@@ -135,8 +135,8 @@ fn a_long_search_reports_its_positions_in_plain_lines() {
         "{line}"
     );
     // The search of the option being asked (47 cells) may say where it stands, after
-    // "; inside the option(s) being asked: ": "A of O options asked" an engine, "-" for one
-    // that has not said.
+    // "; inside the option(s) being asked: ": "A of O" an engine, with "> A of O" for each
+    // level of search below it, "-" for an engine that has not said.
     let (note, inside) = match note.split_once("; inside the option") {
         Some((n, i)) => (n, Some(i)),
         None => (note, None),
@@ -145,7 +145,11 @@ fn a_long_search_reports_its_positions_in_plain_lines() {
         let each = inside.split_once(" being asked: ").map(|(_, e)| e);
         let each = each.and_then(|e| e.strip_suffix(" options asked"));
         let each = each.unwrap_or_else(|| panic!("no inner counts in {line:?}"));
-        for e in each.split(" + ").filter(|&e| e != "-") {
+        for e in each
+            .split(" + ")
+            .flat_map(|e| e.split(" > "))
+            .filter(|&e| e != "-")
+        {
             let (a, o) = e.split_once(" of ").unwrap();
             assert!(
                 a.parse::<u32>().unwrap() <= o.parse::<u32>().unwrap(),

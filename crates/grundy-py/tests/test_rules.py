@@ -317,12 +317,12 @@ def test_progress_counts_positions_and_a_raising_callback_stops_the_search():
         "the board: value at least 1; asking whether its value is 1: "
     ), said
     # The search of the option being asked (47 cells) may say where it stands, after
-    # "; inside the option(s) being asked: ": "A of O options asked" an engine, "-" for one
-    # that has not said.
+    # "; inside the option(s) being asked: ": "A of O" an engine, with "> A of O" for each
+    # level of search below it, "-" for an engine that has not said.
     last, _, inside = said[-1].partition("; inside the option")
     if inside:
         each = inside.split(" being asked: ", 1)[1].removesuffix(" options asked")
-        for e in each.split(" + "):
+        for e in (level for engine in each.split(" + ") for level in engine.split(" > ")):
             if e != "-":
                 a, o = e.split(" of ")
                 assert 0 <= int(a) <= int(o), said

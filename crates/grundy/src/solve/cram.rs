@@ -825,6 +825,10 @@ struct Pending<B> {
 /// the notes ([`CramEngine::note_root`]).
 const INNER_NOTE_CELLS: u32 = 24;
 
+/// The positions an engine stores between two notes of the searches below the option being
+/// asked ([`CramEngine::note_inner`]).
+const INNER_NOTE_EVERY: u64 = 1 << 10;
+
 /// Which of the board's regions an aspiration is about (for [`CramEngine::note_root`]).
 #[derive(Clone, Copy)]
 struct Root {
@@ -871,9 +875,11 @@ pub struct CramEngine<'a, 'c, B = u128> {
     /// The last note of the aspiration at the board's regions ([`CramEngine::note_root`]),
     /// said again with the progress of the option being asked.
     last_root: Option<(Root, Shape<B>, u8, usize, usize)>,
-    /// Where the search of the option being asked stands (options asked, options), once it
-    /// has said.
+    /// Where the searches under the option being asked stand.
     inner: parallel::Inner,
+    /// The positions stored when a level below the first of [`CramEngine::inner`] was last
+    /// said.
+    inner_said: u64,
 }
 
 /// The error for a region whose value does not fit the engine's 64-bit sets of nimbers.
@@ -1014,7 +1020,8 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             root_notes: None,
             depth: 0,
             last_root: None,
-            inner: None,
+            inner: parallel::Inner::default(),
+            inner_said: 0,
         })
     }
 
@@ -1371,6 +1378,14 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
         // (bit `k - first`); only with engines sharing the table.
         let mut later = 0u64;
         let (end, mut next) = (self.pending.len(), first);
+        // The level of this search under the option of the board's region being asked, if
+        // it says where it stands.
+        let level = (self.depth as usize)
+            .checked_sub(1)
+            .filter(|&l| l < parallel::INNER_LEVELS && c.cells() >= INNER_NOTE_CELLS);
+        if let Some(l) = level {
+            self.note_inner(l, 0, end - first);
+        }
         loop {
             let (k, put_off) = if next < end {
                 next += 1;
@@ -1405,9 +1420,9 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
                 }
                 None => p.remove_max(),
             }
-            if self.depth == 1 && c.cells() >= INNER_NOTE_CELLS {
+            if let Some(l) = level {
                 let asked = next - first - later.count_ones() as usize;
-                self.note_inner(Some((asked, end - first)));
+                self.note_inner(l, asked, end - first);
             }
         }
         if p.low == 0 {
@@ -1535,22 +1550,28 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
             return;
         }
         self.last_root = Some((root, *c, k, asked, options));
-        self.inner = None;
+        self.inner = parallel::Inner::default();
         if let Some((notes, engine)) = self.root_notes {
-            notes.record_inner(engine, None);
+            notes.record_inner(engine, self.inner);
         }
         self.say_root();
     }
 
-    /// Tells the notes where the search of the option being asked at the board's region
-    /// stands: `asked` of its `options` (the root's note said again with it).
-    fn note_inner(&mut self, inner: parallel::Inner) {
+    /// Tells the notes where the search at `level` under the option being asked at the
+    /// board's region stands (level 0: the option's own search): `asked` of its `options`,
+    /// the root's note said again with it. The deeper levels, which change far more often,
+    /// are said once the engine has stored [`INNER_NOTE_EVERY`] positions since it last did.
+    fn note_inner(&mut self, level: usize, asked: usize, options: usize) {
         if self.last_root.is_none() || !self.ctl.has_notes() {
             return;
         }
-        self.inner = inner;
+        self.inner.set(level, asked, options);
+        if level > 0 && self.stats.positions < self.inner_said + INNER_NOTE_EVERY {
+            return;
+        }
+        self.inner_said = self.stats.positions;
         if let Some((notes, engine)) = self.root_notes {
-            notes.record_inner(engine, inner);
+            notes.record_inner(engine, self.inner);
         }
         self.say_root();
     }
@@ -1602,12 +1623,20 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
                 .map(|a| a.0.to_string())
                 .collect::<Vec<_>>()
                 .join(" + ");
-            let inside = if by_engine.iter().any(|a| a.1.is_some()) {
+            let inside = if by_engine.iter().any(|a| a.1.levels().next().is_some()) {
                 let each = by_engine
                     .iter()
-                    .map(|a| match a.1 {
-                        Some((asked, options)) => format!("{asked} of {options}"),
-                        None => "-".into(),
+                    .map(|a| {
+                        let levels = a
+                            .1
+                            .levels()
+                            .map(|(asked, options)| format!("{asked} of {options}"))
+                            .collect::<Vec<_>>();
+                        if levels.is_empty() {
+                            "-".into()
+                        } else {
+                            levels.join(" > ")
+                        }
                     })
                     .collect::<Vec<_>>()
                     .join(" + ");

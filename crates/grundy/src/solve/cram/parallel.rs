@@ -393,8 +393,8 @@ pub(super) struct RootNotes {
     /// One slot an engine: 0 for none yet, else region + 1 (8 bits), `k` (8 bits), asked
     /// (24 bits), options (24 bits).
     slots: Vec<AtomicU64>,
-    /// One slot an engine: where the search of the option it is asking stands (options asked,
-    /// 32 bits, and options, 32 bits), 0 while it has not said.
+    /// One slot an engine: where the searches under the option it is asking stand
+    /// ([`Inner`], packed: the number of levels in 2 bits, then 20 bits a level).
     inner: Vec<AtomicU64>,
 }
 
@@ -418,13 +418,10 @@ impl RootNotes {
         }
     }
 
-    /// Records where the search of the option `engine` is asking stands (`None`: not said).
-    pub(super) fn record_inner(&self, engine: usize, inner: Option<(usize, usize)>) {
-        let word = inner.map_or(0, |(asked, options)| {
-            (asked.min(u32::MAX as usize) as u64) << 32 | options.min(u32::MAX as usize) as u64
-        });
+    /// Records where the searches under the option `engine` is asking stand.
+    pub(super) fn record_inner(&self, engine: usize, inner: Inner) {
         if let Some(s) = self.inner.get(engine) {
-            s.store(word, Ordering::Relaxed);
+            s.store(inner.pack(), Ordering::Relaxed);
         }
     }
 
@@ -440,8 +437,7 @@ impl RootNotes {
             .filter(|&(w, _)| w >> 56 == part.min(254) as u64 + 1)
             .map(|(w, i)| {
                 let field = |shift: u32| (w >> shift & ((1 << 24) - 1)) as usize;
-                let inner = (i != 0).then_some(((i >> 32) as usize, (i & 0xffff_ffff) as usize));
-                ((w >> 48) as u8, field(24), field(0), inner)
+                ((w >> 48) as u8, field(24), field(0), Inner::unpack(i))
             })
             .collect();
         let k = at.iter().map(|a| a.0).max()?;
@@ -451,8 +447,59 @@ impl RootNotes {
     }
 }
 
-/// Where the search of the option an engine is asking stands: options asked of its options.
-pub(super) type Inner = Option<(usize, usize)>;
+/// The levels of search under the option an engine is asking that [`Inner`] follows.
+pub(super) const INNER_LEVELS: usize = 3;
+
+/// Where the searches under the option an engine is asking stand: for each level (the
+/// option's own search, then the search of the option that one is asking, and so on), the
+/// options asked and the options; no levels while nothing has said.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Inner {
+    levels: [(u16, u16); INNER_LEVELS],
+    len: u8,
+}
+
+impl Inner {
+    /// The largest count kept (ten bits, so that three levels fit one word).
+    const MAX: usize = (1 << 10) - 1;
+
+    /// Where the search at `level` stands, the levels below it dropped (their searches are
+    /// over); a level past [`INNER_LEVELS`] is not kept.
+    pub(super) fn set(&mut self, level: usize, asked: usize, options: usize) {
+        if level >= INNER_LEVELS || level > self.len as usize {
+            return;
+        }
+        self.levels[level] = (asked.min(Self::MAX) as u16, options.min(Self::MAX) as u16);
+        self.len = level as u8 + 1;
+    }
+
+    /// The levels said, outermost first, as `(asked, options)`.
+    pub(super) fn levels(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.levels[..self.len as usize]
+            .iter()
+            .map(|&(a, o)| (usize::from(a), usize::from(o)))
+    }
+
+    fn pack(&self) -> u64 {
+        let mut w = u64::from(self.len);
+        for (i, &(a, o)) in self.levels.iter().enumerate() {
+            w |= (u64::from(a) << 10 | u64::from(o)) << (2 + 20 * i);
+        }
+        w
+    }
+
+    fn unpack(w: u64) -> Inner {
+        let mut inner = Inner {
+            len: (w & 3) as u8,
+            ..Inner::default()
+        };
+        for (i, l) in inner.levels.iter_mut().enumerate() {
+            let f = w >> (2 + 20 * i);
+            *l = ((f >> 10 & 0x3ff) as u16, (f & 0x3ff) as u16);
+        }
+        inner
+    }
+}
 
 /// The largest `k` of the engines at a region, the options each engine at that `k` has asked
 /// with where the search of the option it is asking stands, and the most options left.

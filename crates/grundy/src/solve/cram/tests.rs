@@ -782,15 +782,15 @@ fn read_note_by(note: &str) -> ((String, u8, usize, usize), Vec<usize>) {
     read_note_inside(note).0
 }
 
-/// [`read_note_by`] and where the search of the option each engine is asking stands, as
-/// `(asked, options)` (`None` for an engine that has not said; no entries without the part
-/// "inside the option(s) being asked").
+/// [`read_note_by`] and where the searches under the option each engine is asking stand, as
+/// `(asked, options)` a level, outermost first (none for an engine that has not said; no
+/// entries without the part "inside the option(s) being asked").
 #[allow(clippy::type_complexity)]
 fn read_note_inside(
     note: &str,
 ) -> (
     ((String, u8, usize, usize), Vec<usize>),
-    Vec<Option<(usize, usize)>>,
+    Vec<Vec<(usize, usize)>>,
 ) {
     let number = |s: &str| s.trim().parse::<usize>().unwrap();
     let (note, inside) = match note.split_once("; inside the option") {
@@ -800,10 +800,13 @@ fn read_note_inside(
             let each = each
                 .split(" + ")
                 .map(|a| {
-                    (a != "-").then(|| {
-                        let (x, y) = a.split_once(" of ").unwrap();
-                        (number(x), number(y))
-                    })
+                    a.split(" > ")
+                        .filter(|&l| l != "-")
+                        .map(|l| {
+                            let (x, y) = l.split_once(" of ").unwrap();
+                            (number(x), number(y))
+                        })
+                        .collect()
                 })
                 .collect();
             (n, each)
@@ -905,22 +908,38 @@ fn root_notes_give_the_engines_furthest_on() {
     notes.record(0, 0, 1, 5, 40);
     notes.record(1, 0, 2, 3, 39);
     notes.record(2, 1, 4, 9, 12);
-    assert_eq!(notes.furthest(0), Some((2, vec![(3, None)], 39)));
-    assert_eq!(notes.furthest(1), Some((4, vec![(9, None)], 12)));
+    let none = parallel::Inner::default();
+    assert_eq!(notes.furthest(0), Some((2, vec![(3, none)], 39)));
+    assert_eq!(notes.furthest(1), Some((4, vec![(9, none)], 12)));
     notes.record(0, 0, 2, 7, 38);
-    notes.record_inner(1, Some((5, 60)));
+    // Three levels under the option kept whole; a level past the last said is not; a level
+    // said again drops the ones below it; counts past ten bits are kept at the largest.
+    let mut inner = parallel::Inner::default();
+    inner.set(1, 1, 1);
+    assert_eq!(inner.levels().count(), 0);
+    inner.set(0, 5, 60);
+    inner.set(1, 2, 58);
+    inner.set(2, 3000, 3000);
+    inner.set(3, 1, 1);
+    assert_eq!(
+        inner.levels().collect::<Vec<_>>(),
+        [(5, 60), (2, 58), (1023, 1023)]
+    );
+    notes.record_inner(1, inner);
     assert_eq!(
         notes.furthest(0),
-        Some((2, vec![(7, None), (3, Some((5, 60)))], 39))
+        Some((2, vec![(7, Default::default()), (3, inner)], 39))
     );
-    notes.record_inner(1, None);
+    inner.set(0, 6, 60);
+    assert_eq!(inner.levels().collect::<Vec<_>>(), [(6, 60)]);
+    notes.record_inner(1, Default::default());
     // Counts past 24 bits are kept at the largest.
     notes.record(2, 0, 2, 1 << 30, 1 << 30);
     assert_eq!(
         notes.furthest(0),
         Some((
             2,
-            vec![(7, None), (3, None), ((1 << 24) - 1, None)],
+            vec![(7, none), (3, none), ((1 << 24) - 1, none)],
             (1 << 24) - 1
         ))
     );
@@ -955,18 +974,23 @@ fn two_engines_note_the_options_both_asked() {
             inside += 1;
             assert_eq!(each.len(), by.len(), "{n}");
             assert!(each.iter().flatten().all(|(a, o)| a <= o), "{n}");
+            assert!(
+                each.iter().all(|l| l.len() <= parallel::INNER_LEVELS),
+                "{n}"
+            );
         }
     }
     assert!(inside > 0, "{notes:?}");
 }
 
 /// The search of an option of the board's region of at least [`INNER_NOTE_CELLS`] cells says
-/// where it stands: each such note repeats the region's last note, its count of options asked
-/// does not fall while the same search goes on, a new note of the region drops it, and it
-/// stays within the option's options; a region of smaller options never says it.
+/// where it stands, and so do the searches under it to [`parallel::INNER_LEVELS`] levels:
+/// each such note repeats the region's last note, the option's own count of options asked
+/// does not fall while its search goes on, a new note of the region drops every level, and
+/// each count stays within its options; a region of smaller options never says it.
 #[test]
 fn the_option_being_asked_notes_where_it_stands() {
-    for (rows, cols, inner) in [(5, 6, true), (3, 8, false)] {
+    for (rows, cols, inner) in [(5, 7, true), (3, 8, false)] {
         let b = Board::empty(rows, cols).unwrap();
         let notes = std::sync::Mutex::new(Vec::new());
         let note = |n: &str| notes.lock().unwrap().push(n.to_string());
@@ -976,7 +1000,7 @@ fn the_option_being_asked_notes_where_it_stands() {
         let notes = notes.into_inner().unwrap();
         let mut last_root: Option<String> = None;
         let mut last_inner: Option<(usize, usize)> = None;
-        let mut said = 0;
+        let (mut said, mut deeper) = (0, 0);
         for n in &notes {
             let (root, each) = read_note_inside(n);
             let head = n.split("; inside").next().unwrap().to_string();
@@ -985,8 +1009,12 @@ fn the_option_being_asked_notes_where_it_stands() {
                     last_root = Some(head);
                     last_inner = None;
                 }
-                [Some((a, o))] => {
+                [levels] => {
+                    let (a, o) = &levels[0];
+                    assert!(levels.len() <= parallel::INNER_LEVELS, "{n}");
+                    assert!(levels.iter().all(|(a, o)| a <= o), "{n}");
                     said += 1;
+                    deeper += usize::from(levels.len() > 1);
                     assert!(a <= o, "{n}");
                     assert_eq!(last_root.as_ref(), Some(&head), "{n} after {last_root:?}");
                     if let Some((pa, po)) = last_inner {
@@ -999,6 +1027,7 @@ fn the_option_being_asked_notes_where_it_stands() {
             }
         }
         assert_eq!(said > 0, inner, "{rows}x{cols}: {notes:?}");
+        assert_eq!(deeper > 0, inner, "{rows}x{cols}: {notes:?}");
     }
 }
 
