@@ -825,9 +825,10 @@ struct Pending<B> {
 /// the notes ([`CramEngine::note_root`]).
 const INNER_NOTE_CELLS: u32 = 24;
 
-/// The positions an engine stores between two notes of the searches below the option being
-/// asked ([`CramEngine::note_inner`]).
-const INNER_NOTE_EVERY: u64 = 1 << 10;
+/// The table lookups an engine makes between two notes of the searches below the option being
+/// asked ([`CramEngine::note_inner`]): lookups, not positions stored, so that the notes go on
+/// while a search walks back through what its table already holds.
+const INNER_NOTE_EVERY: u64 = 1 << 20;
 
 /// Which of the board's regions an aspiration is about (for [`CramEngine::note_root`]).
 #[derive(Clone, Copy)]
@@ -877,7 +878,7 @@ pub struct CramEngine<'a, 'c, B = u128> {
     last_root: Option<(Root, Shape<B>, u8, usize, usize)>,
     /// Where the searches under the option being asked stand.
     inner: parallel::Inner,
-    /// The positions stored when a level below the first of [`CramEngine::inner`] was last
+    /// The table lookups made when a level below the first of [`CramEngine::inner`] was last
     /// said.
     inner_said: u64,
 }
@@ -1560,16 +1561,18 @@ impl<'a, 'c, B: Bits> CramEngine<'a, 'c, B> {
     /// Tells the notes where the search at `level` under the option being asked at the
     /// board's region stands (level 0: the option's own search): `asked` of its `options`,
     /// the root's note said again with it. The deeper levels, which change far more often,
-    /// are said once the engine has stored [`INNER_NOTE_EVERY`] positions since it last did.
+    /// are said once the engine has made [`INNER_NOTE_EVERY`] lookups since it last said one.
     fn note_inner(&mut self, level: usize, asked: usize, options: usize) {
         if self.last_root.is_none() || !self.ctl.has_notes() {
             return;
         }
         self.inner.set(level, asked, options);
-        if level > 0 && self.stats.positions < self.inner_said + INNER_NOTE_EVERY {
-            return;
+        if level > 0 {
+            if self.stats.lookups < self.inner_said + INNER_NOTE_EVERY {
+                return;
+            }
+            self.inner_said = self.stats.lookups;
         }
-        self.inner_said = self.stats.positions;
         if let Some((notes, engine)) = self.root_notes {
             notes.record_inner(engine, self.inner);
         }
